@@ -1,0 +1,14 @@
+// The benchmark cases, by family. Each factory builds its inputs once (the same values on both
+// sides) and returns cases ready for bench::run.
+#pragma once
+#include <vector>
+
+#include "harness.hpp"
+
+namespace bench {
+
+std::vector<Case> dense_cases();      // SGEMM, batched matmul, MLP training step and inference
+std::vector<Case> conv_cases();       // conv2d NHWC forward and backward
+std::vector<Case> pointwise_cases();  // element-wise, reductions, softmax, per-op overhead
+
+}  // namespace bench

@@ -1,0 +1,34 @@
+// strata::Error — the one exception type every Strata failure derives from.
+// Messages say what was expected and what came (shapes, dtypes, names the user typed).
+#pragma once
+#include <stdexcept>
+#include <initializer_list>
+#include <string>
+#include <type_traits>
+
+namespace strata {
+
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& what) : std::runtime_error(what) {}
+};
+
+// Throws strata::Error with the concatenation of the message parts when `cond` is false.
+#define STRATA_CHECK(cond, ...)                                          \
+  do {                                                                   \
+    if (!(cond)) throw ::strata::Error(::strata::detail::concat(__VA_ARGS__)); \
+  } while (0)
+
+namespace detail {
+std::string concat_impl(std::initializer_list<std::string> parts);
+template <class T>
+std::string to_piece(const T& v) {
+  if constexpr (std::is_convertible_v<T, std::string>) return std::string(v);
+  else return std::to_string(v);
+}
+template <class... Args>
+std::string concat(const Args&... args) {
+  return concat_impl({to_piece(args)...});
+}
+}  // namespace detail
+}  // namespace strata

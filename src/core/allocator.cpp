@@ -1,0 +1,93 @@
+#include "strata/core/allocator.hpp"
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <new>
+#include <vector>
+
+namespace strata {
+namespace {
+
+constexpr size_t kAlign = 64;
+// Buffers above this are cached too, but the cache keeps at most this many bytes in total,
+// so a one-off huge tensor does not pin memory forever.
+constexpr size_t kMaxCachedBytes = size_t(2) << 30;
+
+// Size classes: multiples of 64 B below 4 KiB, then quarter steps between powers of two
+// (at most 25% waste), so tensors of nearby sizes reuse each other's buffers.
+size_t size_class(size_t n) {
+  if (n <= 4096) return (n + kAlign - 1) / kAlign * kAlign;
+  size_t p = 1;
+  while (p < n) p <<= 1;
+  size_t step = p / 8;  // p/2 < n <= p: quarters of the interval (p/2, p]
+  return (n + step - 1) / step * step;
+}
+
+struct Cache {
+  std::mutex mu;
+  std::map<size_t, std::vector<void*>> free;  // size class -> buffers
+  AllocatorStats stats;
+};
+
+Cache& cache() {
+  static Cache* c = new Cache();  // never destroyed: tensors may outlive static destruction
+  return *c;
+}
+
+}  // namespace
+
+void* CpuAllocator::allocate(size_t nbytes) {
+  size_t cls = size_class(nbytes == 0 ? 1 : nbytes);
+  Cache& c = cache();
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    auto it = c.free.find(cls);
+    if (it != c.free.end() && !it->second.empty()) {
+      void* p = it->second.back();
+      it->second.pop_back();
+      c.stats.cache_hits++;
+      c.stats.cached_bytes -= cls;
+      return p;
+    }
+    c.stats.system_allocations++;
+  }
+  void* p = std::aligned_alloc(kAlign, cls);
+  if (!p) {
+    empty_cache();
+    p = std::aligned_alloc(kAlign, cls);
+    if (!p) throw std::bad_alloc();
+  }
+  return p;
+}
+
+void CpuAllocator::deallocate(void* p, size_t nbytes) {
+  if (!p) return;
+  size_t cls = size_class(nbytes == 0 ? 1 : nbytes);
+  Cache& c = cache();
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    if (c.stats.cached_bytes + cls <= kMaxCachedBytes) {
+      c.free[cls].push_back(p);
+      c.stats.cached_bytes += cls;
+      return;
+    }
+  }
+  std::free(p);
+}
+
+AllocatorStats CpuAllocator::stats() {
+  std::lock_guard<std::mutex> lock(cache().mu);
+  return cache().stats;
+}
+
+void CpuAllocator::empty_cache() {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  for (auto& [cls, bufs] : c.free)
+    for (void* p : bufs) std::free(p);
+  c.free.clear();
+  c.stats.cached_bytes = 0;
+}
+
+}  // namespace strata

@@ -1,0 +1,222 @@
+#include "kernels/cpu/conv_kernels.hpp"
+
+#include <optional>
+
+#include "kernels/cpu/conv_reference.hpp"
+#include "kernels/cpu/dnnl_window.hpp"
+#include "kernels/cpu/elementwise.hpp"
+
+namespace strata::kernels::cpu {
+namespace {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+constexpr auto f32 = memory::data_type::f32;
+
+Tensor dense(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
+
+Shape weights_shape(const ConvGeometry& g) {
+  Shape s;
+  for (int i = 3 - g.win.nsp; i < 3; ++i) s.push_back(g.win.kernel[i]);
+  s.push_back(g.in_channels / g.groups);
+  s.push_back(g.out_channels);
+  return s;
+}
+
+Shape activation_shape(const ConvGeometry& g, const Window::Axes& spatial, int64_t channels) {
+  Shape s{g.win.batch};
+  for (int i = 3 - g.win.nsp; i < 3; ++i) s.push_back(spatial[i]);
+  s.push_back(channels);
+  return s;
+}
+
+// Our weights [k..., C/groups, O] described in oneDNN's logical order, (O, C, k...) or with
+// groups (G, O/G, C/G, k...), by strides: oneDNN reads and writes them in place.
+memory::desc user_weights_md(const ConvGeometry& g) {
+  const int64_t O = g.out_channels, Cg = g.in_channels / g.groups, Og = O / g.groups;
+  memory::dims kdims = real_axes(g.win, g.win.kernel), kstrides(kdims.size());
+  int64_t stride = Cg * O;
+  for (int i = static_cast<int>(kdims.size()) - 1; i >= 0; --i) {
+    kstrides[i] = stride;
+    stride *= kdims[i];
+  }
+  memory::dims dims, strides;
+  if (g.groups == 1) {
+    dims = {O, Cg};
+    strides = {1, O};
+  } else {
+    dims = {g.groups, Og, Cg};
+    strides = {Og, 1, O};
+  }
+  dims.insert(dims.end(), kdims.begin(), kdims.end());
+  strides.insert(strides.end(), kstrides.begin(), kstrides.end());
+  return memory::desc(dims, f32, strides);
+}
+
+// The weights' logical dims with format `any`: the primitive picks its blocked layout.
+memory::desc any_weights_md(const ConvGeometry& g) {
+  return memory::desc(user_weights_md(g).dims(), f32, tag::any);
+}
+
+std::string conv_key(const char* name, const ConvGeometry& g, bool bias) {
+  return window_key(name, g.win) + key_of("", g.in_channels, g.out_channels, g.groups, bias);
+}
+
+// A primitive with, when it wants the weights in another layout than ours, the reorder to (or
+// from) its layout; both built once per geometry.
+struct Forward {
+  dnnl::convolution_forward::primitive_desc pd;
+  dnnl::convolution_forward prim;
+  std::optional<dnnl::reorder> weights_in;  // set when the primitive wants another layout
+};
+
+struct BackwardData {
+  dnnl::convolution_backward_data::primitive_desc pd;
+  dnnl::convolution_backward_data prim;
+  std::optional<dnnl::reorder> weights_in;
+};
+
+struct BackwardWeights {
+  dnnl::convolution_backward_weights::primitive_desc pd;
+  dnnl::convolution_backward_weights prim;
+  std::optional<dnnl::reorder> weights_out;
+};
+
+std::optional<dnnl::reorder> reorder_between(const memory::desc& from, const memory::desc& to) {
+  if (from == to) return std::nullopt;
+  return dnnl::reorder(dnnl::reorder::primitive_desc(dnnl_engine(), from, dnnl_engine(), to));
+}
+
+Forward& forward_primitive(const ConvGeometry& g, bool bias) {
+  static PrimitiveCache<Forward> cache;
+  return cache.get(conv_key("conv_fwd", g, bias), [&] {
+    const Window& w = g.win;
+    auto src = channels_last_md(w, w.in, g.in_channels), dst = channels_last_md(w, w.out, g.out_channels);
+    auto weights = any_weights_md(g);
+    auto strides = real_axes(w, w.stride), dil = real_axes(w, w.dilation, 1);
+    auto pl = real_axes(w, w.pad_before), pr = real_axes(w, w.pad_after);
+    using D = dnnl::convolution_forward::desc;
+    const auto prop = dnnl::prop_kind::forward_training;
+    const auto alg = dnnl::algorithm::convolution_direct;
+    D d = bias ? D(prop, alg, src, weights, memory::desc({g.out_channels}, f32, tag::a), dst, strides, dil, pl, pr)
+               : D(prop, alg, src, weights, dst, strides, dil, pl, pr);
+    dnnl::convolution_forward::primitive_desc pd(d, dnnl_engine());
+    return Forward{pd, dnnl::convolution_forward(pd), reorder_between(user_weights_md(g), pd.weights_desc())};
+  });
+}
+
+BackwardData& backward_data_primitive(const ConvGeometry& g) {
+  static PrimitiveCache<BackwardData> cache;
+  return cache.get(conv_key("conv_bwd_data", g, false), [&] {
+    const Window& w = g.win;
+    dnnl::convolution_backward_data::desc d(
+        dnnl::algorithm::convolution_direct, channels_last_md(w, w.in, g.in_channels), any_weights_md(g),
+        channels_last_md(w, w.out, g.out_channels), real_axes(w, w.stride), real_axes(w, w.dilation, 1),
+        real_axes(w, w.pad_before), real_axes(w, w.pad_after));
+    dnnl::convolution_backward_data::primitive_desc pd(d, dnnl_engine(), forward_primitive(g, false).pd);
+    return BackwardData{pd, dnnl::convolution_backward_data(pd),
+                        reorder_between(user_weights_md(g), pd.weights_desc())};
+  });
+}
+
+BackwardWeights& backward_weights_primitive(const ConvGeometry& g, bool bias) {
+  static PrimitiveCache<BackwardWeights> cache;
+  return cache.get(conv_key("conv_bwd_weights", g, bias), [&] {
+    const Window& w = g.win;
+    auto src = channels_last_md(w, w.in, g.in_channels), dst = channels_last_md(w, w.out, g.out_channels);
+    auto weights = any_weights_md(g);
+    auto strides = real_axes(w, w.stride), dil = real_axes(w, w.dilation, 1);
+    auto pl = real_axes(w, w.pad_before), pr = real_axes(w, w.pad_after);
+    using D = dnnl::convolution_backward_weights::desc;
+    const auto alg = dnnl::algorithm::convolution_direct;
+    D d = bias ? D(alg, src, weights, memory::desc({g.out_channels}, f32, tag::a), dst, strides, dil, pl, pr)
+               : D(alg, src, weights, dst, strides, dil, pl, pr);
+    dnnl::convolution_backward_weights::primitive_desc pd(d, dnnl_engine(), forward_primitive(g, bias).pd);
+    return BackwardWeights{pd, dnnl::convolution_backward_weights(pd),
+                           reorder_between(pd.diff_weights_desc(), user_weights_md(g))};
+  });
+}
+
+memory wrap(const memory::desc& md, const Tensor& t) { return memory(md, dnnl_engine(), t.raw_data()); }
+
+// The weights as the primitive wants them: ours in place, or reordered into a scratch memory.
+memory primitive_weights(const std::optional<dnnl::reorder>& reorder, const memory::desc& want,
+                         const ConvGeometry& g, const Tensor& w) {
+  memory user = wrap(user_weights_md(g), w);
+  if (!reorder) return user;
+  memory m(want, dnnl_engine());
+  reorder->execute(dnnl_stream(), user, m);
+  return m;
+}
+
+}  // namespace
+
+Tensor conv_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in, const ConvGeometry& g) {
+  Tensor x = dense(x_in), w = dense(w_in), b = b_in.defined() ? dense(b_in) : b_in;
+  Tensor y = Tensor::empty(activation_shape(g, g.win.out, g.out_channels), x.dtype());
+  if (x.dtype() == kFloat64) {
+    conv_reference_forward<double>(g, x.data<double>(), w.data<double>(), b.defined() ? b.data<double>() : nullptr,
+                                   y.data<double>());
+    return y;
+  }
+  x.check_dtype(kFloat32, "conv_forward");
+  if (y.numel() == 0) return y;
+  Forward& f = forward_primitive(g, b.defined());
+  memory weights = primitive_weights(f.weights_in, f.pd.weights_desc(), g, w);
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, wrap(f.pd.src_desc(), x)},
+                                       {DNNL_ARG_WEIGHTS, weights},
+                                       {DNNL_ARG_DST, wrap(f.pd.dst_desc(), y)}};
+  if (b.defined()) args.emplace(DNNL_ARG_BIAS, wrap(f.pd.bias_desc(), b));
+  f.prim.execute(dnnl_stream(), args);
+  dnnl_stream().wait();
+  return y;
+}
+
+Tensor conv_backward_data(const Tensor& dy_in, const Tensor& w_in, const ConvGeometry& g) {
+  Tensor dy = dense(dy_in), w = dense(w_in);
+  Tensor dx = Tensor::empty(activation_shape(g, g.win.in, g.in_channels), dy.dtype());
+  if (dy.dtype() == kFloat64) {
+    conv_reference_backward_data<double>(g, dy.data<double>(), w.data<double>(), dx.data<double>());
+    return dx;
+  }
+  dy.check_dtype(kFloat32, "conv_backward_data");
+  if (dx.numel() == 0) return dx;
+  BackwardData& p = backward_data_primitive(g);
+  memory weights = primitive_weights(p.weights_in, p.pd.weights_desc(), g, w);
+  p.prim.execute(dnnl_stream(), {{DNNL_ARG_DIFF_DST, wrap(p.pd.diff_dst_desc(), dy)},
+                                 {DNNL_ARG_WEIGHTS, weights},
+                                 {DNNL_ARG_DIFF_SRC, wrap(p.pd.diff_src_desc(), dx)}});
+  dnnl_stream().wait();
+  return dx;
+}
+
+std::pair<Tensor, Tensor> conv_backward_weights(const Tensor& x_in, const Tensor& dy_in, const ConvGeometry& g,
+                                                bool with_bias) {
+  Tensor x = dense(x_in), dy = dense(dy_in);
+  Tensor dw = Tensor::empty(weights_shape(g), x.dtype());
+  Tensor db = with_bias ? Tensor::empty({g.out_channels}, x.dtype()) : Tensor();
+  if (x.dtype() == kFloat64) {
+    conv_reference_backward_weights<double>(g, x.data<double>(), dy.data<double>(), dw.data<double>(),
+                                            with_bias ? db.data<double>() : nullptr);
+    return {dw, db};
+  }
+  x.check_dtype(kFloat32, "conv_backward_weights");
+  if (dy.numel() == 0 || x.numel() == 0) {
+    fill(dw, 0);
+    if (with_bias) fill(db, 0);
+    return {dw, db};
+  }
+  BackwardWeights& p = backward_weights_primitive(g, with_bias);
+  memory user = wrap(user_weights_md(g), dw);
+  memory diff_weights = p.weights_out ? memory(p.pd.diff_weights_desc(), dnnl_engine()) : user;
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, wrap(p.pd.src_desc(), x)},
+                                       {DNNL_ARG_DIFF_DST, wrap(p.pd.diff_dst_desc(), dy)},
+                                       {DNNL_ARG_DIFF_WEIGHTS, diff_weights}};
+  if (with_bias) args.emplace(DNNL_ARG_DIFF_BIAS, wrap(p.pd.diff_bias_desc(), db));
+  p.prim.execute(dnnl_stream(), args);
+  if (p.weights_out) p.weights_out->execute(dnnl_stream(), diff_weights, user);
+  dnnl_stream().wait();
+  return {dw, db};
+}
+
+}  // namespace strata::kernels::cpu

@@ -1,0 +1,43 @@
+// The one oneDNN CPU engine and stream, and a cache of created primitives keyed by whatever
+// describes them (shapes, strides, attributes), so a repeated shape pays no creation cost.
+// oneDNN runs on the same OpenMP threads as our own loops.
+#pragma once
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "oneapi/dnnl/dnnl.hpp"
+#include "strata/core/dtype.hpp"
+
+namespace strata::kernels::cpu {
+
+dnnl::engine& dnnl_engine();
+dnnl::stream& dnnl_stream();
+dnnl::memory::data_type dnnl_type(DType t);  // throws for dtypes oneDNN does not compute in
+
+// A thread-safe map from a key string to a primitive (or primitive descriptor bundle) P.
+template <class P>
+class PrimitiveCache {
+ public:
+  template <class Make>
+  P& get(const std::string& key, Make&& make) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = items_.find(key);
+    if (it == items_.end()) it = items_.emplace(key, make()).first;
+    return it->second;
+  }
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<std::string, P> items_;
+};
+
+// Appends integers to a cache key: key_of("conv", n, c, h) -> "conv|n|c|h".
+template <class... Args>
+std::string key_of(const char* name, const Args&... args) {
+  std::string k = name;
+  ((k += '|', k += std::to_string(args)), ...);
+  return k;
+}
+
+}  // namespace strata::kernels::cpu

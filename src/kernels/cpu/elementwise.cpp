@@ -1,0 +1,300 @@
+#include "kernels/cpu/elementwise.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "kernels/cpu/loops.hpp"
+#include "kernels/cpu/scalar_math.hpp"
+
+namespace strata::kernels::cpu {
+namespace {
+
+// Strides in bytes of `t` seen with shape `out` (broadcast dimensions get stride 0).
+Shape broadcast_byte_strides(const Tensor& t, const Shape& out) {
+  Shape s;
+  s.resize(out.size());
+  int off = out.size() - t.dim();
+  size_t isz = itemsize(t.dtype());
+  for (int d = 0; d < out.size(); ++d) {
+    int td = d - off;
+    s[d] = (td < 0 || t.shape()[td] == 1) ? 0 : t.strides()[td] * static_cast<int64_t>(isz);
+  }
+  return s;
+}
+
+// out[i] = f(x[i]) with Out/In element types.
+template <class Out, class In, class F>
+void map1(Tensor& out, const Tensor& x, F f) {
+  StridedLoop<2> loop{out.shape(), {broadcast_byte_strides(out, out.shape()), broadcast_byte_strides(x, out.shape())},
+                      {static_cast<char*>(out.raw_data()), static_cast<char*>(x.raw_data())}};
+  loop.run([&](std::array<char*, 2> p, std::array<int64_t, 2> s, int64_t n) {
+    Out* o = reinterpret_cast<Out*>(p[0]);
+    const In* a = reinterpret_cast<const In*>(p[1]);
+    if (s[0] == sizeof(Out) && s[1] == sizeof(In)) {
+#pragma omp simd
+      for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);
+    } else if (s[0] == sizeof(Out) && s[1] == 0) {
+      Out v = f(*a);
+      for (int64_t i = 0; i < n; ++i) o[i] = v;
+    } else {
+      for (int64_t i = 0; i < n; ++i)
+        *reinterpret_cast<Out*>(p[0] + i * s[0]) = f(*reinterpret_cast<const In*>(p[1] + i * s[1]));
+    }
+  });
+}
+
+// out[i] = f(a[i], b[i]) with broadcasting; a and b have type In.
+template <class Out, class In, class F>
+void map2(Tensor& out, const Tensor& a, const Tensor& b, F f) {
+  const Shape& sh = out.shape();
+  StridedLoop<3> loop{sh,
+                      {broadcast_byte_strides(out, sh), broadcast_byte_strides(a, sh), broadcast_byte_strides(b, sh)},
+                      {static_cast<char*>(out.raw_data()), static_cast<char*>(a.raw_data()),
+                       static_cast<char*>(b.raw_data())}};
+  loop.run([&](std::array<char*, 3> p, std::array<int64_t, 3> s, int64_t n) {
+    Out* o = reinterpret_cast<Out*>(p[0]);
+    const In* x = reinterpret_cast<const In*>(p[1]);
+    const In* y = reinterpret_cast<const In*>(p[2]);
+    constexpr int64_t so = sizeof(Out), si = sizeof(In);
+    if (s[0] == so && s[1] == si && s[2] == si) {
+#pragma omp simd
+      for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], y[i]);
+    } else if (s[0] == so && s[1] == si && s[2] == 0) {
+      const In yv = *y;
+#pragma omp simd
+      for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], yv);
+    } else if (s[0] == so && s[1] == 0 && s[2] == si) {
+      const In xv = *x;
+#pragma omp simd
+      for (int64_t i = 0; i < n; ++i) o[i] = f(xv, y[i]);
+    } else {
+      for (int64_t i = 0; i < n; ++i)
+        *reinterpret_cast<Out*>(p[0] + i * s[0]) =
+            f(*reinterpret_cast<const In*>(p[1] + i * s[1]), *reinterpret_cast<const In*>(p[2] + i * s[2]));
+    }
+  });
+}
+
+template <class T>
+void unary_float(UnaryOp op, Tensor& out, const Tensor& x, T a, T b) {
+  using std::abs;
+  switch (op) {
+    case UnaryOp::neg: return map1<T, T>(out, x, [](T v) { return -v; });
+    case UnaryOp::abs: return map1<T, T>(out, x, [](T v) { return v < 0 ? -v : v; });
+    case UnaryOp::exp: return map1<T, T>(out, x, [](T v) { return math::exp(v); });
+    case UnaryOp::log: return map1<T, T>(out, x, [](T v) { return std::log(v); });
+    case UnaryOp::log1p: return map1<T, T>(out, x, [](T v) { return std::log1p(v); });
+    case UnaryOp::expm1: return map1<T, T>(out, x, [](T v) { return std::expm1(v); });
+    case UnaryOp::sqrt: return map1<T, T>(out, x, [](T v) { return std::sqrt(v); });
+    case UnaryOp::rsqrt: return map1<T, T>(out, x, [](T v) { return T(1) / std::sqrt(v); });
+    case UnaryOp::square: return map1<T, T>(out, x, [](T v) { return v * v; });
+    case UnaryOp::reciprocal: return map1<T, T>(out, x, [](T v) { return T(1) / v; });
+    case UnaryOp::sin: return map1<T, T>(out, x, [](T v) { return std::sin(v); });
+    case UnaryOp::cos: return map1<T, T>(out, x, [](T v) { return std::cos(v); });
+    case UnaryOp::tanh: return map1<T, T>(out, x, [](T v) { return math::tanh(v); });
+    case UnaryOp::sigmoid: return map1<T, T>(out, x, [](T v) { return math::sigmoid(v); });
+    case UnaryOp::relu: return map1<T, T>(out, x, [](T v) { return v > 0 ? v : T(0); });
+    case UnaryOp::relu6: return map1<T, T>(out, x, [](T v) { return v < 0 ? T(0) : (v > 6 ? T(6) : v); });
+    case UnaryOp::leaky_relu: return map1<T, T>(out, x, [a](T v) { return v > 0 ? v : a * v; });
+    case UnaryOp::elu: return map1<T, T>(out, x, [a](T v) { return v > 0 ? v : a * (math::exp(v) - T(1)); });
+    case UnaryOp::selu: {
+      const T alpha = T(1.6732632423543772), scale = T(1.0507009873554805);
+      return map1<T, T>(out, x, [=](T v) { return scale * (v > 0 ? v : alpha * (math::exp(v) - T(1))); });
+    }
+    case UnaryOp::gelu:
+      return map1<T, T>(out, x, [](T v) { return T(0.5) * v * (T(1) + std::erf(v * T(0.70710678118654752))); });
+    case UnaryOp::softplus: return map1<T, T>(out, x, [](T v) { return math::softplus(v); });
+    case UnaryOp::softsign: return map1<T, T>(out, x, [](T v) { return v / (T(1) + (v < 0 ? -v : v)); });
+    case UnaryOp::silu: return map1<T, T>(out, x, [](T v) { return v * math::sigmoid(v); });
+    case UnaryOp::mish: return map1<T, T>(out, x, [](T v) { return v * math::tanh(math::softplus(v)); });
+    case UnaryOp::hard_sigmoid:  // PyTorch's: relu6(x + 3) / 6
+      return map1<T, T>(out, x, [](T v) { T r = (v + 3) / 6; return r < 0 ? T(0) : (r > 1 ? T(1) : r); });
+    case UnaryOp::hard_tanh: return map1<T, T>(out, x, [](T v) { return v < -1 ? T(-1) : (v > 1 ? T(1) : v); });
+    case UnaryOp::sign: return map1<T, T>(out, x, [](T v) { return T((v > 0) - (v < 0)); });
+    case UnaryOp::floor: return map1<T, T>(out, x, [](T v) { return std::floor(v); });
+    case UnaryOp::ceil: return map1<T, T>(out, x, [](T v) { return std::ceil(v); });
+    case UnaryOp::round: return map1<T, T>(out, x, [](T v) { return std::nearbyint(v); });  // half to even, as NumPy
+    case UnaryOp::clamp: return map1<T, T>(out, x, [a, b](T v) { return v < a ? a : (v > b ? b : v); });
+    case UnaryOp::pow_scalar: return map1<T, T>(out, x, [a](T v) { return std::pow(v, a); });
+    case UnaryOp::logical_not: break;
+  }
+  throw Error(std::string(unary_name(op)) + ": not defined for " + dtype_name(x.dtype()));
+}
+
+template <class T>
+void unary_integer(UnaryOp op, Tensor& out, const Tensor& x, T a, T b) {
+  switch (op) {
+    case UnaryOp::neg: return map1<T, T>(out, x, [](T v) { return T(-v); });
+    case UnaryOp::abs: return map1<T, T>(out, x, [](T v) { return v < 0 ? T(-v) : v; });
+    case UnaryOp::square: return map1<T, T>(out, x, [](T v) { return T(v * v); });
+    case UnaryOp::sign: return map1<T, T>(out, x, [](T v) { return T((v > 0) - (v < 0)); });
+    case UnaryOp::relu: return map1<T, T>(out, x, [](T v) { return v > 0 ? v : T(0); });
+    case UnaryOp::clamp: return map1<T, T>(out, x, [a, b](T v) { return v < a ? a : (v > b ? b : v); });
+    default: break;
+  }
+  throw Error(std::string(unary_name(op)) + ": expected a float32 or float64 tensor, got " + dtype_name(x.dtype()));
+}
+
+template <class T>
+void binary_arith(BinaryOp op, Tensor& out, const Tensor& a, const Tensor& b) {
+  switch (op) {
+    case BinaryOp::add: return map2<T, T>(out, a, b, [](T x, T y) { return T(x + y); });
+    case BinaryOp::sub: return map2<T, T>(out, a, b, [](T x, T y) { return T(x - y); });
+    case BinaryOp::mul: return map2<T, T>(out, a, b, [](T x, T y) { return T(x * y); });
+    case BinaryOp::div:
+      if constexpr (std::is_floating_point_v<T>) return map2<T, T>(out, a, b, [](T x, T y) { return x / y; });
+      else
+        return map2<T, T>(out, a, b, [](T x, T y) { return y == 0 ? T(0) : T(x / y); });  // ops::div rejects 0 first
+    case BinaryOp::pow:
+      return map2<T, T>(out, a, b, [](T x, T y) { return T(std::pow(double(x), double(y))); });
+    case BinaryOp::maximum: return map2<T, T>(out, a, b, [](T x, T y) { return x > y || x != x ? x : y; });
+    case BinaryOp::minimum: return map2<T, T>(out, a, b, [](T x, T y) { return x < y || x != x ? x : y; });
+    case BinaryOp::relu_backward: return map2<T, T>(out, a, b, [](T g, T y) { return y > 0 ? g : T(0); });
+    case BinaryOp::sigmoid_backward: return map2<T, T>(out, a, b, [](T g, T y) { return T(g * y * (1 - y)); });
+    case BinaryOp::tanh_backward: return map2<T, T>(out, a, b, [](T g, T y) { return T(g * (1 - y * y)); });
+    default: break;
+  }
+  throw Error(std::string(binary_name(op)) + ": unsupported");
+}
+
+template <class T>
+void binary_compare(BinaryOp op, Tensor& out, const Tensor& a, const Tensor& b) {
+  switch (op) {
+    case BinaryOp::eq: return map2<bool, T>(out, a, b, [](T x, T y) { return x == y; });
+    case BinaryOp::ne: return map2<bool, T>(out, a, b, [](T x, T y) { return x != y; });
+    case BinaryOp::lt: return map2<bool, T>(out, a, b, [](T x, T y) { return x < y; });
+    case BinaryOp::le: return map2<bool, T>(out, a, b, [](T x, T y) { return x <= y; });
+    case BinaryOp::gt: return map2<bool, T>(out, a, b, [](T x, T y) { return x > y; });
+    case BinaryOp::ge: return map2<bool, T>(out, a, b, [](T x, T y) { return x >= y; });
+    case BinaryOp::logical_and: return map2<bool, T>(out, a, b, [](T x, T y) { return x != T(0) && y != T(0); });
+    case BinaryOp::logical_or: return map2<bool, T>(out, a, b, [](T x, T y) { return x != T(0) || y != T(0); });
+    default: break;
+  }
+  throw Error(std::string(binary_name(op)) + ": not a comparison");
+}
+
+}  // namespace
+
+const char* unary_name(UnaryOp op) {
+  static const char* names[] = {"neg", "abs", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "square",
+                                "reciprocal", "sin", "cos", "tanh", "sigmoid", "relu", "relu6", "leaky_relu",
+                                "elu", "selu", "gelu", "softplus", "softsign", "silu", "mish", "hard_sigmoid",
+                                "hard_tanh", "sign", "floor", "ceil", "round", "clamp", "logical_not", "pow"};
+  return names[static_cast<int>(op)];
+}
+
+const char* binary_name(BinaryOp op) {
+  static const char* names[] = {"add", "sub", "mul", "div", "pow", "maximum", "minimum", "eq", "ne", "lt", "le",
+                                "gt", "ge", "logical_and", "logical_or", "relu_backward", "sigmoid_backward",
+                                "tanh_backward"};
+  return names[static_cast<int>(op)];
+}
+
+bool is_comparison(BinaryOp op) { return op >= BinaryOp::eq && op <= BinaryOp::logical_or; }
+
+Tensor unary(UnaryOp op, const Tensor& x, double a, double b) {
+  if (op == UnaryOp::logical_not) {
+    Tensor out = Tensor::empty(x.shape(), kBool);
+    dispatch_all(x.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      map1<bool, T>(out, x, [](T v) { return v == T(0); });
+    });
+    return out;
+  }
+  Tensor out = Tensor::empty(x.shape(), x.dtype());
+  dispatch_all(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_floating_point_v<T>) unary_float<T>(op, out, x, T(a), T(b));
+    else if constexpr (std::is_same_v<T, bool>)
+      throw Error(std::string(unary_name(op)) + ": not defined for bool tensors");
+    else unary_integer<T>(op, out, x, T(a), T(b));
+  });
+  return out;
+}
+
+Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b) {
+  DType common = promote(a.dtype(), b.dtype());
+  Tensor ca = a.dtype() == common ? a : cast(a, common);
+  Tensor cb = b.dtype() == common ? b : cast(b, common);
+  Shape shape = a.shape() == b.shape() ? a.shape() : broadcast_shapes(a.shape(), b.shape(), binary_name(op));
+  if (is_comparison(op)) {
+    Tensor out = Tensor::empty(shape, kBool);
+    dispatch_all(common, [&](auto tag) { binary_compare<typename decltype(tag)::type>(op, out, ca, cb); });
+    return out;
+  }
+  Tensor out = Tensor::empty(shape, common);
+  dispatch_numeric(common, binary_name(op),
+                   [&](auto tag) { binary_arith<typename decltype(tag)::type>(op, out, ca, cb); });
+  return out;
+}
+
+void binary_inplace(BinaryOp op, Tensor& a, const Tensor& b) {
+  STRATA_CHECK(!is_comparison(op), binary_name(op), "_: comparisons have no in-place form");
+  Shape shape = broadcast_shapes(a.shape(), b.shape(), binary_name(op));
+  STRATA_CHECK(shape == a.shape(), binary_name(op), "_: the result shape ", shape.str(),
+               " differs from the in-place target's shape ", a.shape().str());
+  Tensor cb = b.dtype() == a.dtype() ? b : cast(b, a.dtype());
+  dispatch_numeric(a.dtype(), binary_name(op),
+                   [&](auto tag) { binary_arith<typename decltype(tag)::type>(op, a, a, cb); });
+}
+
+Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
+  DType common = promote(a.dtype(), b.dtype());
+  Tensor ca = a.dtype() == common ? a : cast(a, common);
+  Tensor cb = b.dtype() == common ? b : cast(b, common);
+  Tensor cc = cond.dtype() == kBool ? cond : cast(cond, kBool);
+  Shape shape = broadcast_shapes(broadcast_shapes(cc.shape(), a.shape(), "where"), b.shape(), "where");
+  Tensor out = Tensor::empty(shape, common);
+  StridedLoop<4> loop{shape,
+                      {broadcast_byte_strides(out, shape), broadcast_byte_strides(cc, shape),
+                       broadcast_byte_strides(ca, shape), broadcast_byte_strides(cb, shape)},
+                      {static_cast<char*>(out.raw_data()), static_cast<char*>(cc.raw_data()),
+                       static_cast<char*>(ca.raw_data()), static_cast<char*>(cb.raw_data())}};
+  dispatch_all(common, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    loop.run([&](std::array<char*, 4> p, std::array<int64_t, 4> s, int64_t n) {
+      for (int64_t i = 0; i < n; ++i)
+        *reinterpret_cast<T*>(p[0] + i * s[0]) = *reinterpret_cast<const bool*>(p[1] + i * s[1])
+                                                     ? *reinterpret_cast<const T*>(p[2] + i * s[2])
+                                                     : *reinterpret_cast<const T*>(p[3] + i * s[3]);
+    });
+  });
+  return out;
+}
+
+void copy_into(Tensor& dst, const Tensor& src) {
+  Shape shape = broadcast_shapes(dst.shape(), src.shape(), "copy");
+  STRATA_CHECK(shape == dst.shape(), "copy: cannot write a tensor of shape ", src.shape().str(),
+               " into one of shape ", dst.shape().str());
+  dispatch_all(dst.dtype(), [&](auto out_tag) {
+    using O = typename decltype(out_tag)::type;
+    dispatch_all(src.dtype(), [&](auto in_tag) {
+      using I = typename decltype(in_tag)::type;
+      if constexpr (std::is_same_v<O, bool>) map1<O, I>(dst, src, [](I v) { return v != I(0); });
+      else map1<O, I>(dst, src, [](I v) { return static_cast<O>(v); });
+    });
+  });
+}
+
+Tensor contiguous_copy(const Tensor& x) {
+  Tensor out = Tensor::empty(x.shape(), x.dtype());
+  copy_into(out, x);
+  return out;
+}
+
+Tensor cast(const Tensor& x, DType dtype) {
+  Tensor out = Tensor::empty(x.shape(), dtype);
+  copy_into(out, x);
+  return out;
+}
+
+void fill(Tensor& t, double value) {
+  dispatch_all(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T v = static_cast<T>(value);
+    Tensor dummy = t;  // map1 reads its input; the lambda ignores it
+    map1<T, T>(t, dummy, [v](T) { return v; });
+  });
+}
+
+}  // namespace strata::kernels::cpu

@@ -1,0 +1,124 @@
+#include "kernels/cpu/pool_kernels.hpp"
+
+#include "kernels/cpu/dnnl_window.hpp"
+#include "kernels/cpu/elementwise.hpp"
+#include "kernels/cpu/pool_reference.hpp"
+
+namespace strata::kernels::cpu {
+
+// oneDNN's record of the winning positions of a max-pool forward (empty for average pooling).
+struct PoolWorkspace {
+  dnnl::memory memory;
+};
+
+namespace {
+
+using dnnl::memory;
+
+Tensor dense(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
+
+Shape activation_shape(const PoolGeometry& g, const Window::Axes& spatial) {
+  Shape s{g.win.batch};
+  for (int i = 3 - g.win.nsp; i < 3; ++i) s.push_back(spatial[i]);
+  s.push_back(g.channels);
+  return s;
+}
+
+std::string pool_key(const char* name, const PoolGeometry& g) {
+  return window_key(name, g.win) + key_of("", g.channels, g.max);
+}
+
+dnnl::algorithm algorithm_of(const PoolGeometry& g) {
+  return g.max ? dnnl::algorithm::pooling_max : dnnl::algorithm::pooling_avg_exclude_padding;
+}
+
+struct Forward {
+  dnnl::pooling_forward::primitive_desc pd;
+  dnnl::pooling_forward prim;
+};
+
+struct Backward {
+  dnnl::pooling_backward::primitive_desc pd;
+  dnnl::pooling_backward prim;
+};
+
+// Training forwards keep a workspace for the backward; inference ones skip writing it.
+Forward& forward_primitive(const PoolGeometry& g, bool training) {
+  static PrimitiveCache<Forward> cache;
+  return cache.get(pool_key(training ? "pool_fwd_train" : "pool_fwd_infer", g), [&] {
+    const Window& w = g.win;
+    dnnl::pooling_forward::desc d(
+        training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference, algorithm_of(g),
+        channels_last_md(w, w.in, g.channels), channels_last_md(w, w.out, g.channels), real_axes(w, w.stride),
+        real_axes(w, w.kernel), real_axes(w, w.pad_before), real_axes(w, w.pad_after));
+    dnnl::pooling_forward::primitive_desc pd(d, dnnl_engine());
+    return Forward{pd, dnnl::pooling_forward(pd)};
+  });
+}
+
+Backward& backward_primitive(const PoolGeometry& g) {
+  static PrimitiveCache<Backward> cache;
+  return cache.get(pool_key("pool_bwd", g), [&] {
+    const Window& w = g.win;
+    dnnl::pooling_backward::desc d(algorithm_of(g), channels_last_md(w, w.in, g.channels),
+                                   channels_last_md(w, w.out, g.channels), real_axes(w, w.stride),
+                                   real_axes(w, w.kernel), real_axes(w, w.pad_before), real_axes(w, w.pad_after));
+    dnnl::pooling_backward::primitive_desc pd(d, dnnl_engine(), forward_primitive(g, true).pd);
+    return Backward{pd, dnnl::pooling_backward(pd)};
+  });
+}
+
+memory wrap(const memory::desc& md, const Tensor& t) { return memory(md, dnnl_engine(), t.raw_data()); }
+
+}  // namespace
+
+Tensor pool_forward(const Tensor& x_in, const PoolGeometry& g, std::shared_ptr<PoolWorkspace>* workspace) {
+  Tensor x = dense(x_in);
+  Tensor y = Tensor::empty(activation_shape(g, g.win.out), x.dtype());
+  if (x.dtype() == kFloat64) {
+    pool_reference_forward<double>(g, x.data<double>(), y.data<double>());
+    return y;
+  }
+  x.check_dtype(kFloat32, "pool_forward");
+  if (y.numel() == 0) return y;
+  const bool training = workspace != nullptr;
+  Forward& f = forward_primitive(g, training);
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, wrap(f.pd.src_desc(), x)},
+                                       {DNNL_ARG_DST, wrap(f.pd.dst_desc(), y)}};
+  if (training) {
+    *workspace = std::make_shared<PoolWorkspace>();
+    if (f.pd.workspace_desc().get_size() > 0) {
+      (*workspace)->memory = memory(f.pd.workspace_desc(), dnnl_engine());
+      args.emplace(DNNL_ARG_WORKSPACE, (*workspace)->memory);
+    }
+  }
+  f.prim.execute(dnnl_stream(), args);
+  dnnl_stream().wait();
+  return y;
+}
+
+Tensor pool_backward(const Tensor& dy_in, const Tensor& x_in, const PoolGeometry& g,
+                     const std::shared_ptr<PoolWorkspace>& workspace) {
+  Tensor dy = dense(dy_in);
+  Tensor dx = Tensor::empty(activation_shape(g, g.win.in), dy.dtype());
+  if (dy.dtype() == kFloat64) {
+    Tensor x = dense(x_in);
+    pool_reference_backward<double>(g, x.data<double>(), dy.data<double>(), dx.data<double>());
+    return dx;
+  }
+  dy.check_dtype(kFloat32, "pool_backward");
+  if (dx.numel() == 0) return dx;
+  if (dy.numel() == 0) {
+    fill(dx, 0);
+    return dx;
+  }
+  Backward& b = backward_primitive(g);
+  std::unordered_map<int, memory> args{{DNNL_ARG_DIFF_DST, wrap(b.pd.diff_dst_desc(), dy)},
+                                       {DNNL_ARG_DIFF_SRC, wrap(b.pd.diff_src_desc(), dx)}};
+  if (workspace && workspace->memory) args.emplace(DNNL_ARG_WORKSPACE, workspace->memory);
+  b.prim.execute(dnnl_stream(), args);
+  dnnl_stream().wait();
+  return dx;
+}
+
+}  // namespace strata::kernels::cpu

@@ -1,0 +1,56 @@
+// Scalar math written so that GCC vectorises loops that call it (no libm calls on the float
+// path): exp by Cody-Waite reduction and the Cephes polynomial (about 1 ulp), and the
+// activations built on it. float64 uses libm: it serves gradient checks, not speed.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+namespace strata::kernels::cpu::math {
+
+inline float exp(float x) {
+  const float hi = 88.3762626647949f, lo = -87.3365478515625f;
+  float xc = x > hi ? hi : (x < lo ? lo : x);
+  // Round to nearest by the 1.5 * 2^23 trick: vectorises without SSE4.1's roundps.
+  float n = (xc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+  float r = xc - n * 0.693359375f + n * 2.12194440e-4f;
+  float r2 = r * r;
+  float p = 1.9875691500E-4f;
+  p = p * r + 1.3981999507E-3f;
+  p = p * r + 8.3334519073E-3f;
+  p = p * r + 4.1665795894E-2f;
+  p = p * r + 1.6666665459E-1f;
+  p = p * r + 5.0000001201E-1f;
+  p = p * r2 + r + 1.0f;
+  int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &bits, 4);
+  float y = p * scale;
+  y = x > hi ? INFINITY : y;
+  y = x < lo ? 0.0f : y;
+  return x != x ? x : y;
+}
+inline double exp(double x) { return std::exp(x); }
+
+inline float tanh(float x) {
+  float ax = x < 0 ? -x : x;
+  float t = math::exp(-2.0f * ax);
+  float big = (1.0f - t) / (1.0f + t);
+  float x2 = x * x;  // odd Taylor series where 1 - t would cancel
+  float small = ax * (1.0f + x2 * (-1.0f / 3 + x2 * (2.0f / 15 + x2 * (-17.0f / 315))));
+  float y = ax < 0.0625f ? small : big;
+  return x < 0 ? -y : y;
+}
+inline double tanh(double x) { return std::tanh(x); }
+
+template <class T>
+inline T sigmoid(T x) {
+  return T(1) / (T(1) + math::exp(-x));
+}
+
+template <class T>
+inline T softplus(T x) {  // log(1 + e^x) without overflow
+  return x > T(20) ? x : std::log1p(math::exp(x));
+}
+
+}  // namespace strata::kernels::cpu::math

@@ -1,0 +1,146 @@
+// Convolutions and transposed convolutions. A transposed convolution is the backward-data pass
+// of the convolution with the same weights, so both directions share the three kernels of
+// kernels/cpu/conv_kernels.hpp, with the roles of forward and backward-data swapped.
+#include "strata/ops/conv.hpp"
+
+#include <array>
+#include <tuple>
+
+#include "kernels/cpu/conv_kernels.hpp"
+#include "kernels/cpu/elementwise.hpp"
+#include "ops/op_common.hpp"
+#include "ops/sliding_window.hpp"
+#include "strata/ops/reduce.hpp"
+
+namespace strata {
+namespace {
+
+using kernels::cpu::ConvGeometry;
+using ops::Grads;
+
+std::string shapes_of(const Tensor& x, const Tensor& w) {
+  return "x " + x.shape().str() + ", w " + w.shape().str();
+}
+
+// Checks x, w (rank nsp + 2, x's dtype) and b's dtype; fills g's window (all but the padding
+// and output size) from x, w and the options.
+void read_weights(ConvGeometry& g, const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& opt,
+                  int nsp, const char* op) {
+  ops::read_input(g.win, x, nsp, op);
+  STRATA_CHECK(w.defined(), op, ": weights are an undefined tensor");
+  STRATA_CHECK(w.dim() == nsp + 2, op, ": expected weights of rank ", nsp + 2, " [k..., in, out], got ",
+               shapes_of(x, w));
+  STRATA_CHECK(w.dtype() == x.dtype(), op, ": weights are ", dtype_name(w.dtype()), " but x is ",
+               dtype_name(x.dtype()));
+  STRATA_CHECK(opt.groups >= 1, op, ": groups must be >= 1, got ", opt.groups);
+  for (int i = 0; i < nsp; ++i) {
+    g.win.kernel[3 - nsp + i] = w.size(i);
+    STRATA_CHECK(w.size(i) >= 1, op, ": empty kernel, ", shapes_of(x, w));
+  }
+  g.win.stride = ops::window_axes(opt.stride, nsp, 1, 1, op, "stride");
+  g.win.dilation = ops::window_axes(opt.dilation, nsp, 1, 1, op, "dilation");
+  g.groups = opt.groups;
+  if (b.defined()) {
+    STRATA_CHECK(b.dtype() == x.dtype(), op, ": bias is ", dtype_name(b.dtype()), " but x is ",
+                 dtype_name(x.dtype()));
+  }
+}
+
+void check_groups(const ConvGeometry& g, const Tensor& b, const char* op, const std::string& shapes) {
+  STRATA_CHECK(g.in_channels % g.groups == 0 && g.out_channels % g.groups == 0, op, ": groups (", g.groups,
+               ") must divide the input channels (", g.in_channels, ") and the output channels (",
+               g.out_channels, "); ", shapes);
+  STRATA_CHECK(!b.defined() || (b.dim() == 1 && b.size(0) == g.out_channels), op, ": expected bias [",
+               g.out_channels, "], got ", b.shape().str(), "; ", shapes);
+}
+
+// Which of x, w, b want a gradient.
+std::array<bool, 3> grad_flags(const Tensor& x, const Tensor& w, const Tensor& b) {
+  return {x.requires_grad(), w.requires_grad(), b.defined() && b.requires_grad()};
+}
+
+// Sums g over every axis but the channels: the bias gradient of a channels-last output.
+Tensor channel_sum(const Tensor& g) {
+  Axes axes;
+  for (int a = 0; a + 1 < g.dim(); ++a) axes.push_back(a);
+  return sum(g, axes);
+}
+
+Tensor conv_nd(const char* op, int nsp, const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& opt) {
+  ConvGeometry g;
+  read_weights(g, x, w, b, opt, nsp, op);
+  const std::string shapes = shapes_of(x, w) + ", groups " + std::to_string(opt.groups);
+  g.in_channels = x.size(-1);
+  g.out_channels = w.size(-1);
+  check_groups(g, b, op, shapes);
+  STRATA_CHECK(w.size(-2) * g.groups == g.in_channels, op, ": weights take ", w.size(-2),
+               " input channels per group, x has ", g.in_channels, " channels in ", g.groups, " group(s); ",
+               shapes);
+  ops::resolve_padding(g.win, opt.padding, op, shapes);
+
+  Tensor y = kernels::cpu::conv_forward(x, w, b, g);
+  if (autograd::needs_grad({&x, &w, &b}))
+    autograd::record(op, {x, w, b}, {y}, [x, w, g, need = grad_flags(x, w, b)](const Grads& gr) {
+      const Tensor& dy = gr[0];
+      Tensor dx = need[0] ? kernels::cpu::conv_backward_data(dy, w, g) : Tensor();
+      Tensor dw, db;
+      if (need[1] || need[2]) std::tie(dw, db) = kernels::cpu::conv_backward_weights(x, dy, g, need[2]);
+      return Grads{dx, need[1] ? dw : Tensor(), db};
+    });
+  return y;
+}
+
+Tensor conv_transpose_nd(const char* op, int nsp, const Tensor& x, const Tensor& w, const Tensor& b,
+                         const ConvOptions& opt) {
+  // The convolution this one transposes maps our output (its input) back to x (its output).
+  ConvGeometry g;
+  read_weights(g, x, w, b, opt, nsp, op);
+  const std::string shapes = shapes_of(x, w) + ", groups " + std::to_string(opt.groups);
+  g.win.out = g.win.in;
+  g.win.in = {1, 1, 1};
+  g.in_channels = w.size(-2) * g.groups;
+  g.out_channels = x.size(-1);
+  STRATA_CHECK(w.size(-1) == x.size(-1), op, ": weights [k..., out, in] take ", w.size(-1),
+               " input channels, x has ", x.size(-1), "; ", shapes);
+  check_groups(g, Tensor(), op, shapes);
+  STRATA_CHECK(!b.defined() || (b.dim() == 1 && b.size(0) == g.in_channels), op, ": expected bias [",
+               g.in_channels, "], got ", b.shape().str(), "; ", shapes);
+  ops::resolve_transposed_padding(g.win, opt.padding, op, shapes);
+
+  Tensor y = kernels::cpu::conv_backward_data(x, w, g);
+  if (b.defined()) y = kernels::cpu::add(y, b);
+  if (autograd::needs_grad({&x, &w, &b}))
+    autograd::record(op, {x, w, b}, {y}, [x, w, g, need = grad_flags(x, w, b)](const Grads& gr) {
+      const Tensor& dy = gr[0];
+      Tensor dx = need[0] ? kernels::cpu::conv_forward(dy, w, Tensor(), g) : Tensor();
+      Tensor dw = need[1] ? kernels::cpu::conv_backward_weights(dy, x, g, false).first : Tensor();
+      Tensor db = need[2] ? channel_sum(dy) : Tensor();
+      return Grads{dx, dw, db};
+    });
+  return y;
+}
+
+}  // namespace
+
+STRATA_REGISTER_OPS("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d");
+
+Tensor conv1d(const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& o) {
+  return conv_nd("conv1d", 1, x, w, b, o);
+}
+Tensor conv2d(const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& o) {
+  return conv_nd("conv2d", 2, x, w, b, o);
+}
+Tensor conv3d(const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& o) {
+  return conv_nd("conv3d", 3, x, w, b, o);
+}
+Tensor conv_transpose1d(const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& o) {
+  return conv_transpose_nd("conv_transpose1d", 1, x, w, b, o);
+}
+Tensor conv_transpose2d(const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& o) {
+  return conv_transpose_nd("conv_transpose2d", 2, x, w, b, o);
+}
+Tensor conv_transpose3d(const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& o) {
+  return conv_transpose_nd("conv_transpose3d", 3, x, w, b, o);
+}
+
+}  // namespace strata

@@ -1,0 +1,123 @@
+// Losses: each is one fused forward kernel and one backward kernel (loss_kernels), the
+// reduction included, so a mean loss over a batch makes no per-element temporaries.
+#include "strata/ops/loss.hpp"
+
+#include <algorithm>
+
+#include "kernels/cpu/loss_kernels.hpp"
+#include "ops/op_common.hpp"
+
+namespace strata {
+namespace {
+
+using kernels::cpu::PointwiseLoss;
+
+// The loss tensor's reduction as the kernels take it: reduced?, and the factor on the sum.
+struct Reduce {
+  bool reduced;
+  double scale;
+  Reduce(Reduction r, int64_t count)
+      : reduced(r != Reduction::none), scale(r == Reduction::mean ? 1.0 / static_cast<double>(count) : 1.0) {}
+};
+
+Shape without_last(const Shape& s) {
+  Shape out = s;
+  if (out.size() > 0) out.erase(out.size() - 1);
+  return out;
+}
+
+// The kernels return per-row losses flat; unreduced, they take the targets' shape.
+Tensor shaped_rows(const Tensor& y, const Reduce& r, const Shape& shape) {
+  return r.reduced ? y : y.as_strided(shape, contiguous_strides(shape), 0);
+}
+
+void check_pair(const char* op, const Tensor& x, const Tensor& t, const char* x_name, const char* t_name) {
+  ops::check_defined(x, op, x_name);
+  ops::check_defined(t, op, t_name);
+  ops::check_floating(x, op);
+  STRATA_CHECK(x.shape() == t.shape(), op, ": ", t_name, " must have the shape of ", x_name, " ", x.shape().str(),
+               ", got ", t.shape().str());
+  STRATA_CHECK(x.dtype() == t.dtype(), op, ": ", t_name, " must have the dtype of ", x_name, " (",
+               dtype_name(x.dtype()), "), got ", dtype_name(t.dtype()));
+}
+
+// Checks class-id targets of a [..., C] input: int dtype, shape input.shape[:-1], ids in range.
+void check_ids(const char* op, const Tensor& input, const Tensor& ids) {
+  STRATA_CHECK(ids.shape() == without_last(input.shape()), op, ": class-id targets must have shape ",
+               without_last(input.shape()).str(), " (the input ", input.shape().str(),
+               " without its class axis), got ", ids.shape().str());
+  kernels::cpu::check_class_ids(ids, input.shape().back(), op);
+}
+
+Tensor pointwise(const char* op, PointwiseLoss kind, const Tensor& x, const Tensor& t, Reduction reduction,
+                 double delta = 0) {
+  check_pair(op, x, t, "input", "target");
+  const Reduce r(reduction, x.numel());
+  Tensor y = kernels::cpu::pointwise_loss(kind, x, t, r.reduced, r.scale, delta);
+  if (autograd::needs_grad({&x, &t}))
+    autograd::record(op, {x, t}, {y}, [x, t, kind, r, delta](const ops::Grads& g) {
+      auto [gx, gt] = kernels::cpu::pointwise_loss_backward(kind, g[0], x, t, r.reduced, r.scale, delta,
+                                                            x.requires_grad(), t.requires_grad());
+      return ops::Grads{gx, gt};
+    });
+  return y;
+}
+
+}  // namespace
+
+STRATA_REGISTER_OPS("cross_entropy", "nll_loss", "binary_cross_entropy_with_logits", "mse_loss", "l1_loss",
+                    "huber_loss");
+
+Tensor cross_entropy(const Tensor& logits, const Tensor& targets, Reduction reduction) {
+  const char* op = "cross_entropy";
+  ops::check_defined(logits, op, "logits");
+  ops::check_defined(targets, op, "targets");
+  ops::check_floating(logits, op);
+  STRATA_CHECK(logits.dim() >= 1, op, ": expected logits [..., C] with at least one dimension, got a scalar");
+  if (is_floating(targets.dtype())) check_pair(op, logits, targets, "logits", "probability targets");
+  else check_ids(op, logits, targets);
+  const Reduce r(reduction, logits.numel() / std::max<int64_t>(logits.shape().back(), 1));
+  Tensor lse;
+  Tensor y = shaped_rows(kernels::cpu::cross_entropy_forward(logits, targets, r.reduced, r.scale, lse), r,
+                         without_last(logits.shape()));
+  if (autograd::needs_grad({&logits, &targets}))
+    autograd::record(op, {logits, targets}, {y}, [logits, targets, lse, r](const ops::Grads& g) {
+      auto [gx, gt] = kernels::cpu::cross_entropy_backward(g[0], logits, targets, lse, r.reduced, r.scale,
+                                                           targets.requires_grad());
+      return ops::Grads{logits.requires_grad() ? gx : Tensor(), gt};
+    });
+  return y;
+}
+
+Tensor nll_loss(const Tensor& log_probs, const Tensor& targets, Reduction reduction) {
+  const char* op = "nll_loss";
+  ops::check_defined(log_probs, op, "log_probs");
+  ops::check_defined(targets, op, "targets");
+  ops::check_floating(log_probs, op);
+  STRATA_CHECK(log_probs.dim() >= 1, op, ": expected log_probs [..., C] with at least one dimension, got a scalar");
+  check_ids(op, log_probs, targets);
+  const Reduce r(reduction, targets.numel());
+  Tensor y = shaped_rows(kernels::cpu::nll_forward(log_probs, targets, r.reduced, r.scale), r, targets.shape());
+  if (autograd::needs_grad({&log_probs}))
+    autograd::record(op, {log_probs}, {y},
+                     [targets, shape = log_probs.shape(), dtype = log_probs.dtype(), r](const ops::Grads& g) {
+                       return ops::Grads{kernels::cpu::nll_backward(g[0], targets, shape, dtype, r.reduced, r.scale)};
+                     });
+  return y;
+}
+
+Tensor binary_cross_entropy_with_logits(const Tensor& logits, const Tensor& targets, Reduction reduction) {
+  return pointwise("binary_cross_entropy_with_logits", PointwiseLoss::bce_with_logits, logits, targets, reduction);
+}
+Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
+  return pointwise("mse_loss", PointwiseLoss::mse, input, target, reduction);
+}
+Tensor l1_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
+  return pointwise("l1_loss", PointwiseLoss::l1, input, target, reduction);
+}
+Tensor huber_loss(const Tensor& input, const Tensor& target, Reduction reduction, double delta) {
+  STRATA_CHECK(delta > 0, "huber_loss: delta must be positive, got ", delta);
+  return pointwise("huber_loss", PointwiseLoss::huber, input, target, reduction, delta);
+}
+
+}  // namespace strata

@@ -1,0 +1,80 @@
+// Max and average pooling, and the global pools (reductions over the spatial axes).
+#include "strata/ops/pool.hpp"
+
+#include "kernels/cpu/pool_kernels.hpp"
+#include "ops/op_common.hpp"
+#include "ops/sliding_window.hpp"
+#include "strata/ops/reduce.hpp"
+
+namespace strata {
+namespace {
+
+using kernels::cpu::PoolGeometry;
+using kernels::cpu::PoolWorkspace;
+using ops::Grads;
+
+Tensor pool_nd(const char* op, int nsp, bool max, const Tensor& x, const SpatialSizes& kernel,
+               const PoolOptions& opt) {
+  PoolGeometry g;
+  g.max = max;
+  ops::read_input(g.win, x, nsp, op);
+  g.channels = x.size(-1);
+  g.win.kernel = ops::window_axes(kernel, nsp, 1, 1, op, "kernel");
+  g.win.stride = opt.stride.empty() ? g.win.kernel : ops::window_axes(opt.stride, nsp, 1, 1, op, "stride");
+  const std::string shapes = "x " + x.shape().str() + ", kernel " + Shape(kernel).str();
+  ops::resolve_padding(g.win, opt.padding, op, shapes);
+  for (int a = 0; a < 3; ++a)
+    STRATA_CHECK(g.win.pad_before[a] < g.win.kernel[a] && g.win.pad_after[a] < g.win.kernel[a], op,
+                 ": padding must be smaller than the kernel, got padding ", g.win.pad_before[a], " / ",
+                 g.win.pad_after[a], " for kernel ", g.win.kernel[a], "; ", shapes);
+
+  const bool grad = autograd::needs_grad({&x});
+  std::shared_ptr<PoolWorkspace> workspace;
+  Tensor y = kernels::cpu::pool_forward(x, g, grad ? &workspace : nullptr);
+  if (grad)
+    autograd::record(op, {x}, {y}, [x, g, workspace](const Grads& gr) {
+      return Grads{kernels::cpu::pool_backward(gr[0], x, g, workspace)};
+    });
+  return y;
+}
+
+// The spatial axes 1 .. nsp of a channels-last tensor of rank nsp + 2.
+Axes spatial_axes(const Tensor& x, int nsp, const char* op) {
+  ops::Window w;
+  ops::read_input(w, x, nsp, op);
+  Axes axes;
+  for (int a = 1; a <= nsp; ++a) axes.push_back(a);
+  return axes;
+}
+
+}  // namespace
+
+STRATA_REGISTER_OPS("max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d");
+
+Tensor max_pool1d(const Tensor& x, const SpatialSizes& k, const PoolOptions& o) {
+  return pool_nd("max_pool1d", 1, true, x, k, o);
+}
+Tensor max_pool2d(const Tensor& x, const SpatialSizes& k, const PoolOptions& o) {
+  return pool_nd("max_pool2d", 2, true, x, k, o);
+}
+Tensor max_pool3d(const Tensor& x, const SpatialSizes& k, const PoolOptions& o) {
+  return pool_nd("max_pool3d", 3, true, x, k, o);
+}
+Tensor avg_pool1d(const Tensor& x, const SpatialSizes& k, const PoolOptions& o) {
+  return pool_nd("avg_pool1d", 1, false, x, k, o);
+}
+Tensor avg_pool2d(const Tensor& x, const SpatialSizes& k, const PoolOptions& o) {
+  return pool_nd("avg_pool2d", 2, false, x, k, o);
+}
+Tensor avg_pool3d(const Tensor& x, const SpatialSizes& k, const PoolOptions& o) {
+  return pool_nd("avg_pool3d", 3, false, x, k, o);
+}
+
+Tensor global_max_pool1d(const Tensor& x) { return amax(x, spatial_axes(x, 1, "global_max_pool1d")); }
+Tensor global_max_pool2d(const Tensor& x) { return amax(x, spatial_axes(x, 2, "global_max_pool2d")); }
+Tensor global_max_pool3d(const Tensor& x) { return amax(x, spatial_axes(x, 3, "global_max_pool3d")); }
+Tensor global_avg_pool1d(const Tensor& x) { return mean(x, spatial_axes(x, 1, "global_avg_pool1d")); }
+Tensor global_avg_pool2d(const Tensor& x) { return mean(x, spatial_axes(x, 2, "global_avg_pool2d")); }
+Tensor global_avg_pool3d(const Tensor& x) { return mean(x, spatial_axes(x, 3, "global_avg_pool3d")); }
+
+}  // namespace strata

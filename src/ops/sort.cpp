@@ -1,0 +1,49 @@
+// Sorting and top-k along one axis. The gradient of the values is scattered back to the
+// positions the indices name.
+#include "strata/ops/sort.hpp"
+
+#include "kernels/cpu/index_kernels.hpp"
+#include "ops/op_common.hpp"
+#include "strata/ops/indexing.hpp"
+
+namespace strata {
+namespace {
+
+using ops::Grads;
+
+ValuesAndIndices sort_op(const char* name, const Tensor& x, int ax, int64_t k, bool descending) {
+  auto [values, indices] = kernels::cpu::sort_along(x, ax, k, descending);
+  if (autograd::needs_grad({&x}))
+    autograd::record(name, {x}, {values}, [indices, ax, xshape = x.shape()](const Grads& g) {
+      return Grads{scatter_add(zeros(xshape, g[0].dtype()), ax, indices, g[0])};
+    });
+  return {values, indices};
+}
+
+}  // namespace
+
+STRATA_REGISTER_OPS("sort", "topk");
+
+ValuesAndIndices sort(const Tensor& x, int64_t axis, bool descending) {
+  ops::check_defined(x, "sort");
+  const int ax = normalize_axis(axis, x.dim(), "sort");
+  return sort_op("sort", x, ax, x.dim() ? x.shape()[ax] : 1, descending);
+}
+
+Tensor argsort(const Tensor& x, int64_t axis, bool descending) {
+  ops::check_defined(x, "argsort");
+  const int ax = normalize_axis(axis, x.dim(), "argsort");
+  return kernels::cpu::sort_along(x, ax, x.dim() ? x.shape()[ax] : 1, descending).second;
+}
+
+ValuesAndIndices topk(const Tensor& x, int64_t k, int64_t axis, bool largest, bool sorted) {
+  (void)sorted;  // the k elements always come out sorted
+  ops::check_defined(x, "topk");
+  const int ax = normalize_axis(axis, x.dim(), "topk");
+  const int64_t n = x.dim() ? x.shape()[ax] : 1;
+  STRATA_CHECK(k >= 0 && k <= n, "topk: k = ", k, " is out of range for axis ", ax, " of size ", n, " (shape ",
+               x.shape().str(), ")");
+  return sort_op("topk", x, ax, k, largest);
+}
+
+}  // namespace strata

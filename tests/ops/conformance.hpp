@@ -1,0 +1,39 @@
+// The op conformance table (after ggml's test-backend-ops). Each op source's test file adds
+// cases with STRATA_CONFORMANCE_CASES; conformance_test.cpp checks every case's gradient
+// against central finite differences in float64, and fails when an op registered in the
+// library (strata/ops/registry.hpp) has no case.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "strata/strata.hpp"
+
+namespace strata::testing {
+
+struct OpCase {
+  std::string op;              // the registered op name this case covers
+  std::vector<Tensor> inputs;  // float64 inputs (integer ones, e.g. indices, are passed as they are)
+  std::function<Tensor(const std::vector<Tensor>&)> fn;
+  std::string label = "";      // what is special about this case ("broadcast", "non-contiguous", ...)
+  double tolerance = 1e-6;     // on |analytic - numeric| / max(1, |numeric|)
+  double eps = 1e-6;           // finite-difference step (larger for ops that round through float32)
+};
+
+using CaseMaker = std::function<std::vector<OpCase>(Generator&)>;
+
+int add_cases(const char* group, CaseMaker maker);
+const std::vector<std::pair<std::string, CaseMaker>>& all_case_makers();
+
+// Random float64 tensor in [low, high), seeded by `gen`.
+Tensor rand64(Generator& gen, const Shape& shape, double low = -1, double high = 1);
+// A non-contiguous float64 tensor of `shape` (a transposed view of a fresh tensor).
+Tensor noncontiguous64(Generator& gen, const Shape& shape, double low = -1, double high = 1);
+
+}  // namespace strata::testing
+
+#define STRATA_CONFORMANCE_CASES(group)                                                                         \
+  static std::vector<::strata::testing::OpCase> STRATA_CONCAT(conformance_cases_, group)(::strata::Generator&); \
+  static const int STRATA_CONCAT(conformance_reg_, group) =                                                   \
+      ::strata::testing::add_cases(#group, STRATA_CONCAT(conformance_cases_, group));                         \
+  static std::vector<::strata::testing::OpCase> STRATA_CONCAT(conformance_cases_, group)(::strata::Generator & gen)
