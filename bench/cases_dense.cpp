@@ -1,5 +1,6 @@
 // Matrix products and a small MLP: the work behind Dense layers.
 #include <array>
+#include <cmath>
 #include <memory>
 
 #include "cases.hpp"
@@ -23,7 +24,7 @@ Case batched_matmul() {
   const int64_t batch = 64, n = 64;
   auto a = strata::randn({batch, n, n}), b = strata::randn({batch, n, n});
   auto ta = to_torch(a), tb = to_torch(b);
-  Case c{"bmm 64 x (64x64 @ 64x64)", "oneDNN batched matmul / bmm (OpenBLAS per matrix)", 2.0 * batch * n * n * n};
+  Case c{"bmm 64 x (64x64 @ 64x64)", "oneDNN batched matmul / bmm: sgemm per matrix", 2.0 * batch * n * n * n};
   c.strata.run = [=] { strata::NoGradGuard g; strata::matmul(a, b); };
   c.torch.run = [=] { torch::InferenceMode g; torch::matmul(ta, tb); };
   c.max_diff = [=] { strata::NoGradGuard g; return max_rel_diff(strata::matmul(a, b), torch::matmul(ta, tb)); };

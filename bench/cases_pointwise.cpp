@@ -1,5 +1,8 @@
 // Memory-bound work: element-wise maps, a full sum, a row softmax, and the fixed cost of one
 // tiny op (dispatch, allocation, autograd bookkeeping). All without grad on both sides.
+#include <memory>
+#include <string>
+
 #include "cases.hpp"
 #include "strata/strata.hpp"
 

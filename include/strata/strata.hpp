@@ -10,6 +10,7 @@
 #include "strata/core/tensor.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/conv.hpp"
+#include "strata/ops/dropout.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/indexing.hpp"
 #include "strata/ops/linalg.hpp"
@@ -20,3 +21,4 @@
 #include "strata/ops/registry.hpp"
 #include "strata/ops/shape.hpp"
 #include "strata/ops/softmax.hpp"
+#include "strata/ops/sort.hpp"

@@ -20,8 +20,11 @@ std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grad_outputs) {
     if (replaced.defined()) g = replaced;
   }
   if (!meta.grad.defined()) {
-    // Own the buffer: g may be shared with other parts of the graph.
-    meta.grad = kernels::cpu::contiguous_copy(g);
+    // The gradient must own its buffer, since optimizers and later passes update it in place.
+    // A fresh contiguous tensor that nothing else references (the usual case) is taken as is.
+    bool sole_owner = g.impl_ptr().use_count() == 1 && g.impl()->storage.use_count() == 1 && g.is_contiguous() &&
+                      g.offset() == 0;
+    meta.grad = sole_owner ? g : kernels::cpu::contiguous_copy(g);
   } else {
     kernels::cpu::add_inplace(meta.grad, g);
   }

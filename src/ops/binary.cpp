@@ -138,7 +138,7 @@ Tensor operator<(const Tensor& a, double b) { return lt(a, scalar_like(b, a)); }
 
 Tensor& add_(Tensor& a, const Tensor& b, double alpha) {
   if (alpha == 1.0) kernels::cpu::binary_inplace(BinaryOp::add, a, b);
-  else kernels::cpu::binary_inplace(BinaryOp::add, a, kernels::cpu::binary(BinaryOp::mul, b, scalar_like(alpha, b)));
+  else kernels::cpu::add_scaled_inplace(a, b, alpha);
   return a;
 }
 Tensor& sub_(Tensor& a, const Tensor& b) {

@@ -127,3 +127,17 @@ TEST(TensorTest, ErrorsNameWhatWasWrong) {
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+namespace {
+TEST(TensorTest, EmptyTensorsWorkEverywhere) {
+  Tensor e = zeros({0, 3});
+  EXPECT_EQ(e.numel(), 0);
+  EXPECT_EQ((e + 1.0).shape(), Shape({0, 3}));
+  EXPECT_EQ(e.to(kInt64).shape(), Shape({0, 3}));
+  EXPECT_EQ(e.transpose(0, 1).contiguous().shape(), Shape({3, 0}));
+  EXPECT_EQ(sum(e, {0}).to_vector<float>(), (std::vector<float>{0, 0, 0}));
+  EXPECT_EQ(matmul(zeros({2, 0}), zeros({0, 3})).to_vector<float>(), std::vector<float>(6, 0.0f));
+}
+}  // namespace
+}  // namespace strata

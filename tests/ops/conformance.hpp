@@ -27,6 +27,8 @@ const std::vector<std::pair<std::string, CaseMaker>>& all_case_makers();
 
 // Random float64 tensor in [low, high), seeded by `gen`.
 Tensor rand64(Generator& gen, const Shape& shape, double low = -1, double high = 1);
+// A random shape of 1..max_dims axes, each of size 1..max_size (size-1 axes exercise broadcasting).
+Shape random_shape(Generator& gen, int max_dims = 3, int64_t max_size = 4);
 // A non-contiguous float64 tensor of `shape` (a transposed view of a fresh tensor).
 Tensor noncontiguous64(Generator& gen, const Shape& shape, double low = -1, double high = 1);
 

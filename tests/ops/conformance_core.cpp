@@ -33,7 +33,8 @@ STRATA_CONFORMANCE_CASES(unary) {
   };
   for (const U& u : table) {
     auto fn = u.fn;
-    cases.push_back(unary_case(u.name, [fn](const auto& in) { return fn(in[0]); }, rand64(gen, {3, 4}, u.low, u.high)));
+    cases.push_back(unary_case(u.name, [fn](const auto& in) { return fn(in[0]); },
+                               rand64(gen, random_shape(gen), u.low, u.high), "random shape"));
     cases.push_back(unary_case(u.name, [fn](const auto& in) { return fn(in[0]); },
                                noncontiguous64(gen, {3, 2}, u.low, u.high), "non-contiguous"));
   }
@@ -63,6 +64,10 @@ STRATA_CONFORMANCE_CASES(binary) {
     Fn f = [fn](const auto& in) { return fn(in[0], in[1]); };
     cases.push_back({b.name, {rand64(gen, {3, 4}, 0.5, 2), rand64(gen, {3, 4}, 0.5, 2)}, f, "same shape"});
     cases.push_back({b.name, {rand64(gen, {2, 3, 4}, 0.5, 2), rand64(gen, {3, 1}, 0.5, 2)}, f, "broadcast"});
+    Shape s = random_shape(gen);
+    Shape s_broadcast = s;
+    s_broadcast[gen.engine()() % s.size()] = 1;
+    cases.push_back({b.name, {rand64(gen, s, 0.5, 2), rand64(gen, s_broadcast, 0.5, 2)}, f, "random broadcast"});
     cases.push_back({b.name, {noncontiguous64(gen, {3, 2}, 0.5, 2), rand64(gen, {2}, 0.5, 2)}, f, "non-contiguous"});
   }
   cases.push_back({"where", {rand64(gen, {3, 4}), rand64(gen, {4})},

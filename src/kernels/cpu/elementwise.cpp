@@ -238,6 +238,18 @@ void binary_inplace(BinaryOp op, Tensor& a, const Tensor& b) {
                    [&](auto tag) { binary_arith<typename decltype(tag)::type>(op, a, a, cb); });
 }
 
+void add_scaled_inplace(Tensor& a, const Tensor& b, double alpha) {
+  Shape shape = broadcast_shapes(a.shape(), b.shape(), "add_");
+  STRATA_CHECK(shape == a.shape(), "add_: the result shape ", shape.str(), " differs from the in-place target's shape ",
+               a.shape().str());
+  Tensor cb = b.dtype() == a.dtype() ? b : cast(b, a.dtype());
+  dispatch_numeric(a.dtype(), "add_", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T s = static_cast<T>(alpha);
+    map2<T, T>(a, a, cb, [s](T x, T y) { return T(x + s * y); });
+  });
+}
+
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   DType common = promote(a.dtype(), b.dtype());
   Tensor ca = a.dtype() == common ? a : cast(a, common);

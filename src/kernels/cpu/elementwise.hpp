@@ -32,6 +32,8 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b);
 void binary_inplace(BinaryOp op, Tensor& a, const Tensor& b);
 inline Tensor add(const Tensor& a, const Tensor& b) { return binary(BinaryOp::add, a, b); }
 inline void add_inplace(Tensor& a, const Tensor& b) { binary_inplace(BinaryOp::add, a, b); }
+// a += alpha * b in one pass (the SGD update), b broadcast to a's shape.
+void add_scaled_inplace(Tensor& a, const Tensor& b, double alpha);
 
 // cond ? a : b, broadcasting all three.
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);

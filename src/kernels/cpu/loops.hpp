@@ -68,6 +68,7 @@ struct StridedLoop {
 
   template <class F>
   void run(F&& inner) {
+    if (shape.numel() == 0) return;
     coalesce();
     const int nd = shape.size();
     const int64_t n_inner = shape[nd - 1];

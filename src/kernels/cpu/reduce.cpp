@@ -39,7 +39,7 @@ Out reduce_row(ReduceOp op, const T* p, int64_t n) {
       }
     case ReduceOp::prod: {
       Out acc = 1;
-      for (int64_t i = 0; i < n; ++i) acc *= static_cast<Out>(p[i]);
+      for (int64_t i = 0; i < n; ++i) acc = static_cast<Out>(acc * static_cast<Out>(p[i]));
       return acc;
     }
     case ReduceOp::max: {
@@ -65,7 +65,7 @@ void combine_rows(ReduceOp op, Out* acc, const Out* row, int64_t n) {
       break;
     case ReduceOp::prod:
 #pragma omp simd
-      for (int64_t i = 0; i < n; ++i) acc[i] *= row[i];
+      for (int64_t i = 0; i < n; ++i) acc[i] = static_cast<Out>(acc[i] * row[i]);
       break;
     case ReduceOp::max:
       for (int64_t i = 0; i < n; ++i) acc[i] = (row[i] > acc[i] || row[i] != row[i]) ? row[i] : acc[i];

@@ -1,6 +1,3 @@
-// math::exp's range checks vectorise only when comparisons may not trap; until the build
-// passes -fno-trapping-math to every kernel, ask for it here (FP exception flags are unused).
-#pragma GCC optimize("no-trapping-math")
 #include "kernels/cpu/softmax_kernels.hpp"
 
 #include <algorithm>
