@@ -38,7 +38,7 @@ Case forward_case(std::string name, std::string what, double work, Unit unit, S 
 
 std::vector<Case> pointwise_cases() {
   auto in = std::make_shared<Inputs>();
-  const std::string ew = "own AVX2 loop / ATen vectorized loop";
+  const std::string ew = "own element-wise loop / ATen Vectorized<float> loop";
   std::vector<Case> cases;
   cases.push_back(forward_case(
       "add 10M", ew, 3 * kBytes, Unit::gbytes, [=] { return strata::add(in->a, in->b); },

@@ -27,7 +27,9 @@ template <class Out, class In, class F>
 void map1(Tensor& out, const Tensor& x, F f) {
   StridedLoop<2> loop{out.shape(), {broadcast_byte_strides(out, out.shape()), broadcast_byte_strides(x, out.shape())},
                       {static_cast<char*>(out.raw_data()), static_cast<char*>(x.raw_data())}};
-  loop.run([&](std::array<char*, 2> p, std::array<int64_t, 2> s, int64_t n) {
+  // flatten: `f` must be inlined into the loops for them to vectorise; with ~100 instantiations
+  // GCC's inliner would otherwise call it out of line.
+  loop.run([&](std::array<char*, 2> p, std::array<int64_t, 2> s, int64_t n) __attribute__((flatten)) {
     Out* o = reinterpret_cast<Out*>(p[0]);
     const In* a = reinterpret_cast<const In*>(p[1]);
     if (s[0] == sizeof(Out) && s[1] == sizeof(In)) {
@@ -51,7 +53,7 @@ void map2(Tensor& out, const Tensor& a, const Tensor& b, F f) {
                       {broadcast_byte_strides(out, sh), broadcast_byte_strides(a, sh), broadcast_byte_strides(b, sh)},
                       {static_cast<char*>(out.raw_data()), static_cast<char*>(a.raw_data()),
                        static_cast<char*>(b.raw_data())}};
-  loop.run([&](std::array<char*, 3> p, std::array<int64_t, 3> s, int64_t n) {
+  loop.run([&](std::array<char*, 3> p, std::array<int64_t, 3> s, int64_t n) __attribute__((flatten)) {
     Out* o = reinterpret_cast<Out*>(p[0]);
     const In* x = reinterpret_cast<const In*>(p[1]);
     const In* y = reinterpret_cast<const In*>(p[2]);

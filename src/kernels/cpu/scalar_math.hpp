@@ -8,7 +8,11 @@
 
 namespace strata::kernels::cpu::math {
 
-inline float exp(float x) {
+// Forced: a loop vectorises only if these are inlined into it, and with dozens of call sites
+// GCC's inliner would otherwise keep them out of line.
+#define STRATA_VECTOR_INLINE inline __attribute__((always_inline))
+
+STRATA_VECTOR_INLINE float exp(float x) {
   const float hi = 88.3762626647949f, lo = -87.3365478515625f;
   float xc = x > hi ? hi : (x < lo ? lo : x);
   // Round to nearest by the 1.5 * 2^23 trick: vectorises without SSE4.1's roundps.
@@ -30,9 +34,9 @@ inline float exp(float x) {
   y = x < lo ? 0.0f : y;
   return x != x ? x : y;
 }
-inline double exp(double x) { return std::exp(x); }
+STRATA_VECTOR_INLINE double exp(double x) { return std::exp(x); }
 
-inline float tanh(float x) {
+STRATA_VECTOR_INLINE float tanh(float x) {
   float ax = x < 0 ? -x : x;
   float t = math::exp(-2.0f * ax);
   float big = (1.0f - t) / (1.0f + t);
@@ -41,15 +45,15 @@ inline float tanh(float x) {
   float y = ax < 0.0625f ? small : big;
   return x < 0 ? -y : y;
 }
-inline double tanh(double x) { return std::tanh(x); }
+STRATA_VECTOR_INLINE double tanh(double x) { return std::tanh(x); }
 
 template <class T>
-inline T sigmoid(T x) {
+STRATA_VECTOR_INLINE T sigmoid(T x) {
   return T(1) / (T(1) + math::exp(-x));
 }
 
 template <class T>
-inline T softplus(T x) {  // log(1 + e^x) without overflow
+STRATA_VECTOR_INLINE T softplus(T x) {  // log(1 + e^x) without overflow
   return x > T(20) ? x : std::log1p(math::exp(x));
 }
 
