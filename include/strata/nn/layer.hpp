@@ -1,0 +1,81 @@
+// Layer: the base of every layer and model. A layer creates its weights lazily, from the shape
+// of its first input (build), so nobody types an input size; then every call runs forward.
+//
+// Modules (PyTorch style) need no registration: a layer's children are the layers it calls
+// during its forward pass, found as it runs (a thread-local call stack), so calling a model
+// once (or building it) is what makes its weights known. The same layer object called in two
+// places is one set of weights, and its gradients from both uses add up.
+#pragma once
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "strata/core/tensor.hpp"
+#include "strata/nn/initializers.hpp"
+
+namespace strata::nn {
+
+class Layer {
+ public:
+  // `kind` names the layer type ("dense"); unnamed layers get unique names "dense_1", ...
+  explicit Layer(std::string kind, std::string name = "");
+  Layer(const Layer&) = delete;
+  Layer& operator=(const Layer&) = delete;
+  virtual ~Layer();
+
+  // Builds on the first call (weights from x's shape), checks the input, runs forward.
+  Tensor operator()(const Tensor& x);
+
+  const std::string& name() const { return name_; }
+  const std::string& kind() const { return kind_; }
+  bool built() const { return built_; }
+  bool training() const { return training_; }
+  // Sets train / eval mode on this layer and, when called, on the children it calls.
+  Layer& train(bool on = true);
+  Layer& eval() { return train(false); }
+
+  // Weights of this layer and its children, children in the order they were first called.
+  std::vector<Tensor> all_weights() const;
+  std::vector<Tensor> trainable_weights() const;
+  std::vector<Tensor> nontrainable_weights() const;
+  // "dense_1/W" -> tensor, the names TensorLayer's files use.
+  std::vector<std::pair<std::string, Tensor>> named_weights() const;
+  const std::vector<Layer*>& children() const { return children_; }
+  // The child (at any depth) with this name; nullptr if none.
+  Layer* find(const std::string& name);
+  int64_t count_params() const;
+  // A Keras-like table of layers, output shapes (of the last call) and parameter counts.
+  std::string summary() const;
+
+ protected:
+  // Create weights from the input shape with add_weight. Called once, before the first forward.
+  virtual void build(const Shape& input_shape) {}
+  virtual Tensor forward(const Tensor& x) = 0;
+  Tensor add_weight(const std::string& name, const Shape& shape, const Initializer& init, bool trainable = true);
+  // Throws an Error naming this layer when a condition on its input fails.
+  void expect(bool condition, const std::string& what) const;
+
+ private:
+  struct Weight {
+    std::string name;
+    Tensor tensor;
+    bool trainable;
+  };
+  void collect(std::vector<std::pair<std::string, Tensor>>& out, int trainable) const;
+  void summary_rows(std::string& out, int depth) const;
+
+  std::string kind_, name_;
+  bool built_ = false, training_ = true;
+  std::vector<Weight> weights_;
+  std::vector<Layer*> children_;
+  Shape last_output_shape_;
+};
+
+// The base for user models written PyTorch-style: members are layers, forward calls them.
+class Module : public Layer {
+ public:
+  explicit Module(std::string name = "") : Layer("module", std::move(name)) {}
+};
+
+}  // namespace strata::nn

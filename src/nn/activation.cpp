@@ -1,0 +1,64 @@
+#include "strata/nn/activation.hpp"
+
+#include <cstring>
+#include <map>
+
+#include "strata/ops/elementwise.hpp"
+#include "strata/ops/softmax.hpp"
+
+namespace strata::nn {
+
+Tensor relu(const Tensor& x) { return strata::relu(x); }
+Tensor tanh(const Tensor& x) { return strata::tanh(x); }
+Tensor sigmoid(const Tensor& x) { return strata::sigmoid(x); }
+Tensor softmax(const Tensor& x) { return strata::softmax(x, -1); }
+Tensor leaky_relu(const Tensor& x) { return strata::leaky_relu(x, 0.2); }
+
+Activation::Activation(const char* name) {
+  std::string n = name ? name : "";
+  if (n.empty() || n == "linear" || n == "identity" || n == "none") return;
+  // "lrelu" or "leaky_relu" optionally followed by the slope: "lrelu0.2".
+  for (const char* prefix : {"leaky_relu", "lrelu"}) {
+    if (n.rfind(prefix, 0) == 0) {
+      std::string rest = n.substr(std::strlen(prefix));
+      double slope = 0.2;
+      if (!rest.empty()) {
+        size_t used = 0;
+        try {
+          slope = std::stod(rest, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        STRATA_CHECK(used == rest.size() && used > 0, "activation '", n, "': '", rest, "' is not a slope");
+      }
+      fn_ = [slope](const Tensor& x) { return strata::leaky_relu(x, slope); };
+      return;
+    }
+  }
+  static const std::map<std::string, ActivationFn> named = {
+      {"relu", nn::relu},
+      {"relu6", [](const Tensor& x) { return strata::relu6(x); }},
+      {"tanh", nn::tanh},
+      {"sigmoid", nn::sigmoid},
+      {"softmax", nn::softmax},
+      {"elu", [](const Tensor& x) { return strata::elu(x); }},
+      {"selu", [](const Tensor& x) { return strata::selu(x); }},
+      {"gelu", [](const Tensor& x) { return strata::gelu(x); }},
+      {"softplus", [](const Tensor& x) { return strata::softplus(x); }},
+      {"softsign", [](const Tensor& x) { return strata::softsign(x); }},
+      {"swish", [](const Tensor& x) { return strata::silu(x); }},
+      {"silu", [](const Tensor& x) { return strata::silu(x); }},
+      {"mish", [](const Tensor& x) { return strata::mish(x); }},
+      {"hard_sigmoid", [](const Tensor& x) { return strata::hard_sigmoid(x); }},
+      {"hard_tanh", [](const Tensor& x) { return strata::hard_tanh(x); }},
+  };
+  auto it = named.find(n);
+  if (it == named.end()) {
+    std::string known;
+    for (auto& [k, v] : named) known += (known.empty() ? "" : ", ") + k;
+    throw Error("unknown activation '" + n + "' (known: linear, lrelu<slope>, " + known + ")");
+  }
+  fn_ = it->second;
+}
+
+}  // namespace strata::nn

@@ -1,0 +1,29 @@
+#include "strata/nn/dense.hpp"
+
+#include "strata/ops/linalg.hpp"
+
+namespace strata::nn {
+
+Dense::Dense(int64_t units, Activation act, std::string name, int64_t in_units, bool use_bias, Initializer w_init,
+             Initializer b_init)
+    : Layer("dense", std::move(name)), units_(units), in_units_(in_units), act_(std::move(act)), use_bias_(use_bias),
+      w_init_(std::move(w_init)), b_init_(std::move(b_init)) {
+  expect(units > 0, "units must be positive, got " + std::to_string(units));
+}
+
+void Dense::build(const Shape& s) {
+  expect(s.size() >= 1, "expects inputs of shape [..., features], got " + s.str());
+  expect(in_units_ < 0 || s.back() == in_units_,
+         "was declared with in_units " + std::to_string(in_units_) + " but got input of shape " + s.str());
+  in_units_ = s.back();
+  W = add_weight("W", {in_units_, units_}, w_init_);
+  if (use_bias_) b = add_weight("b", {units_}, b_init_);
+}
+
+Tensor Dense::forward(const Tensor& x) {
+  expect(x.dim() >= 1 && x.shape().back() == in_units_,
+         "expected input of shape [..., " + std::to_string(in_units_) + "], got " + x.shape().str());
+  return act_(linear(x, W, b));
+}
+
+}  // namespace strata::nn

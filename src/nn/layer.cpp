@@ -1,0 +1,142 @@
+#include "strata/nn/layer.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+namespace strata::nn {
+namespace {
+
+// Layers being called on this thread, innermost last: the parent of a call is the layer
+// whose forward is running.
+thread_local std::vector<Layer*> call_stack;
+
+std::string unique_name(const std::string& kind) {
+  static std::mutex mu;
+  static std::map<std::string, int> counters;
+  std::lock_guard<std::mutex> lock(mu);
+  return kind + "_" + std::to_string(++counters[kind]);
+}
+
+}  // namespace
+
+Layer::Layer(std::string kind, std::string name)
+    : kind_(std::move(kind)), name_(name.empty() ? unique_name(kind_) : std::move(name)) {}
+
+Layer::~Layer() = default;
+
+Tensor Layer::operator()(const Tensor& x) {
+  STRATA_CHECK(x.defined(), name_, ": called with an undefined tensor");
+  if (!call_stack.empty()) {
+    Layer* parent = call_stack.back();
+    STRATA_CHECK(parent != this, name_, ": a layer cannot call itself");
+    auto& siblings = parent->children_;
+    if (std::find(siblings.begin(), siblings.end(), this) == siblings.end()) siblings.push_back(this);
+    training_ = parent->training_;  // train()/eval() on a model reaches the layers it calls
+  }
+  call_stack.push_back(this);
+  struct Pop {
+    ~Pop() { call_stack.pop_back(); }
+  } pop;
+  if (!built_) {
+    build(x.shape());
+    built_ = true;
+  }
+  Tensor y = forward(x);
+  last_output_shape_ = y.shape();
+  return y;
+}
+
+Layer& Layer::train(bool on) {
+  training_ = on;
+  for (Layer* c : children_) c->train(on);
+  return *this;
+}
+
+Tensor Layer::add_weight(const std::string& name, const Shape& shape, const Initializer& init, bool trainable) {
+  Tensor w = init(shape, nullptr);
+  STRATA_CHECK(w.shape() == shape, name_, ": initializer for ", name, " made shape ", w.shape().str(), " not ",
+               shape.str());
+  if (trainable) w.requires_grad_();
+  weights_.push_back({name, w, trainable});
+  return w;
+}
+
+void Layer::expect(bool condition, const std::string& what) const {
+  if (!condition) throw Error(name_ + " (" + kind_ + "): " + what);
+}
+
+void Layer::collect(std::vector<std::pair<std::string, Tensor>>& out, int trainable) const {
+  for (const Weight& w : weights_)
+    if (trainable < 0 || w.trainable == (trainable == 1)) {
+      bool seen = std::any_of(out.begin(), out.end(), [&](auto& p) { return p.second.is_same(w.tensor); });
+      if (!seen) out.emplace_back(name_ + "/" + w.name, w.tensor);
+    }
+  for (const Layer* c : children_) c->collect(out, trainable);
+}
+
+std::vector<std::pair<std::string, Tensor>> Layer::named_weights() const {
+  std::vector<std::pair<std::string, Tensor>> out;
+  collect(out, -1);
+  return out;
+}
+
+static std::vector<Tensor> tensors_of(const std::vector<std::pair<std::string, Tensor>>& named) {
+  std::vector<Tensor> out;
+  for (auto& [n, t] : named) out.push_back(t);
+  return out;
+}
+
+std::vector<Tensor> Layer::all_weights() const { return tensors_of(named_weights()); }
+std::vector<Tensor> Layer::trainable_weights() const {
+  std::vector<std::pair<std::string, Tensor>> out;
+  collect(out, 1);
+  return tensors_of(out);
+}
+std::vector<Tensor> Layer::nontrainable_weights() const {
+  std::vector<std::pair<std::string, Tensor>> out;
+  collect(out, 0);
+  return tensors_of(out);
+}
+
+Layer* Layer::find(const std::string& name) {
+  if (name_ == name) return this;
+  for (Layer* c : children_)
+    if (Layer* hit = c->find(name)) return hit;
+  return nullptr;
+}
+
+int64_t Layer::count_params() const {
+  int64_t n = 0;
+  for (const Tensor& t : all_weights()) n += t.numel();
+  return n;
+}
+
+void Layer::summary_rows(std::string& out, int depth) const {
+  int64_t own = 0;
+  for (const Weight& w : weights_) own += w.tensor.numel();
+  char line[160];
+  std::string label = std::string(2 * depth, ' ') + name_ + " (" + kind_ + ")";
+  std::snprintf(line, sizeof line, "%-36s %-22s %12lld\n", label.c_str(),
+                built_ ? last_output_shape_.str().c_str() : "(not built)", static_cast<long long>(own));
+  out += line;
+  for (const Layer* c : children_) c->summary_rows(out, depth + 1);
+}
+
+std::string Layer::summary() const {
+  std::string out = "Layer (type)                         Output shape              Params\n";
+  out += std::string(72, '=') + "\n";
+  summary_rows(out, 0);
+  out += std::string(72, '=') + "\n";
+  out += "Total params: " + std::to_string(count_params()) + " (trainable " +
+         std::to_string([&] {
+           int64_t n = 0;
+           for (auto& t : trainable_weights()) n += t.numel();
+           return n;
+         }()) +
+         ")\n";
+  return out;
+}
+
+}  // namespace strata::nn
