@@ -22,3 +22,6 @@
 #include "strata/ops/shape.hpp"
 #include "strata/ops/softmax.hpp"
 #include "strata/ops/sort.hpp"
+#include "strata/data/data.hpp"
+#include "strata/nn/nn.hpp"
+#include "strata/optim/optim.hpp"

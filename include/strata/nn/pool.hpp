@@ -6,32 +6,35 @@
 
 namespace strata::nn {
 
-class MaxPool2d : public Layer {
+// A pooling op over a window, as a layer; MaxPool2d and MeanPool2d only pick the op.
+class Pool2d : public Layer {
  public:
-  explicit MaxPool2d(SpatialSizes filter_size = {2, 2}, PoolOptions options = {.padding = Padding::same()},
-                     std::string name = "")
-      : Layer("maxpool2d", std::move(name)), filter_size_(std::move(filter_size)), options_(std::move(options)) {}
+  using PoolFn = Tensor (*)(const Tensor&, const SpatialSizes&, const PoolOptions&);
+  Pool2d(std::string kind, PoolFn pool, SpatialSizes filter_size, PoolOptions options, std::string name)
+      : Layer(std::move(kind), std::move(name)), pool_(pool), filter_size_(std::move(filter_size)),
+        options_(std::move(options)) {}
 
  protected:
-  Tensor forward(const Tensor& x) override { return max_pool2d(x, filter_size_, options_); }
+  Tensor forward(const Tensor& x) override { return pool_(x, filter_size_, options_); }
 
  private:
+  PoolFn pool_;
   SpatialSizes filter_size_;
   PoolOptions options_;
 };
 
-class MeanPool2d : public Layer {
+class MaxPool2d : public Pool2d {
+ public:
+  explicit MaxPool2d(SpatialSizes filter_size = {2, 2}, PoolOptions options = {.padding = Padding::same()},
+                     std::string name = "")
+      : Pool2d("maxpool2d", max_pool2d, std::move(filter_size), std::move(options), std::move(name)) {}
+};
+
+class MeanPool2d : public Pool2d {
  public:
   explicit MeanPool2d(SpatialSizes filter_size = {2, 2}, PoolOptions options = {.padding = Padding::same()},
                       std::string name = "")
-      : Layer("meanpool2d", std::move(name)), filter_size_(std::move(filter_size)), options_(std::move(options)) {}
-
- protected:
-  Tensor forward(const Tensor& x) override { return avg_pool2d(x, filter_size_, options_); }
-
- private:
-  SpatialSizes filter_size_;
-  PoolOptions options_;
+      : Pool2d("meanpool2d", avg_pool2d, std::move(filter_size), std::move(options), std::move(name)) {}
 };
 
 }  // namespace strata::nn

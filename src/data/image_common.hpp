@@ -1,0 +1,37 @@
+// Shared by the image functions: input checks, dtype dispatch and storing a computed value.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+#include "strata/core/tensor.hpp"
+
+namespace strata::data::detail {
+
+// Checks that `image` is HWC (rank 3) and uint8, float32 or float64.
+inline void check_image(const Tensor& image, const char* op) {
+  STRATA_CHECK(image.defined() && image.dim() == 3, op, ": expected an HWC image of rank 3, got ",
+               image.defined() ? image.shape().str() : std::string("an undefined tensor"));
+  const DType t = image.dtype();
+  STRATA_CHECK(t == kUInt8 || t == kFloat32 || t == kFloat64, op, ": expected a uint8, float32 or float64 image, got ",
+               dtype_name(t));
+}
+
+// Calls fn(type_tag<T>{}) for the image dtypes.
+template <class F>
+decltype(auto) dispatch_image(DType t, F&& fn) {
+  switch (t) {
+    case DType::u8: return fn(type_tag<uint8_t>{});
+    case DType::f32: return fn(type_tag<float>{});
+    default: return fn(type_tag<double>{});
+  }
+}
+
+// v as a T: rounded and clamped to [0, 255] for uint8.
+template <class T>
+T store(double v) {
+  if constexpr (std::is_same_v<T, uint8_t>) return static_cast<uint8_t>(std::clamp(std::nearbyint(v), 0.0, 255.0));
+  else return static_cast<T>(v);
+}
+
+}  // namespace strata::data::detail

@@ -1,0 +1,106 @@
+// Resampling: resize and affine transforms share one sampler (nearest or bilinear).
+#include <cmath>
+#include <numbers>
+
+#include "image_common.hpp"
+#include "strata/data/image.hpp"
+#include "strata/ops/shape.hpp"
+
+namespace strata::data {
+
+namespace {
+
+// out[oy, ox] = in sampled at where(ox, oy) = (x, y); neighbours outside the input are `fill`.
+template <class T, class Where>
+void sample(const T* in, int64_t h, int64_t w, int64_t channels, T* out, int64_t oh, int64_t ow, Where where,
+            Interpolation mode, double fill) {
+  auto at = [&](int64_t y, int64_t x, int64_t c) {
+    return (y < 0 || y >= h || x < 0 || x >= w) ? fill : static_cast<double>(in[(y * w + x) * channels + c]);
+  };
+  for (int64_t oy = 0; oy < oh; ++oy) {
+    for (int64_t ox = 0; ox < ow; ++ox) {
+      const auto [x, y] = where(static_cast<double>(ox), static_cast<double>(oy));
+      T* dst = out + (oy * ow + ox) * channels;
+      if (mode == Interpolation::nearest) {
+        const auto nx = static_cast<int64_t>(std::floor(x + 0.5)), ny = static_cast<int64_t>(std::floor(y + 0.5));
+        for (int64_t c = 0; c < channels; ++c) dst[c] = detail::store<T>(at(ny, nx, c));
+        continue;
+      }
+      const double fx = std::floor(x), fy = std::floor(y);
+      const auto x0 = static_cast<int64_t>(fx), y0 = static_cast<int64_t>(fy);
+      const double tx = x - fx, ty = y - fy;
+      for (int64_t c = 0; c < channels; ++c) {
+        const double top = at(y0, x0, c) * (1 - tx) + (tx > 0 ? at(y0, x0 + 1, c) * tx : 0);
+        const double bottom = ty > 0 ? at(y0 + 1, x0, c) * (1 - tx) + (tx > 0 ? at(y0 + 1, x0 + 1, c) * tx : 0) : 0;
+        dst[c] = detail::store<T>(top * (1 - ty) + bottom * ty);
+      }
+    }
+  }
+}
+
+template <class Where>
+Tensor resample(const Tensor& image, int64_t oh, int64_t ow, Where where, Interpolation mode, double fill) {
+  const Tensor in = contiguous(image);
+  Tensor out = Tensor::empty({oh, ow, in.size(2)}, in.dtype());
+  detail::dispatch_image(in.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    sample(in.data<T>(), in.size(0), in.size(1), in.size(2), out.data<T>(), oh, ow, where, mode, fill);
+  });
+  return out;
+}
+
+}  // namespace
+
+Tensor resize(const Tensor& image, int64_t height, int64_t width, Interpolation mode) {
+  detail::check_image(image, "resize");
+  STRATA_CHECK(height >= 1 && width >= 1, "resize: expected a positive size, got ", height, "x", width);
+  STRATA_CHECK(image.size(0) >= 1 && image.size(1) >= 1, "resize: cannot resize an empty image of shape ",
+               image.shape().str());
+  const double sy = static_cast<double>(image.size(0)) / height, sx = static_cast<double>(image.size(1)) / width;
+  const double max_x = static_cast<double>(image.size(1) - 1), max_y = static_cast<double>(image.size(0) - 1);
+  // Coordinates are clamped to the input, so the fill is never used.
+  auto where = [=](double ox, double oy) {
+    return std::pair{std::clamp((ox + 0.5) * sx - 0.5, 0.0, max_x), std::clamp((oy + 0.5) * sy - 0.5, 0.0, max_y)};
+  };
+  return resample(image, height, width, where, mode, 0);
+}
+
+Affine Affine::rotation(double degrees) {
+  const double r = degrees * std::numbers::pi / 180, c = std::cos(r), s = std::sin(r);
+  return {c, s, 0, -s, c, 0};  // y points down, so counter-clockwise on screen flips the sines
+}
+Affine Affine::shift(double dx, double dy) { return {1, 0, dx, 0, 1, dy}; }
+Affine Affine::zoom(double zx, double zy) { return {zx, 0, 0, 0, zy, 0}; }
+Affine Affine::shear(double degrees) { return {1, -std::tan(degrees * std::numbers::pi / 180), 0, 0, 1, 0}; }
+
+Affine Affine::inverse() const {
+  const double det = a * e - b * d;
+  STRATA_CHECK(std::abs(det) > 1e-12, "Affine::inverse: the matrix is singular (determinant ", det, ")");
+  return {e / det, -b / det, (b * f - c * e) / det, -d / det, a / det, (c * d - a * f) / det};
+}
+
+Affine operator*(const Affine& p, const Affine& q) {
+  return {p.a * q.a + p.b * q.d, p.a * q.b + p.b * q.e, p.a * q.c + p.b * q.f + p.c,
+          p.d * q.a + p.e * q.d, p.d * q.b + p.e * q.e, p.d * q.c + p.e * q.f + p.f};
+}
+
+Tensor affine_transform(const Tensor& image, const Affine& transform, Interpolation mode, double fill) {
+  detail::check_image(image, "affine_transform");
+  const Affine inv = transform.inverse();
+  const double cx = (static_cast<double>(image.size(1)) - 1) / 2, cy = (static_cast<double>(image.size(0)) - 1) / 2;
+  auto where = [=](double ox, double oy) {
+    const double x = ox - cx, y = oy - cy;
+    return std::pair{inv.a * x + inv.b * y + inv.c + cx, inv.d * x + inv.e * y + inv.f + cy};
+  };
+  return resample(image, image.size(0), image.size(1), where, mode, fill);
+}
+
+Affine random_affine(const AffineRanges& r, Generator& gen) {
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  auto draw = [&](double range) { return range * unit(gen.engine()); };
+  const double zoom = 1 + draw(r.zoom);
+  return Affine::shift(draw(r.shift_x), draw(r.shift_y)) * Affine::rotation(draw(r.rotation_degrees)) *
+         Affine::shear(draw(r.shear_degrees)) * Affine::zoom(zoom, zoom);
+}
+
+}  // namespace strata::data

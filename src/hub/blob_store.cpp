@@ -1,0 +1,114 @@
+#include "blob_store.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "sha256.hpp"
+
+namespace strata::hub::detail {
+namespace {
+
+// Saving and releasing one blob exclude each other (PostgreSQL; SQLite's writers are already
+// serialised), so a blob is never deleted under a model that is being saved with it.
+void lock_blob(Database& db, const std::string& sha256) {
+  db.lock_for_transaction(static_cast<int64_t>(std::stoull(sha256.substr(0, 15), nullptr, 16)));
+}
+
+}  // namespace
+
+BlobId hash_weights(const io::NamedTensors& weights) {
+  Sha256 sha;
+  BlobId id;
+  io::write_safetensors(weights, {}, [&](const char* p, size_t n) {
+    sha.update(p, n);
+    id.size += static_cast<int64_t>(n);
+  });
+  id.sha256 = sha.hex();
+  return id;
+}
+
+void put_blob(Database& db, const BlobId& id, const io::NamedTensors& weights, size_t chunk_bytes,
+              const std::function<void(int64_t)>& on_chunk) {
+  const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const int64_t chunks = (id.size + static_cast<int64_t>(chunk_bytes) - 1) / static_cast<int64_t>(chunk_bytes);
+  lock_blob(db, id.sha256);
+  // Another transaction may have committed the same weights: then there is nothing to write.
+  bool fresh = false;
+  db.query("INSERT INTO blobs (sha256, size, chunk_count, created_at) VALUES (?, ?, ?, ?) "
+           "ON CONFLICT (sha256) DO NOTHING RETURNING sha256",
+           {id.sha256, id.size, chunks, now}, [&](const Row&) { fresh = true; });
+  if (!fresh) return;
+
+  int64_t index = 0;
+  const auto write_chunk = [&](std::string_view bytes) {
+    db.execute("INSERT INTO blob_chunks (sha256, idx, data) VALUES (?, ?, ?)", {id.sha256, index, Bytes{bytes}});
+    if (on_chunk) on_chunk(index);
+    ++index;
+  };
+  std::string buffer;
+  buffer.reserve(std::min<int64_t>(id.size, static_cast<int64_t>(chunk_bytes)));
+  int64_t written = 0;
+  io::write_safetensors(weights, {}, [&](const char* p, size_t n) {
+    written += static_cast<int64_t>(n);
+    while (n > 0) {
+      if (buffer.empty() && n >= chunk_bytes) {  // whole chunks straight from the tensor's memory
+        write_chunk(std::string_view(p, chunk_bytes));
+        p += chunk_bytes;
+        n -= chunk_bytes;
+        continue;
+      }
+      const size_t take = std::min(n, chunk_bytes - buffer.size());
+      buffer.append(p, take);
+      p += take;
+      n -= take;
+      if (buffer.size() == chunk_bytes) {
+        write_chunk(buffer);
+        buffer.clear();
+      }
+    }
+  });
+  if (!buffer.empty()) write_chunk(buffer);
+  STRATA_CHECK(written == id.size && index == chunks, "hub: the weights changed while being saved (",
+               std::to_string(written), " bytes, expected ", std::to_string(id.size), ")");
+}
+
+io::NamedTensors read_blob(Database& db, const BlobId& id, const std::string& what) {
+  const auto corrupt = [&](const std::string& why) {
+    return Error("hub: " + what + ": the weights blob " + id.sha256 + " is corrupted: " + why);
+  };
+  Sha256 sha;
+  io::SafetensorsDecoder decoder(what + " weights", static_cast<uint64_t>(id.size));
+  int64_t expected = 0, bytes = 0;
+  db.query("SELECT idx, data FROM blob_chunks WHERE sha256 = ? ORDER BY idx", {id.sha256}, [&](const Row& r) {
+    if (r.integer(0) != expected) throw corrupt("chunk " + std::to_string(expected) + " is missing");
+    ++expected;
+    const std::string_view data = r.bytes(1);
+    sha.update(data.data(), data.size());
+    bytes += static_cast<int64_t>(data.size());
+    if (bytes > id.size) throw corrupt("it holds more than the recorded " + std::to_string(id.size) + " bytes");
+    try {
+      decoder.feed(data.data(), data.size());
+    } catch (const Error& e) {
+      throw corrupt(e.what());
+    }
+  });
+  if (expected == 0) throw Error("hub: " + what + ": its weights blob " + id.sha256 + " is gone (deleted while loading?)");
+  if (bytes != id.size)
+    throw corrupt("it holds " + std::to_string(bytes) + " bytes, " + std::to_string(id.size) + " recorded");
+  if (sha.hex() != id.sha256) throw corrupt("the SHA-256 of the stored bytes does not match");
+  try {
+    return decoder.finish().tensors;
+  } catch (const Error& e) {
+    throw corrupt(e.what());
+  }
+}
+
+bool release_blob(Database& db, const std::string& sha256) {
+  lock_blob(db, sha256);
+  if (db.query_int("SELECT 1 FROM models WHERE blob_sha256 = ? LIMIT 1", {sha256})) return false;
+  db.execute("DELETE FROM blob_chunks WHERE sha256 = ?", {sha256});
+  db.execute("DELETE FROM blobs WHERE sha256 = ?", {sha256});
+  return true;
+}
+
+}  // namespace strata::hub::detail

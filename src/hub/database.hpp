@@ -1,0 +1,78 @@
+// The hub's backend interface: one connection to a SQL database, parameterised statements,
+// rows streamed to a callback, and transactions retried with back-off while the database is busy.
+// Statements are written once with `?` placeholders; a backend rewrites them for its dialect.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "strata/core/error.hpp"
+
+namespace strata::hub::detail {
+
+// A parameter that is bytes rather than text (BLOB in SQLite, bytea in PostgreSQL).
+struct Bytes {
+  std::string_view data;
+};
+using Param = std::variant<std::nullptr_t, int64_t, double, std::string_view, Bytes>;
+using Params = std::vector<Param>;
+
+// One result row, valid only inside the callback that receives it.
+class Row {
+ public:
+  virtual ~Row() = default;
+  virtual bool is_null(int col) const = 0;
+  virtual int64_t integer(int col) const = 0;
+  virtual double real(int col) const = 0;
+  virtual std::string text(int col) const = 0;
+  virtual std::string_view bytes(int col) const = 0;  // points into the backend's buffer
+};
+using RowFn = std::function<void(const Row&)>;
+
+// Thrown by a backend when another connection holds the lock it needs; transaction() retries.
+class BusyError : public Error {
+ public:
+  using Error::Error;
+};
+
+enum class Dialect { sqlite, postgres };
+
+class Database {
+ public:
+  virtual ~Database() = default;
+  virtual Dialect dialect() const = 0;
+  // Runs one statement, passing each result row to `on_row` (when given).
+  virtual void query(std::string_view sql, const Params& params, const RowFn& on_row) = 0;
+  // Starts a transaction; `write` takes the write lock now (SQLite's BEGIN IMMEDIATE), so
+  // that two writers never deadlock upgrading read locks.
+  virtual void begin(bool write) = 0;
+  virtual void commit() = 0;
+  virtual void rollback() noexcept = 0;
+  // A process-wide lock held until the transaction ends (PostgreSQL's advisory locks; SQLite's
+  // write transaction already excludes other writers).
+  virtual void lock_for_transaction(int64_t key) {}
+
+  void execute(std::string_view sql, const Params& params = {}) { query(sql, params, nullptr); }
+  std::optional<int64_t> query_int(std::string_view sql, const Params& params = {});
+
+  // Runs fn inside a transaction and commits; while the database is busy, rolls back, waits
+  // (1 ms doubling to 200 ms, with jitter) and runs fn again, for up to `busy_budget_ms`.
+  void transaction(bool write, const std::function<void()>& fn);
+  int busy_budget_ms = 60'000;
+};
+
+// Opens "postgresql://..." / "postgres://..." URLs with PostgreSQL and anything else as a
+// SQLite file path. Never puts a password in an error message.
+std::unique_ptr<Database> open_database(const std::string& url, int busy_budget_ms);
+std::unique_ptr<Database> open_sqlite(const std::string& path, int busy_budget_ms);
+std::unique_ptr<Database> open_postgres(const std::string& url, int busy_budget_ms);
+// The URL with any password replaced by "***", for messages.
+std::string redact_url(const std::string& url);
+
+}  // namespace strata::hub::detail

@@ -1,0 +1,101 @@
+// Migrations, written once for both dialects: {id}, {int}, {real} and {blob} become each
+// backend's types (PostgreSQL's INTEGER is 32-bit, so integers are BIGINT there).
+#include "schema.hpp"
+
+#include <string>
+#include <vector>
+
+namespace strata::hub::detail {
+namespace {
+
+// Migration n (1-based) brings the schema from version n-1 to n. Never edit a released one:
+// append another.
+const std::vector<std::vector<const char*>> kMigrations = {
+    {
+        R"(CREATE TABLE projects (
+             id {id}, name TEXT NOT NULL UNIQUE, created_at {real} NOT NULL))",
+        R"(CREATE TABLE blobs (
+             sha256 TEXT PRIMARY KEY, size {int} NOT NULL, chunk_count {int} NOT NULL,
+             created_at {real} NOT NULL))",
+        R"(CREATE TABLE blob_chunks (
+             sha256 TEXT NOT NULL REFERENCES blobs(sha256) ON DELETE CASCADE,
+             idx {int} NOT NULL, data {blob} NOT NULL, PRIMARY KEY (sha256, idx)))",
+        R"(CREATE TABLE runs (
+             id {id}, project_id {int} NOT NULL REFERENCES projects(id), name TEXT NOT NULL,
+             status TEXT NOT NULL, config TEXT NOT NULL, created_at {real} NOT NULL,
+             finished_at {real}))",
+        "CREATE INDEX runs_by_project ON runs (project_id, id)",
+        // The last version handed out per model name, so a deleted version is never reused.
+        R"(CREATE TABLE model_names (
+             project_id {int} NOT NULL REFERENCES projects(id), name TEXT NOT NULL,
+             last_version {int} NOT NULL, PRIMARY KEY (project_id, name)))",
+        R"(CREATE TABLE models (
+             id {id}, project_id {int} NOT NULL REFERENCES projects(id), name TEXT NOT NULL,
+             version {int} NOT NULL, architecture TEXT NOT NULL,
+             blob_sha256 TEXT NOT NULL REFERENCES blobs(sha256), blob_size {int} NOT NULL,
+             metrics TEXT NOT NULL, tags TEXT NOT NULL, user_values TEXT NOT NULL,
+             dataset_id {int}, run_id {int} REFERENCES runs(id) ON DELETE SET NULL,
+             created_at {real} NOT NULL, UNIQUE (project_id, name, version)))",
+        "CREATE INDEX models_by_blob ON models (blob_sha256)",
+        "CREATE INDEX models_by_time ON models (project_id, id)",
+        R"(CREATE TABLE model_metrics (
+             model_id {int} NOT NULL REFERENCES models(id) ON DELETE CASCADE, name TEXT NOT NULL,
+             value {real} NOT NULL, PRIMARY KEY (model_id, name)))",
+        "CREATE INDEX model_metrics_by_value ON model_metrics (name, value)",
+        R"(CREATE TABLE model_tags (
+             model_id {int} NOT NULL REFERENCES models(id) ON DELETE CASCADE, tag TEXT NOT NULL,
+             PRIMARY KEY (model_id, tag)))",
+        "CREATE INDEX model_tags_by_tag ON model_tags (tag)",
+        R"(CREATE TABLE model_values (
+             model_id {int} NOT NULL REFERENCES models(id) ON DELETE CASCADE, key TEXT NOT NULL,
+             value TEXT NOT NULL, PRIMARY KEY (model_id, key)))",
+        R"(CREATE TABLE metrics (
+             run_id {int} NOT NULL REFERENCES runs(id) ON DELETE CASCADE, step {int} NOT NULL,
+             split TEXT NOT NULL, name TEXT NOT NULL, value {real} NOT NULL, time {real} NOT NULL))",
+        "CREATE INDEX metrics_by_run ON metrics (run_id, name, split, step)",
+        R"(CREATE TABLE events (
+             id {id}, run_id {int} NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+             kind TEXT NOT NULL, payload TEXT NOT NULL, time {real} NOT NULL))",
+        "CREATE INDEX events_by_run ON events (run_id, id)",
+    },
+};
+
+std::string for_dialect(std::string sql, Dialect d) {
+  const bool pg = d == Dialect::postgres;
+  const std::pair<const char*, const char*> words[] = {
+      {"{id}", pg ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY"},
+      {"{int}", pg ? "BIGINT" : "INTEGER"},
+      {"{real}", pg ? "DOUBLE PRECISION" : "REAL"},
+      {"{blob}", pg ? "BYTEA" : "BLOB"},
+  };
+  for (const auto& [from, to] : words)
+    for (size_t at; (at = sql.find(from)) != std::string::npos;) sql.replace(at, std::string(from).size(), to);
+  return sql;
+}
+
+// An arbitrary constant: the advisory lock PostgreSQL sessions take while migrating.
+constexpr int64_t kMigrationLock = 0x5354524154410001;
+
+}  // namespace
+
+void migrate(Database& db) {
+  static_assert(kSchemaVersion > 0);
+  try {  // the common case, without taking the write lock: already up to date
+    if (db.query_int("SELECT MAX(version) FROM schema_version") == kSchemaVersion) return;
+  } catch (const Error&) {
+    // no schema_version table yet
+  }
+  db.transaction(true, [&] {
+    db.lock_for_transaction(kMigrationLock);
+    db.execute(for_dialect("CREATE TABLE IF NOT EXISTS schema_version (version {int} NOT NULL)", db.dialect()));
+    const int64_t current = db.query_int("SELECT MAX(version) FROM schema_version").value_or(0);
+    STRATA_CHECK(current <= kSchemaVersion, "hub: the database's schema is version ", std::to_string(current),
+                 ", newer than this build of Strata knows (", std::to_string(kSchemaVersion), ")");
+    for (int64_t v = current + 1; v <= kSchemaVersion; ++v) {
+      for (const char* sql : kMigrations[v - 1]) db.execute(for_dialect(sql, db.dialect()));
+      db.execute("INSERT INTO schema_version (version) VALUES (?)", {v});
+    }
+  });
+}
+
+}  // namespace strata::hub::detail

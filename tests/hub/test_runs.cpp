@@ -1,0 +1,88 @@
+// Runs: metrics per step and split written in batches, events, status, and reading them back.
+#include <chrono>
+
+#include "hub_fixture.hpp"
+
+namespace strata::hub::testing {
+namespace {
+
+TEST_P(HubTest, MetricsAreBufferedAndFlushedInBatches) {
+  HubOptions options;
+  options.log_batch = 5;
+  Hub hub = open(options);
+  hub::Run run = hub.create_run("train-mlp", R"({"lr": 0.1})");
+  for (int step = 0; step < 4; ++step) run.log(step, Split::train, "loss", 1.0 / (step + 1));
+  EXPECT_TRUE(hub.metric_history(run.id(), "loss", Split::train).empty());  // still buffered
+  run.log(4, Split::train, "loss", 0.2);                                     // the fifth fills the batch
+  EXPECT_EQ(hub.metric_history(run.id(), "loss", Split::train).size(), 5u);
+  run.log(4, Split::validation, {{"loss", 0.3}, {"accuracy", 0.8}});
+  run.flush();
+  const auto val = hub.metric_history(run.id(), "accuracy", Split::validation);
+  ASSERT_EQ(val.size(), 1u);
+  EXPECT_EQ(val[0].step, 4);
+  EXPECT_DOUBLE_EQ(val[0].value, 0.8);
+  const auto train = hub.metric_history(run.id(), "loss", Split::train);
+  for (int step = 0; step < 5; ++step) EXPECT_EQ(train[step].step, step);
+  EXPECT_DOUBLE_EQ(train[1].value, 0.5);
+  EXPECT_TRUE(hub.metric_history(run.id(), "loss", Split::test).empty());
+}
+
+TEST_P(HubTest, DestroyingARunFlushesIt) {
+  Hub hub = open();
+  int64_t id = 0;
+  {
+    hub::Run run = hub.create_run("r");
+    id = run.id();
+    run.log(1, Split::test, "accuracy", 0.75);
+    run.event("lr_change", R"({"lr": 0.01})");
+  }
+  EXPECT_EQ(hub.metric_history(id, "accuracy", Split::test).size(), 1u);
+  ASSERT_EQ(hub.events(id).size(), 1u);
+  EXPECT_EQ(hub.events(id)[0].kind, "lr_change");
+  EXPECT_EQ(hub.events(id)[0].payload, R"({"lr": 0.01})");
+}
+
+TEST_P(HubTest, RunsRecordStatusAndListNewestFirst) {
+  Hub hub = open();
+  for (int i = 0; i < 5; ++i) {
+    hub::Run run = hub.create_run("run" + std::to_string(i), R"({"i": )" + std::to_string(i) + "}");
+    if (i == 3) run.finish("failed");
+  }
+  auto runs = hub.list_runs({.limit = 2});
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].name, "run4");
+  EXPECT_EQ(runs[1].name, "run3");
+  EXPECT_EQ(runs[1].status, "failed");
+  EXPECT_GT(runs[1].finished_at, 0);
+  EXPECT_EQ(runs[0].status, "running");
+  EXPECT_EQ(hub.list_runs({.limit = 10, .offset = 4}).size(), 1u);
+  EXPECT_EQ(hub.run_info(runs[0].id)->config, R"({"i": 4})");
+  EXPECT_FALSE(hub.run_info(999));
+  // A model records the run that produced it.
+  hub::Run run = hub.create_run("producer");
+  hub.save_model("m", small_model(1), {.run_id = run.id()});
+  EXPECT_EQ(hub.load_model("m").info.meta.run_id, run.id());
+}
+
+TEST_P(HubTest, RejectsInvalidJson) {
+  Hub hub = open();
+  EXPECT_THROW(hub.create_run("r", "{oops"), Error);
+  hub::Run run = hub.create_run("r");
+  EXPECT_THROW(run.event("e", "not json"), Error);
+}
+
+TEST_P(HubTest, LoggingIsFast) {
+  Hub hub = open();
+  hub::Run run = hub.create_run("fast");
+  const int n = 50'000;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < n; ++i) run.log(i, Split::train, "loss", 1.0 / (i + 1));
+  run.flush();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(hub.metric_history(run.id(), "loss", Split::train).size(), static_cast<size_t>(n));
+  std::printf("logged %d points in %.3f s (%.0f points/s)\n", n, s, n / s);
+  EXPECT_LT(s, 5.0);
+}
+
+}  // namespace
+}  // namespace strata::hub::testing
