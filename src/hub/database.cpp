@@ -47,19 +47,21 @@ std::unique_ptr<Database> open_database(const std::string& url, int busy_budget_
 }
 
 std::string redact_url(const std::string& url) {
-  // scheme://user:password@host... -> scheme://user:***@host...
-  const size_t scheme = url.find("://");
-  if (scheme == std::string::npos) return url;
-  const size_t at = url.find('@', scheme + 3);
-  if (at == std::string::npos) return url;
-  const size_t colon = url.find(':', scheme + 3);
   std::string out = url;
-  if (colon != std::string::npos && colon < at) out = url.substr(0, colon + 1) + "***" + url.substr(at);
-  // A password can also come as a query parameter.
-  const size_t pw = out.find("password=");
-  if (pw != std::string::npos) {
-    const size_t end = out.find('&', pw);
-    out = out.substr(0, pw + 9) + "***" + (end == std::string::npos ? "" : out.substr(end));
+  // scheme://user:password@host... -> scheme://user:***@host...
+  const size_t scheme = out.find("://");
+  if (scheme != std::string::npos) {
+    const size_t at = out.find('@', scheme + 3);
+    const size_t slash = out.find('/', scheme + 3);
+    const size_t colon = out.find(':', scheme + 3);
+    if (at != std::string::npos && (slash == std::string::npos || at < slash) && colon < at)
+      out = out.substr(0, colon + 1) + "***" + out.substr(at);
+  }
+  // A password can also come as a URL parameter or a key=value connection string entry.
+  for (size_t pw = out.find("password="); pw != std::string::npos; pw = out.find("password=", pw + 1)) {
+    const size_t begin = pw + 9;
+    const size_t end = out.find_first_of("& ", begin);
+    out = out.substr(0, begin) + "***" + (end == std::string::npos ? "" : out.substr(end));
   }
   return out;
 }

@@ -64,6 +64,7 @@ class PostgresDatabase final : public Database {
   PostgresDatabase(const std::string& url, int busy_budget_ms) : url_(redact_url(url)) {
     this->busy_budget_ms = busy_budget_ms;
     secret_ = password_in(url);
+    if (const char* env = std::getenv("PGPASSWORD"); secret_.empty() && env) secret_ = env;
     conn_ = PQconnectdb(url.c_str());
     if (!conn_ || PQstatus(conn_) != CONNECTION_OK) {
       const std::string msg = conn_ ? PQerrorMessage(conn_) : "out of memory";

@@ -26,8 +26,8 @@ Layer::Layer(std::string kind, std::string name)
 
 Layer::~Layer() = default;
 
-Tensor Layer::operator()(const Tensor& x) {
-  STRATA_CHECK(x.defined(), name_, ": called with an undefined tensor");
+template <class Body>
+Tensor Layer::call(Body&& body) {
   if (!call_stack.empty()) {
     Layer* parent = call_stack.back();
     STRATA_CHECK(parent != this, name_, ": a layer cannot call itself");
@@ -39,13 +39,43 @@ Tensor Layer::operator()(const Tensor& x) {
   struct Pop {
     ~Pop() { call_stack.pop_back(); }
   } pop;
-  if (!built_) {
-    build(x.shape());
-    built_ = true;
-  }
-  Tensor y = forward(x);
+  Tensor y = body();
   last_output_shape_ = y.shape();
   return y;
+}
+
+Tensor Layer::operator()(const Tensor& x) {
+  STRATA_CHECK(x.defined(), name_, ": called with an undefined tensor");
+  return call([&] {
+    if (!built_) {
+      build(x.shape());
+      built_ = true;
+    }
+    return forward(x);
+  });
+}
+
+Tensor Layer::operator()(const std::vector<Tensor>& xs) {
+  for (const Tensor& x : xs) STRATA_CHECK(x.defined(), name_, ": called with an undefined tensor");
+  return call([&] {
+    if (!built_) {
+      std::vector<Shape> shapes;
+      for (const Tensor& x : xs) shapes.push_back(x.shape());
+      build_many(shapes);
+      built_ = true;
+    }
+    return forward_many(xs);
+  });
+}
+
+void Layer::build_many(const std::vector<Shape>& shapes) {
+  expect(shapes.size() == 1, "takes one input, got " + std::to_string(shapes.size()));
+  build(shapes[0]);
+}
+
+Tensor Layer::forward_many(const std::vector<Tensor>& xs) {
+  expect(xs.size() == 1, "takes one input, got " + std::to_string(xs.size()));
+  return forward(xs[0]);
 }
 
 Layer& Layer::train(bool on) {

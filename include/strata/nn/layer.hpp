@@ -26,6 +26,8 @@ class Layer {
 
   // Builds on the first call (weights from x's shape), checks the input, runs forward.
   Tensor operator()(const Tensor& x);
+  // For layers of several inputs (Concat, Elementwise, ...): build_many / forward_many.
+  Tensor operator()(const std::vector<Tensor>& xs);
 
   const std::string& name() const { return name_; }
   const std::string& kind() const { return kind_; }
@@ -52,6 +54,9 @@ class Layer {
   // Create weights from the input shape with add_weight. Called once, before the first forward.
   virtual void build(const Shape& input_shape) {}
   virtual Tensor forward(const Tensor& x) = 0;
+  // Several inputs. By default a layer takes exactly one (then these call build / forward).
+  virtual void build_many(const std::vector<Shape>& input_shapes);
+  virtual Tensor forward_many(const std::vector<Tensor>& xs);
   Tensor add_weight(const std::string& name, const Shape& shape, const Initializer& init, bool trainable = true);
   // Throws an Error naming this layer when a condition on its input fails.
   void expect(bool condition, const std::string& what) const;
@@ -63,6 +68,9 @@ class Layer {
     bool trainable;
   };
   void collect(std::vector<std::pair<std::string, Tensor>>& out, int trainable) const;
+  // Registers this call with the calling layer and runs `body` with this layer on the call stack.
+  template <class Body>
+  Tensor call(Body&& body);
   void summary_rows(std::string& out, int depth) const;
 
   std::string kind_, name_;
