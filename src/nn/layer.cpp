@@ -93,6 +93,10 @@ Tensor Layer::add_weight(const std::string& name, const Shape& shape, const Init
   return w;
 }
 
+void Layer::adopt(Layer* child) {
+  if (std::find(children_.begin(), children_.end(), child) == children_.end()) children_.push_back(child);
+}
+
 void Layer::expect(bool condition, const std::string& what) const {
   if (!condition) throw Error(name_ + " (" + kind_ + "): " + what);
 }

@@ -9,6 +9,7 @@ namespace strata::nn {
 
 class Lambda : public Layer {
  public:
+  STRATA_LAYER_MOVABLE(Lambda)
   using Fn = std::function<Tensor(const Tensor& x, const std::vector<Tensor>& weights)>;
   // Without weights: Lambda([](const Tensor& x) { return x * 2.0; }).
   explicit Lambda(std::function<Tensor(const Tensor&)> fn, std::string name = "");

@@ -16,6 +16,8 @@
 
 namespace strata::nn {
 
+class Symbol;  // a symbolic value in a static model (nn/model.hpp)
+
 class Layer {
  public:
   // `kind` names the layer type ("dense"); unnamed layers get unique names "dense_1", ...
@@ -28,6 +30,13 @@ class Layer {
   Tensor operator()(const Tensor& x);
   // For layers of several inputs (Concat, Elementwise, ...): build_many / forward_many.
   Tensor operator()(const std::vector<Tensor>& xs);
+  // Static declaration (nn/model.hpp): records this layer in the graph and builds it from the
+  // input's shape. A named layer is used by reference (call it twice: shared weights); a
+  // temporary, as in nn::Dense(10)(h), is moved into the graph, which then owns it.
+  Symbol operator()(const Symbol& x) &;
+  Symbol operator()(const Symbol& x) &&;
+  Symbol operator()(const std::vector<Symbol>& xs) &;
+  Symbol operator()(const std::vector<Symbol>& xs) &&;
 
   const std::string& name() const { return name_; }
   const std::string& kind() const { return kind_; }
@@ -60,6 +69,12 @@ class Layer {
   Tensor add_weight(const std::string& name, const Shape& shape, const Initializer& init, bool trainable = true);
   // Throws an Error naming this layer when a condition on its input fails.
   void expect(bool condition, const std::string& what) const;
+  // Makes `child` one of this layer's children (static models adopt their layers up front).
+  void adopt(Layer* child);
+  // Moves this layer into a heap object (used when a temporary joins a static model). Layer
+  // classes provide it with STRATA_LAYER_MOVABLE(Class); others must be named variables.
+  virtual std::shared_ptr<Layer> take();
+  Layer(Layer&&) = default;
 
  private:
   struct Weight {
@@ -79,6 +94,10 @@ class Layer {
   std::vector<Layer*> children_;
   Shape last_output_shape_;
 };
+
+// Inside a layer class: lets temporaries of it join static models (see Layer::take).
+#define STRATA_LAYER_MOVABLE(Class) \
+  std::shared_ptr<Layer> take() override { return std::make_shared<Class>(std::move(*this)); }
 
 // The base for user models written PyTorch-style: members are layers, forward calls them.
 class Module : public Layer {

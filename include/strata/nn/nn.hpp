@@ -7,6 +7,7 @@
 #include "strata/nn/initializers.hpp"
 #include "strata/nn/lambda.hpp"
 #include "strata/nn/layer.hpp"
+#include "strata/nn/model.hpp"
 #include "strata/nn/pool.hpp"
 #include "strata/nn/reshape.hpp"
 #include "strata/nn/sequential.hpp"

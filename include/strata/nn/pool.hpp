@@ -25,6 +25,7 @@ class Pool2d : public Layer {
 
 class MaxPool2d : public Pool2d {
  public:
+  STRATA_LAYER_MOVABLE(MaxPool2d)
   explicit MaxPool2d(SpatialSizes filter_size = {2, 2}, PoolOptions options = {.padding = Padding::same()},
                      std::string name = "")
       : Pool2d("maxpool2d", max_pool2d, std::move(filter_size), std::move(options), std::move(name)) {}
@@ -32,6 +33,7 @@ class MaxPool2d : public Pool2d {
 
 class MeanPool2d : public Pool2d {
  public:
+  STRATA_LAYER_MOVABLE(MeanPool2d)
   explicit MeanPool2d(SpatialSizes filter_size = {2, 2}, PoolOptions options = {.padding = Padding::same()},
                       std::string name = "")
       : Pool2d("meanpool2d", avg_pool2d, std::move(filter_size), std::move(options), std::move(name)) {}

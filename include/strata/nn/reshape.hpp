@@ -7,6 +7,7 @@ namespace strata::nn {
 
 class Flatten : public Layer {
  public:
+  STRATA_LAYER_MOVABLE(Flatten)
   explicit Flatten(std::string name = "") : Layer("flatten", std::move(name)) {}
 
  protected:
@@ -15,6 +16,7 @@ class Flatten : public Layer {
 
 class Reshape : public Layer {
  public:
+  STRATA_LAYER_MOVABLE(Reshape)
   explicit Reshape(Shape shape, std::string name = "") : Layer("reshape", std::move(name)), shape_(shape) {}
 
  protected:

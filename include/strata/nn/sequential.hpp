@@ -10,6 +10,7 @@ namespace strata::nn {
 
 class Sequential : public Layer {
  public:
+  STRATA_LAYER_MOVABLE(Sequential)
   explicit Sequential(std::vector<std::shared_ptr<Layer>> layers = {}, std::string name = "");
   // seq.add<Dense>(10, "relu") constructs and appends a layer, returning it.
   template <class L, class... Args>

@@ -1,0 +1,127 @@
+// Normalisation layers over channels-last inputs (TensorLayer's BatchNorm, LayerNorm,
+// InstanceNorm, GroupNorm). Each has gamma (scale) and beta (shift) over the channels.
+#pragma once
+#include "strata/nn/activation.hpp"
+#include "strata/nn/layer.hpp"
+
+namespace strata::nn {
+
+// Batch normalisation of x [N, ..., C] over every axis but the channels (the last).
+// Weights, in TensorLayer's order: beta, gamma (trainable, [C]), moving_mean, moving_var
+// (non-trainable, [C]). Training normalises with the batch statistics and updates the moving
+// ones: moving = decay * moving + (1 - decay) * batch, i.e. PyTorch's momentum = 1 - decay,
+// with the unbiased batch variance (PyTorch, TensorFlow's fused kernel). Eval uses the moving
+// statistics. BatchNorm takes any rank >= 2; BatchNorm1d/2d/3d check theirs.
+class BatchNorm : public Layer {
+ public:
+  explicit BatchNorm(double decay = 0.9, double epsilon = 1e-5, Activation act = {}, std::string name = "",
+                     int64_t num_features = -1, Initializer beta_init = zeros_init(),
+                     Initializer gamma_init = ones_init(), Initializer moving_mean_init = zeros_init(),
+                     Initializer moving_var_init = ones_init());
+  Tensor beta, gamma, moving_mean, moving_var;
+
+ protected:
+  // ranks: the input ranks allowed (empty: any rank >= 2).
+  BatchNorm(std::string kind, std::vector<int> ranks, double decay, double epsilon, Activation act, std::string name,
+            int64_t num_features, Initializer beta_init, Initializer gamma_init, Initializer moving_mean_init,
+            Initializer moving_var_init);
+  void build(const Shape& input_shape) override;
+  Tensor forward(const Tensor& x) override;
+
+ private:
+  void check(const Shape& s) const;
+  std::vector<int> ranks_;
+  double decay_, epsilon_;
+  Activation act_;
+  int64_t num_features_;
+  Initializer beta_init_, gamma_init_, mean_init_, var_init_;
+};
+
+#define STRATA_NN_BATCH_NORM_RANKED(Class, kind, ...)                                                             \
+  class Class : public BatchNorm {                                                                                 \
+   public:                                                                                                         \
+    explicit Class(double decay = 0.9, double epsilon = 1e-5, Activation act = {}, std::string name = "",         \
+                   int64_t num_features = -1, Initializer beta_init = zeros_init(),                                \
+                   Initializer gamma_init = ones_init(), Initializer moving_mean_init = zeros_init(),              \
+                   Initializer moving_var_init = ones_init())                                                      \
+        : BatchNorm(kind, {__VA_ARGS__}, decay, epsilon, std::move(act), std::move(name), num_features,           \
+                    std::move(beta_init), std::move(gamma_init), std::move(moving_mean_init),                      \
+                    std::move(moving_var_init)) {}                                                                 \
+  };
+STRATA_NN_BATCH_NORM_RANKED(BatchNorm1d, "batchnorm1d", 2, 3)  // [N, C] or [N, W, C]
+STRATA_NN_BATCH_NORM_RANKED(BatchNorm2d, "batchnorm2d", 4)     // [N, H, W, C]
+STRATA_NN_BATCH_NORM_RANKED(BatchNorm3d, "batchnorm3d", 5)     // [N, D, H, W, C]
+#undef STRATA_NN_BATCH_NORM_RANKED
+
+// Layer normalisation over the axes from begin_norm_axis on, with gamma and beta of the shape
+// of the axes from begin_params_axis on — TensorLayer's (tf.contrib) defaults: normalise over
+// every axis but the batch, scale and shift per channel. begin_norm_axis = -1 gives Keras's
+// and PyTorch's usual per-position normalisation. Biased variance.
+class LayerNorm : public Layer {
+ public:
+  explicit LayerNorm(Activation act = {}, double epsilon = 1e-12, int begin_norm_axis = 1, int begin_params_axis = -1,
+                     bool center = true, bool scale = true, std::string name = "",
+                     Initializer beta_init = zeros_init(), Initializer gamma_init = ones_init());
+  Tensor beta, gamma;
+
+ protected:
+  void build(const Shape& input_shape) override;
+  Tensor forward(const Tensor& x) override;
+
+ private:
+  Activation act_;
+  double epsilon_;
+  int begin_norm_axis_, begin_params_axis_, rank_ = 0;
+  bool center_, scale_;
+  Initializer beta_init_, gamma_init_;
+  Shape params_shape_;
+};
+
+// Instance normalisation: each sample's channels normalised over the spatial axes
+// (x [N, spatial..., C]); gamma and beta [C]. Biased variance.
+class InstanceNorm : public Layer {
+ public:
+  explicit InstanceNorm(Activation act = {}, double epsilon = 1e-5, std::string name = "", int64_t num_features = -1,
+                        Initializer beta_init = zeros_init(), Initializer gamma_init = ones_init());
+  Tensor beta, gamma;
+
+ protected:
+  void build(const Shape& input_shape) override;
+  Tensor forward(const Tensor& x) override;
+
+ private:
+  Activation act_;
+  double epsilon_;
+  int64_t num_features_;
+  int rank_ = 0;
+  Initializer beta_init_, gamma_init_;
+};
+
+// Group normalisation (Wu & He): the channels split into `groups` groups, each sample's group
+// normalised over the spatial axes and its channels; gamma and beta [C]. Biased variance.
+class GroupNorm : public Layer {
+ public:
+  explicit GroupNorm(int64_t groups = 32, Activation act = {}, double epsilon = 1e-5, std::string name = "",
+                     Initializer beta_init = zeros_init(), Initializer gamma_init = ones_init());
+  Tensor beta, gamma;
+
+ protected:
+  void build(const Shape& input_shape) override;
+  Tensor forward(const Tensor& x) override;
+
+ private:
+  int64_t groups_;
+  Activation act_;
+  double epsilon_;
+  int rank_ = 0;
+  int64_t channels_ = 0;
+  Initializer beta_init_, gamma_init_;
+};
+
+// The functional forms (any floating dtype; gamma / beta [C] may be undefined).
+Tensor instance_norm(const Tensor& x, const Tensor& gamma = Tensor(), const Tensor& beta = Tensor(),
+                     double eps = 1e-5);
+Tensor group_norm(const Tensor& x, int64_t groups, const Tensor& gamma = Tensor(), const Tensor& beta = Tensor(),
+                  double eps = 1e-5);
+
+}  // namespace strata::nn
