@@ -10,5 +10,6 @@ namespace bench {
 std::vector<Case> dense_cases();      // SGEMM, batched matmul, MLP training step and inference
 std::vector<Case> conv_cases();       // conv2d NHWC forward and backward
 std::vector<Case> pointwise_cases();  // element-wise, reductions, softmax, per-op overhead
+std::vector<Case> network_cases();    // whole nn models: MLP and CNN training and batch-1 inference
 
 }  // namespace bench

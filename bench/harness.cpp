@@ -31,6 +31,7 @@ std::string format_rate(const Case& c, double s) {
     case Unit::gflops: std::snprintf(buf, sizeof buf, "%7.1f GFLOP/s", c.work / s / 1e9); break;
     case Unit::gbytes: std::snprintf(buf, sizeof buf, "%7.1f GB/s   ", c.work / s / 1e9); break;
     case Unit::us_per_op: std::snprintf(buf, sizeof buf, "%7.3f us/op  ", s / c.work * 1e6); break;
+    case Unit::samples_per_s: std::snprintf(buf, sizeof buf, "%7.0f samples/s", c.work / s); break;
   }
   return buf;
 }

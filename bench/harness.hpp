@@ -12,7 +12,7 @@
 
 namespace bench {
 
-enum class Unit { gflops, gbytes, us_per_op };
+enum class Unit { gflops, gbytes, us_per_op, samples_per_s };
 
 // One side of a case: `setup` runs untimed before every timed `run` (e.g. the forward pass
 // whose backward is being timed).
@@ -24,7 +24,7 @@ struct Side {
 struct Case {
   std::string name;
   std::string what;      // what each side actually runs
-  double work = 0;       // per call: flops (gflops), bytes moved (gbytes) or ops (us_per_op)
+  double work = 0;       // per call: flops (gflops), bytes moved (gbytes), ops (us_per_op) or samples
   Unit unit = Unit::gflops;
   Side strata, torch;
   // How far the outputs differ (max_rel_diff), for the table; empty when not compared.

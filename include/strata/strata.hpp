@@ -25,3 +25,4 @@
 #include "strata/data/data.hpp"
 #include "strata/nn/nn.hpp"
 #include "strata/optim/optim.hpp"
+#include "strata/train/train.hpp"

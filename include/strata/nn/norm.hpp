@@ -14,6 +14,7 @@ namespace strata::nn {
 // statistics. BatchNorm takes any rank >= 2; BatchNorm1d/2d/3d check theirs.
 class BatchNorm : public Layer {
  public:
+  STRATA_LAYER_MOVABLE(BatchNorm)
   explicit BatchNorm(double decay = 0.9, double epsilon = 1e-5, Activation act = {}, std::string name = "",
                      int64_t num_features = -1, Initializer beta_init = zeros_init(),
                      Initializer gamma_init = ones_init(), Initializer moving_mean_init = zeros_init(),
@@ -37,21 +38,25 @@ class BatchNorm : public Layer {
   Initializer beta_init_, gamma_init_, mean_init_, var_init_;
 };
 
-#define STRATA_NN_BATCH_NORM_RANKED(Class, kind, ...)                                                             \
-  class Class : public BatchNorm {                                                                                 \
-   public:                                                                                                         \
-    explicit Class(double decay = 0.9, double epsilon = 1e-5, Activation act = {}, std::string name = "",         \
-                   int64_t num_features = -1, Initializer beta_init = zeros_init(),                                \
-                   Initializer gamma_init = ones_init(), Initializer moving_mean_init = zeros_init(),              \
-                   Initializer moving_var_init = ones_init())                                                      \
-        : BatchNorm(kind, {__VA_ARGS__}, decay, epsilon, std::move(act), std::move(name), num_features,           \
-                    std::move(beta_init), std::move(gamma_init), std::move(moving_mean_init),                      \
-                    std::move(moving_var_init)) {}                                                                 \
-  };
-STRATA_NN_BATCH_NORM_RANKED(BatchNorm1d, "batchnorm1d", 2, 3)  // [N, C] or [N, W, C]
-STRATA_NN_BATCH_NORM_RANKED(BatchNorm2d, "batchnorm2d", 4)     // [N, H, W, C]
-STRATA_NN_BATCH_NORM_RANKED(BatchNorm3d, "batchnorm3d", 5)     // [N, D, H, W, C]
-#undef STRATA_NN_BATCH_NORM_RANKED
+// The same with the input's rank checked: [N, C] or [N, W, C]; [N, H, W, C]; [N, D, H, W, C].
+class BatchNorm1d : public BatchNorm {
+ public:
+  STRATA_LAYER_MOVABLE(BatchNorm1d)
+  explicit BatchNorm1d(double decay = 0.9, double epsilon = 1e-5, Activation act = {}, std::string name = "",
+                       int64_t num_features = -1);
+};
+class BatchNorm2d : public BatchNorm {
+ public:
+  STRATA_LAYER_MOVABLE(BatchNorm2d)
+  explicit BatchNorm2d(double decay = 0.9, double epsilon = 1e-5, Activation act = {}, std::string name = "",
+                       int64_t num_features = -1);
+};
+class BatchNorm3d : public BatchNorm {
+ public:
+  STRATA_LAYER_MOVABLE(BatchNorm3d)
+  explicit BatchNorm3d(double decay = 0.9, double epsilon = 1e-5, Activation act = {}, std::string name = "",
+                       int64_t num_features = -1);
+};
 
 // Layer normalisation over the axes from begin_norm_axis on, with gamma and beta of the shape
 // of the axes from begin_params_axis on — TensorLayer's (tf.contrib) defaults: normalise over
@@ -59,9 +64,10 @@ STRATA_NN_BATCH_NORM_RANKED(BatchNorm3d, "batchnorm3d", 5)     // [N, D, H, W, C
 // and PyTorch's usual per-position normalisation. Biased variance.
 class LayerNorm : public Layer {
  public:
+  STRATA_LAYER_MOVABLE(LayerNorm)
   explicit LayerNorm(Activation act = {}, double epsilon = 1e-12, int begin_norm_axis = 1, int begin_params_axis = -1,
-                     bool center = true, bool scale = true, std::string name = "",
-                     Initializer beta_init = zeros_init(), Initializer gamma_init = ones_init());
+                     bool center = true, bool scale = true, std::string name = "", Initializer beta_init = zeros_init(),
+                     Initializer gamma_init = ones_init());
   Tensor beta, gamma;
 
  protected:
@@ -81,6 +87,7 @@ class LayerNorm : public Layer {
 // (x [N, spatial..., C]); gamma and beta [C]. Biased variance.
 class InstanceNorm : public Layer {
  public:
+  STRATA_LAYER_MOVABLE(InstanceNorm)
   explicit InstanceNorm(Activation act = {}, double epsilon = 1e-5, std::string name = "", int64_t num_features = -1,
                         Initializer beta_init = zeros_init(), Initializer gamma_init = ones_init());
   Tensor beta, gamma;
@@ -101,6 +108,7 @@ class InstanceNorm : public Layer {
 // normalised over the spatial axes and its channels; gamma and beta [C]. Biased variance.
 class GroupNorm : public Layer {
  public:
+  STRATA_LAYER_MOVABLE(GroupNorm)
   explicit GroupNorm(int64_t groups = 32, Activation act = {}, double epsilon = 1e-5, std::string name = "",
                      Initializer beta_init = zeros_init(), Initializer gamma_init = ones_init());
   Tensor beta, gamma;
@@ -119,8 +127,7 @@ class GroupNorm : public Layer {
 };
 
 // The functional forms (any floating dtype; gamma / beta [C] may be undefined).
-Tensor instance_norm(const Tensor& x, const Tensor& gamma = Tensor(), const Tensor& beta = Tensor(),
-                     double eps = 1e-5);
+Tensor instance_norm(const Tensor& x, const Tensor& gamma = Tensor(), const Tensor& beta = Tensor(), double eps = 1e-5);
 Tensor group_norm(const Tensor& x, int64_t groups, const Tensor& gamma = Tensor(), const Tensor& beta = Tensor(),
                   double eps = 1e-5);
 

@@ -1,0 +1,118 @@
+// Whole networks built from nn layers against the same networks in torch::nn: training
+// throughput (Adam, batch 128) and batch-1 inference latency, the figures issue 3 sets targets
+// for. Both sides start from their own random weights; the work per step is identical.
+#include <memory>
+
+#include "cases.hpp"
+#include "strata/strata.hpp"
+
+namespace bench {
+namespace {
+
+constexpr int64_t kBatch = 128;
+
+// 784-800-800-10 with relu and dropout 0.5: TensorLayer's MLP tutorial.
+struct StrataMlp : strata::nn::Module {
+  strata::nn::Dense a{800, strata::nn::relu}, b{800, strata::nn::relu}, out{10};
+  strata::nn::Dropout drop{0.5};
+  strata::Tensor forward(const strata::Tensor& x) override { return out(drop(b(drop(a(x))))); }
+};
+
+torch::nn::Sequential torch_mlp() {
+  namespace tnn = torch::nn;
+  return tnn::Sequential(tnn::Linear(784, 800), tnn::ReLU(), tnn::Dropout(0.5), tnn::Linear(800, 800), tnn::ReLU(),
+                         tnn::Dropout(0.5), tnn::Linear(800, 10));
+}
+
+// conv 32 5x5 - pool - conv 64 5x5 - pool - dense 256 - dense 10: TensorLayer's CNN tutorial.
+struct StrataCnn : strata::nn::Module {
+  strata::nn::Conv2d c1{32, {5, 5}, strata::nn::relu}, c2{64, {5, 5}, strata::nn::relu};
+  strata::nn::MaxPool2d p1, p2;
+  strata::nn::Flatten flat;
+  strata::nn::Dense hidden{256, strata::nn::relu}, out{10};
+  strata::Tensor forward(const strata::Tensor& x) override { return out(hidden(flat(p2(c2(p1(c1(x))))))); }
+};
+
+// The same network in libtorch, fed channels-last tensors so its convolutions run NHWC too.
+struct TorchCnnImpl : torch::nn::Module {
+  torch::nn::Conv2d c1{torch::nn::Conv2dOptions(1, 32, 5).padding(2)}, c2{torch::nn::Conv2dOptions(32, 64, 5).padding(2)};
+  torch::nn::Linear hidden{7 * 7 * 64, 256}, out{256, 10};
+  TorchCnnImpl() {
+    register_module("c1", c1);
+    register_module("c2", c2);
+    register_module("hidden", hidden);
+    register_module("out", out);
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    x = torch::max_pool2d(torch::relu(c1(x)), 2);
+    x = torch::max_pool2d(torch::relu(c2(x)), 2);
+    return out(torch::relu(hidden(x.flatten(1))));
+  }
+};
+TORCH_MODULE(TorchCnn);
+
+template <class StrataNet, class TorchNet>
+Case train_case(const char* name, const char* what, std::shared_ptr<StrataNet> net, TorchNet tnet,
+                const strata::Tensor& x, const torch::Tensor& tx) {
+  auto y = strata::randint(0, 10, {kBatch});
+  auto ty = to_torch(y);
+  (*net)(x);  // build the weights before handing them to the optimizer
+  auto adam = std::make_shared<strata::optim::Adam>(net->trainable_weights());
+  auto tadam = std::make_shared<torch::optim::Adam>(tnet->parameters());
+  Case c{name, what, double(kBatch), Unit::samples_per_s};
+  c.strata.run = [=] {
+    strata::Tensor loss = strata::cross_entropy((*net)(x), y);
+    adam->zero_grad();
+    loss.backward();
+    adam->step();
+  };
+  c.torch.run = [=]() mutable {
+    torch::Tensor loss = torch::nn::functional::cross_entropy(tnet->forward(tx), ty);
+    tadam->zero_grad();
+    loss.backward();
+    tadam->step();
+  };
+  return c;
+}
+
+template <class StrataNet, class TorchNet>
+Case latency_case(const char* name, const char* what, std::shared_ptr<StrataNet> net, TorchNet tnet,
+                  const strata::Tensor& x, const torch::Tensor& tx) {
+  (*net)(x);
+  net->eval();
+  tnet->eval();
+  Case c{name, what, 1.0, Unit::us_per_op};
+  c.strata.run = [=] {
+    strata::NoGradGuard g;
+    (*net)(x);
+  };
+  c.torch.run = [=]() mutable {
+    torch::InferenceMode g;
+    tnet->forward(tx);
+  };
+  return c;
+}
+
+}  // namespace
+
+std::vector<Case> network_cases() {
+  auto x_flat = strata::rand({kBatch, 784});
+  auto x_img = strata::rand({kBatch, 28, 28, 1});
+  auto to_nchw_last = [](const strata::Tensor& nhwc) {
+    return to_torch(nhwc).permute({0, 3, 1, 2}).contiguous(torch::MemoryFormat::ChannelsLast);
+  };
+  auto one_flat = strata::rand({1, 784});
+  auto one_img = strata::rand({1, 28, 28, 1});
+  return {
+      train_case("MLP training, Adam, batch 128", "nn::Module Dense/Dropout + optim::Adam / torch::nn + torch::optim",
+                 std::make_shared<StrataMlp>(), torch_mlp(), x_flat, to_torch(x_flat)),
+      train_case("CNN training, Adam, batch 128", "nn::Conv2d/MaxPool2d/Dense NHWC / torch::nn, channels_last",
+                 std::make_shared<StrataCnn>(), TorchCnn(), x_img, to_nchw_last(x_img)),
+      latency_case("MLP inference, batch 1", "eval mode, no grad", std::make_shared<StrataMlp>(), torch_mlp(), one_flat,
+                   to_torch(one_flat)),
+      latency_case("CNN inference, batch 1", "eval mode, no grad", std::make_shared<StrataCnn>(), TorchCnn(), one_img,
+                   to_nchw_last(one_img)),
+  };
+}
+
+}  // namespace bench

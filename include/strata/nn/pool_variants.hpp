@@ -1,0 +1,105 @@
+// Pooling layers beside MaxPool2d / MeanPool2d: 1-D and 3-D windows ([N, W, C], [N, D, H, W, C];
+// stride defaults to the window, padding to SAME) and global pools over every spatial axis
+// ([N, spatial..., C] -> [N, C]). Each checks its input's rank, naming the layer.
+#pragma once
+#include "strata/nn/pool.hpp"
+
+namespace strata::nn {
+
+// Pool2d's forward works for any rank; this adds the rank check.
+class PoolNd : public Pool2d {
+ public:
+  STRATA_LAYER_MOVABLE(PoolNd)
+  PoolNd(std::string kind, int rank, PoolFn pool, SpatialSizes filter_size, PoolOptions options, std::string name)
+      : Pool2d(std::move(kind), pool, std::move(filter_size), std::move(options), std::move(name)), rank_(rank) {}
+
+ protected:
+  Tensor forward(const Tensor& x) override;
+
+ private:
+  int rank_;
+};
+
+class MaxPool1d : public PoolNd {
+ public:
+  STRATA_LAYER_MOVABLE(MaxPool1d)
+  explicit MaxPool1d(SpatialSizes filter_size = {2}, PoolOptions options = {.padding = Padding::same()},
+                     std::string name = "")
+      : PoolNd("maxpool1d", 1, max_pool1d, std::move(filter_size), std::move(options), std::move(name)) {}
+};
+class MeanPool1d : public PoolNd {
+ public:
+  STRATA_LAYER_MOVABLE(MeanPool1d)
+  explicit MeanPool1d(SpatialSizes filter_size = {2}, PoolOptions options = {.padding = Padding::same()},
+                      std::string name = "")
+      : PoolNd("meanpool1d", 1, avg_pool1d, std::move(filter_size), std::move(options), std::move(name)) {}
+};
+class MaxPool3d : public PoolNd {
+ public:
+  STRATA_LAYER_MOVABLE(MaxPool3d)
+  explicit MaxPool3d(SpatialSizes filter_size = {2, 2, 2}, PoolOptions options = {.padding = Padding::same()},
+                     std::string name = "")
+      : PoolNd("maxpool3d", 3, max_pool3d, std::move(filter_size), std::move(options), std::move(name)) {}
+};
+class MeanPool3d : public PoolNd {
+ public:
+  STRATA_LAYER_MOVABLE(MeanPool3d)
+  explicit MeanPool3d(SpatialSizes filter_size = {2, 2, 2}, PoolOptions options = {.padding = Padding::same()},
+                      std::string name = "")
+      : PoolNd("meanpool3d", 3, avg_pool3d, std::move(filter_size), std::move(options), std::move(name)) {}
+};
+
+// A global pool over the `rank` spatial axes.
+class GlobalPool : public Layer {
+ public:
+  STRATA_LAYER_MOVABLE(GlobalPool)
+  using GlobalFn = Tensor (*)(const Tensor&);
+  GlobalPool(std::string kind, int rank, GlobalFn pool, std::string name)
+      : Layer(std::move(kind), std::move(name)), rank_(rank), pool_(pool) {}
+
+ protected:
+  Tensor forward(const Tensor& x) override;
+
+ private:
+  int rank_;
+  GlobalFn pool_;
+};
+
+class GlobalMaxPool1d : public GlobalPool {
+ public:
+  STRATA_LAYER_MOVABLE(GlobalMaxPool1d)
+  explicit GlobalMaxPool1d(std::string name = "")
+      : GlobalPool("globalmaxpool1d", 1, global_max_pool1d, std::move(name)) {}
+};
+class GlobalMaxPool2d : public GlobalPool {
+ public:
+  STRATA_LAYER_MOVABLE(GlobalMaxPool2d)
+  explicit GlobalMaxPool2d(std::string name = "")
+      : GlobalPool("globalmaxpool2d", 2, global_max_pool2d, std::move(name)) {}
+};
+class GlobalMaxPool3d : public GlobalPool {
+ public:
+  STRATA_LAYER_MOVABLE(GlobalMaxPool3d)
+  explicit GlobalMaxPool3d(std::string name = "")
+      : GlobalPool("globalmaxpool3d", 3, global_max_pool3d, std::move(name)) {}
+};
+class GlobalMeanPool1d : public GlobalPool {
+ public:
+  STRATA_LAYER_MOVABLE(GlobalMeanPool1d)
+  explicit GlobalMeanPool1d(std::string name = "")
+      : GlobalPool("globalmeanpool1d", 1, global_avg_pool1d, std::move(name)) {}
+};
+class GlobalMeanPool2d : public GlobalPool {
+ public:
+  STRATA_LAYER_MOVABLE(GlobalMeanPool2d)
+  explicit GlobalMeanPool2d(std::string name = "")
+      : GlobalPool("globalmeanpool2d", 2, global_avg_pool2d, std::move(name)) {}
+};
+class GlobalMeanPool3d : public GlobalPool {
+ public:
+  STRATA_LAYER_MOVABLE(GlobalMeanPool3d)
+  explicit GlobalMeanPool3d(std::string name = "")
+      : GlobalPool("globalmeanpool3d", 3, global_avg_pool3d, std::move(name)) {}
+};
+
+}  // namespace strata::nn

@@ -1,0 +1,95 @@
+// fit / evaluate / predict: the Keras training loop for any nn::Layer (a Module, a Sequential,
+// a single layer) with any optimizer and loss.
+//   train::History h = train::fit(net, adam, {}, {x_train, y_train},
+//                                 {.epochs = 10, .batch_size = 128, .validation_data = {x_val, y_val}});
+//   Tensor logits = train::predict(net, x_test);
+//
+// The optimizer is made from the model's weights, which exist once the model has been called
+// (layers build lazily): call the model on a batch (or a single example) before making it.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <iostream>
+#include <optional>
+#include <utility>
+
+#include "strata/core/tensor.hpp"
+#include "strata/data/dataset.hpp"
+#include "strata/train/callback.hpp"
+#include "strata/train/history.hpp"
+#include "strata/train/metrics.hpp"
+
+namespace strata::nn {
+class Layer;
+}
+namespace strata::optim {
+class Optimizer;
+}
+
+namespace strata::train {
+
+// loss(outputs, targets) -> a scalar. An empty LossFn ({}) means softmax cross-entropy with
+// int64 class ids or probability rows as targets (strata::cross_entropy, mean over samples).
+using LossFn = std::function<Tensor(const Tensor& outputs, const Tensor& targets)>;
+
+// Examples (x, y): two tensors sharing axis 0, or a Dataset whose examples are {x, y} (batched
+// with the data module's Dataset::batch). Default-constructed: no data.
+class Data {
+ public:
+  Data() = default;
+  Data(Tensor x, Tensor y);
+  Data(data::Dataset dataset);  // NOLINT: implicit, so a Dataset passes where Data is expected
+
+  bool empty() const { return size() == 0; }
+  int64_t size() const;
+
+  // One pass in batches: in order, or in the order of a permutation drawn from `shuffle_seed`.
+  struct Batches {
+    int64_t count = 0;
+    std::function<std::pair<Tensor, Tensor>(int64_t index)> get;
+  };
+  Batches batches(int64_t batch_size, std::optional<uint64_t> shuffle_seed = std::nullopt) const;
+  // The first examples and the last `fraction` of them, in order (Keras's validation_split).
+  std::pair<Data, Data> split_tail(double fraction) const;
+
+ private:
+  Tensor x_, y_;
+  std::optional<data::Dataset> dataset_;
+};
+
+// {Accuracy}: what fit and evaluate measure unless told otherwise.
+MetricList default_metrics();
+
+struct FitOptions {
+  int64_t epochs = 1;
+  int64_t batch_size = 32;
+  Data validation_data;
+  // Or: validate on this last fraction of the training data, cut off before any shuffling.
+  double validation_split = 0;
+  bool shuffle = true;
+  uint64_t seed = 0;  // epoch e is shuffled with seed + e: the same run gives the same batches
+  // Run on every training batch and on the validation data; names must differ.
+  MetricList metrics = default_metrics();
+  CallbackList callbacks;
+  int verbose = 1;  // 0: silent; 1: a progress bar per epoch (plain lines when not a terminal)
+  std::ostream* out = &std::cerr;  // where the progress bar goes
+};
+
+// Per epoch: train() mode, minibatches (shuffled), zero_grad / backward / step on each, a
+// progress bar with the running loss and metrics, then the validation data evaluated in eval()
+// mode without autograd. Returns every epoch's logs.
+History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn, const Data& train_data,
+            FitOptions options = {});
+
+// The mean loss ("loss") and each metric's result over `data`, in eval() mode without autograd;
+// the model's mode is restored afterwards.
+Logs evaluate(nn::Layer& model, const LossFn& loss_fn, const Data& data, int64_t batch_size = 32,
+              const MetricList& metrics = default_metrics());
+Logs evaluate(nn::Layer& model, const LossFn& loss_fn, const Tensor& x, const Tensor& y, int64_t batch_size = 32,
+              const MetricList& metrics = default_metrics());
+
+// The model's outputs for x (batched along axis 0), concatenated, in eval() mode without
+// autograd; the model's mode is restored afterwards.
+Tensor predict(nn::Layer& model, const Tensor& x, int64_t batch_size = 32);
+
+}  // namespace strata::train

@@ -1,0 +1,69 @@
+// train::Data: batches of (x, y) from tensors or from a Dataset.
+#include <cmath>
+
+#include "strata/core/error.hpp"
+#include "strata/core/factory.hpp"
+#include "strata/ops/indexing.hpp"
+#include "strata/ops/shape.hpp"
+#include "strata/train/fit.hpp"
+
+namespace strata::train {
+
+Data::Data(Tensor x, Tensor y) : x_(std::move(x)), y_(std::move(y)) {
+  STRATA_CHECK(x_.defined() && y_.defined(), "train::Data: x and y must be defined tensors");
+  STRATA_CHECK(x_.dim() >= 1 && y_.dim() >= 1 && x_.size(0) == y_.size(0),
+               "train::Data: x and y must have the same size along axis 0 (one row per example), got x ",
+               x_.shape().str(), " and y ", y_.shape().str());
+}
+
+Data::Data(data::Dataset dataset) : dataset_(std::move(dataset)) {}
+
+int64_t Data::size() const {
+  if (dataset_) return dataset_->size();
+  return x_.defined() ? x_.size(0) : 0;
+}
+
+Data::Batches Data::batches(int64_t batch_size, std::optional<uint64_t> shuffle_seed) const {
+  STRATA_CHECK(batch_size >= 1, "train: batch_size must be >= 1, got ", batch_size);
+  const int64_t n = size();
+  Batches out;
+  out.count = (n + batch_size - 1) / batch_size;
+  if (dataset_) {
+    const data::Dataset batched = (shuffle_seed ? dataset_->shuffle(*shuffle_seed) : *dataset_).batch(batch_size);
+    out.get = [batched](int64_t i) {
+      data::Example ex = batched.get(i);
+      STRATA_CHECK(ex.size() == 2, "train: expected dataset examples of two tensors (x, y), got ", ex.size());
+      return std::pair<Tensor, Tensor>(ex[0], ex[1]);
+    };
+    return out;
+  }
+  const Tensor x = x_, y = y_;
+  if (!shuffle_seed) {
+    out.get = [x, y, n, batch_size](int64_t i) {
+      const int64_t start = i * batch_size, len = std::min(batch_size, n - start);
+      return std::pair<Tensor, Tensor>(x.narrow(0, start, len), y.narrow(0, start, len));
+    };
+    return out;
+  }
+  // Gathering rows by a permutation copies each batch once, with no per-example tensors.
+  const Tensor order = from_vector(data::permutation(n, *shuffle_seed));
+  out.get = [x, y, n, batch_size, order](int64_t i) {
+    const int64_t start = i * batch_size, len = std::min(batch_size, n - start);
+    const Tensor idx = order.narrow(0, start, len);
+    return std::pair<Tensor, Tensor>(index_select(x, 0, idx), index_select(y, 0, idx));
+  };
+  return out;
+}
+
+std::pair<Data, Data> Data::split_tail(double fraction) const {
+  STRATA_CHECK(fraction > 0 && fraction < 1, "train: validation_split must be in (0, 1), got ", fraction);
+  const int64_t n = size();
+  const int64_t tail = static_cast<int64_t>(std::floor(n * fraction));
+  STRATA_CHECK(tail >= 1 && tail < n, "train: validation_split ", fraction, " of ", n,
+               " examples leaves no training or no validation example");
+  if (dataset_) return {Data(dataset_->take(n - tail)), Data(dataset_->skip(n - tail))};
+  return {Data(x_.narrow(0, 0, n - tail), y_.narrow(0, 0, n - tail)),
+          Data(x_.narrow(0, n - tail, tail), y_.narrow(0, n - tail, tail))};
+}
+
+}  // namespace strata::train

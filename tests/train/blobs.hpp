@@ -1,0 +1,36 @@
+// Shared by the train tests: a small separable problem (two Gaussian blobs in the plane) and a
+// small classifier for it, built so that an optimizer can be made from its weights.
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "strata/core/factory.hpp"
+#include "strata/nn/nn.hpp"
+#include "strata/ops/combine.hpp"
+#include "strata/ops/elementwise.hpp"
+
+namespace strata::train::testing {
+
+struct Blobs {
+  Tensor x;  // [n, 2] float32
+  Tensor y;  // [n] int64: 0 around (-2, -2), 1 around (2, 2), unit variance; classes interleaved
+};
+
+inline Blobs make_blobs(int64_t n, uint64_t seed) {
+  Generator gen(seed);
+  const Tensor labels = cast(randint(0, 2, {n}, kInt64, &gen), kInt64);
+  const Tensor centers = (cast(labels, kFloat32) * 4.0 - 2.0).unsqueeze(1).expand({n, 2});
+  return {randn({n, 2}, kFloat32, &gen) + centers, labels};
+}
+
+// Dense(16, relu) -> [Dropout] -> Dense(2), called once so that its weights exist.
+inline std::unique_ptr<nn::Sequential> make_classifier(double dropout = 0) {
+  auto net = std::make_unique<nn::Sequential>();
+  net->add<nn::Dense>(16, "relu");
+  if (dropout > 0) net->add<nn::Dropout>(dropout);
+  net->add<nn::Dense>(2);
+  (*net)(zeros({1, 2}));
+  return net;
+}
+
+}  // namespace strata::train::testing
