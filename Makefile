@@ -19,7 +19,7 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j2
 
 run: build
-	./$(BUILD)/strata_train_fashion_mnist
+	./$(BUILD)/strata_train_fashion_mnist_cnn
 
 bench:
 	scripts/install-deps --bench

@@ -1,6 +1,7 @@
 // A small CNN trained on Fashion-MNIST, written PyTorch-style with nn::Module: layers are plain
-// members (no input sizes, no registration), Adam updates the weights autograd computes.
-// `make run` runs this; `strata_train_fashion_mnist_cnn [epochs]`. Exits non-zero below 85%.
+// members (no input sizes, no registration), Adam updates the weights autograd computes, and
+// the run's metrics and the trained model go into the embedded hub (SQLite, ./strata.db).
+// `make run` runs this; `strata_train_fashion_mnist_cnn [epochs] [hub path]`. Exits non-zero below 85%.
 #include <cstdio>
 #include <string>
 
@@ -29,7 +30,8 @@ static double accuracy(const Tensor& logits, const Tensor& targets) {
 }
 
 int main(int argc, char** argv) {
-  const int64_t epochs = argc > 1 ? std::stoll(argv[1]) : 2, batch_size = 128;
+  const int64_t epochs = argc > 1 ? std::stoll(argv[1]) : 3, batch_size = 128;
+  const std::string hub_path = argc > 2 ? argv[2] : "strata.db";
   manual_seed(7);
 
   data::FashionMnist ds = data::load_fashion_mnist();
@@ -42,6 +44,8 @@ int main(int argc, char** argv) {
   net(x_train.narrow(0, 0, 1));  // one call builds every weight, so the optimizer can see them
   std::printf("%s", net.summary().c_str());
   optim::Adam adam(net.trainable_weights(), {.lr = 1e-3});
+  hub::Hub store = hub::Hub::open(hub_path);
+  hub::Run run = store.create_run("fashion_mnist_cnn", R"({"optimizer": "adam", "lr": 0.001, "batch": 128})");
 
   for (int64_t epoch = 1; epoch <= epochs; ++epoch) {
     net.train();
@@ -62,6 +66,7 @@ int main(int argc, char** argv) {
       seen += idx.numel();
       bar.update(1, {{"loss", loss_sum / seen}, {"acc", correct / seen}});
     }
+    run.log(epoch, hub::Split::train, {{"loss", loss_sum / seen}, {"accuracy", correct / seen}});
   }
 
   // Evaluate in batches without building a graph.
@@ -74,5 +79,12 @@ int main(int argc, char** argv) {
   }
   const double test_accuracy = correct / x_test.size(0);
   std::printf("test accuracy: %.4f\n", test_accuracy);
+
+  // Store the model as a new version; find_top_model("fashion_mnist_cnn", "accuracy") finds the best.
+  run.log(epochs, hub::Split::test, "accuracy", test_accuracy);
+  run.finish();
+  const int64_t version = store.save_model("fashion_mnist_cnn", net.named_weights(),
+                                           {.architecture = "CNN", .metrics = {{"accuracy", test_accuracy}}});
+  std::printf("saved fashion_mnist_cnn version %lld in %s\n", static_cast<long long>(version), hub_path.c_str());
   return test_accuracy >= 0.85 ? 0 : 1;
 }

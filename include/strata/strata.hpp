@@ -23,6 +23,8 @@
 #include "strata/ops/softmax.hpp"
 #include "strata/ops/sort.hpp"
 #include "strata/data/data.hpp"
+#include "strata/hub/hub.hpp"
+#include "strata/io/safetensors.hpp"
 #include "strata/nn/nn.hpp"
 #include "strata/optim/optim.hpp"
 #include "strata/train/train.hpp"
