@@ -1,6 +1,8 @@
 // read_idx and load_fashion_mnist: small IDX files written here (plain and gzip), each way a
 // file can be wrong, and the real Fashion-MNIST when Debian's package is installed.
 #include <gtest/gtest.h>
+
+#include "expect_error.hpp"
 #include <unistd.h>
 #include <zlib.h>
 
@@ -77,15 +79,7 @@ Bytes idx_file(unsigned char code, std::initializer_list<uint32_t> dims, const s
   return out;
 }
 
-// Expects fn() to throw strata::Error whose message holds every piece.
-void expect_error(const std::function<void()>& fn, std::initializer_list<std::string> pieces) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected strata::Error";
-  } catch (const strata::Error& e) {
-    for (const auto& p : pieces) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
-  }
-}
+using strata::testing::expect_error;
 
 }  // namespace
 

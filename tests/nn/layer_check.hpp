@@ -3,6 +3,8 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include "expect_error.hpp"
+
 #include <functional>
 #include <string>
 
@@ -50,16 +52,7 @@ inline void expect_same_as(const std::function<Tensor(const Tensor&)>& layer_fn,
   }
 }
 
-// Expects `call` to throw an Error whose message contains every one of `parts`.
-inline void expect_error(const std::function<void()>& call, const std::vector<std::string>& parts) {
-  try {
-    call();
-    ADD_FAILURE() << "expected an error";
-  } catch (const Error& e) {
-    std::string msg = e.what();
-    for (const std::string& p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
-  }
-}
+using strata::testing::expect_error;
 
 // autograd::gradcheck of a float64 function, as a gtest assertion.
 inline void expect_gradcheck(const std::function<Tensor(const std::vector<Tensor>&)>& f, std::vector<Tensor> inputs) {

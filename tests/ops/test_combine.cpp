@@ -3,24 +3,17 @@
 #include <string>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "strata/strata.hpp"
 
 namespace strata {
 namespace {
 
+using testing::expect_error;
+
 Tensor f32(std::vector<float> v, const Shape& shape) { return from_vector(v, shape); }
 Tensor f32(std::vector<float> v) { return from_vector(v); }
 
-template <class F>
-void expect_error(F&& fn, const std::vector<std::string>& parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected strata::Error";
-  } catch (const Error& e) {
-    std::string msg = e.what();
-    for (const auto& p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
-  }
-}
 
 TEST(CombineTest, ConcatAlongEachAxis) {
   Tensor a = f32({1, 2, 3, 4}, {2, 2}), b = f32({5, 6}, {2, 1});

@@ -3,26 +3,18 @@
 #include <string>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "strata/strata.hpp"
 
 namespace strata {
 namespace {
 
+using testing::expect_error;
+
 Tensor i64(std::vector<int64_t> v, const Shape& shape) { return from_vector(v, shape); }
 Tensor i64(std::vector<int64_t> v) { return from_vector(v); }
 Tensor f32(std::vector<float> v, const Shape& shape) { return from_vector(v, shape); }
 
-// Runs fn and checks that it throws strata::Error mentioning every one of `parts`.
-template <class F>
-void expect_error(F&& fn, const std::vector<std::string>& parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected strata::Error";
-  } catch (const Error& e) {
-    std::string msg = e.what();
-    for (const auto& p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
-  }
-}
 
 TEST(IndexingTest, IndexSelectPicksRowsAndColumns) {
   Tensor x = arange(0, 12, 1, kFloat32).reshape({3, 4});

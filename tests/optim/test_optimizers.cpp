@@ -2,6 +2,8 @@
 // on a small quadratic; then each reduces a least-squares loss; then bad options are refused.
 #include <gtest/gtest.h>
 
+#include "expect_error.hpp"
+
 #include <cmath>
 #include <functional>
 #include <string>
@@ -284,14 +286,7 @@ TEST(OptimTest, EveryOptimizerReducesALeastSquaresLoss) {
   }
 }
 
-void expect_error(const std::function<void()>& fn, std::initializer_list<std::string> parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "no strata::Error thrown; expected one mentioning " << *parts.begin();
-  } catch (const Error& e) {
-    for (const std::string& p : parts) EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
-  }
-}
+using strata::testing::expect_error;
 
 TEST(OptimTest, BadOptionsThrowNamingTheOptimizerAndTheValue) {
   std::vector<Tensor> ps = {zeros({2}).requires_grad_()};
