@@ -249,7 +249,8 @@ Safetensors load_safetensors(const std::string& path) {
   const uint64_t size = static_cast<uint64_t>(f.tellg());
   f.seekg(0);
   SafetensorsDecoder d("load_safetensors: " + path, size);
-  std::vector<char> buf(std::min<uint64_t>(size, 4 << 20));
+  // At least one byte: a zero-sized read never reaches end-of-file (an empty file would spin).
+  std::vector<char> buf(std::max<uint64_t>(1, std::min<uint64_t>(size, 4 << 20)));
   while (f) {
     f.read(buf.data(), static_cast<std::streamsize>(buf.size()));
     if (f.gcount() > 0) d.feed(buf.data(), static_cast<size_t>(f.gcount()));

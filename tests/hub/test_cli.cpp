@@ -197,6 +197,12 @@ TEST_F(CliTest, ErrorsAreOneLineAndExitOne) {
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
   EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
 
+  FILE* empty = std::fopen((dir_ / "empty.safetensors").string().c_str(), "w");
+  std::fclose(empty);
+  r = strata("hub import '" + (dir_ / "empty.safetensors").string() + "' x");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("too short"), std::string::npos) << r.err;
+
   // A read on a hub that does not exist is an error, and creates nothing.
   r = strata("hub models --hub '" + (dir_ / "missing.db").string() + "'", false);
   EXPECT_EQ(r.status, 1);

@@ -198,3 +198,14 @@ TEST_F(SafetensorsTest, PythonInterop) {
 }
 
 }  // namespace
+
+namespace strata {
+namespace {
+TEST(SafetensorsFileTest, EmptyFileIsAnErrorNotAHang) {
+  std::string path = ::testing::TempDir() + "strata_empty.safetensors";
+  { std::ofstream(path, std::ios::binary); }
+  EXPECT_THROW(io::load_safetensors(path), Error);
+  std::remove(path.c_str());
+}
+}  // namespace
+}  // namespace strata

@@ -316,6 +316,12 @@ void export_model(const HubArgs& args, const std::string& ref_text, const std::s
 }
 
 void import_model(const HubArgs& args, const std::string& path, const std::string& name) {
+  // Checked here because load_safetensors never returns on an empty file (its read loop asks
+  // for 0 bytes forever).
+  std::error_code ec;
+  STRATA_CHECK(std::filesystem::is_regular_file(path, ec), "expected a safetensors file, '", path, "' is not a file");
+  auto size = std::filesystem::file_size(path, ec);
+  STRATA_CHECK(!ec && size >= 8, "'", path, "' is too short for a safetensors file (", size, " bytes)");
   auto file = io::load_safetensors(path);
   STRATA_CHECK(!file.tensors.empty(), "expected tensors in '", path, "', found none");
   hub::ModelMeta meta;
