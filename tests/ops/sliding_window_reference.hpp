@@ -4,6 +4,8 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include "expect_error.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -152,17 +154,6 @@ inline void expect_close(const Tensor& got, const std::vector<double>& want, dou
   ASSERT_EQ(g.size(), want.size());
   for (size_t i = 0; i < g.size(); ++i)
     ASSERT_NEAR(g[i], want[i], tol * std::max(1.0, std::abs(want[i]))) << "element " << i;
-}
-
-// Expects fn to throw strata::Error whose message contains every one of `parts`.
-inline void expect_error_mentions(const std::function<void()>& fn, std::initializer_list<std::string> parts) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected a strata::Error";
-  } catch (const Error& e) {
-    const std::string msg = e.what();
-    for (const std::string& p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
-  }
 }
 
 }  // namespace strata::testing

@@ -88,7 +88,7 @@ TEST(PoolTest, GlobalPoolsReduceSpatialAxes) {
   testing::expect_close(global_avg_pool2d(x), mean(x.reshape({2, 12, 5}), {1}).to_vector<double>(), 1e-6);
   EXPECT_EQ(global_avg_pool1d(zeros({2, 7, 3})).shape(), Shape({2, 3}));
   EXPECT_EQ(global_max_pool3d(zeros({2, 2, 3, 4, 3})).shape(), Shape({2, 3}));
-  testing::expect_error_mentions([] { global_avg_pool3d(zeros({2, 3, 4, 5})); },
+  testing::expect_error([] { global_avg_pool3d(zeros({2, 3, 4, 5})); },
                                  {"global_avg_pool3d", "rank 5", "[2, 3, 4, 5]"});
 }
 
@@ -113,16 +113,16 @@ TEST(PoolTest, BackwardF32MatchesF64) {
 }
 
 TEST(PoolTest, ErrorsNameTheOpAndShapes) {
-  using testing::expect_error_mentions;
+  using testing::expect_error;
   Tensor x = zeros({1, 4, 4, 3});
-  expect_error_mentions([&] { max_pool2d(zeros({4, 4, 3}), {2}); }, {"max_pool2d", "rank 4", "[4, 4, 3]"});
-  expect_error_mentions([&] { avg_pool2d(x, {5, 2}); }, {"avg_pool2d", "kernel", "larger", "[1, 4, 4, 3]"});
-  expect_error_mentions([&] { max_pool2d(x, {2, 2, 2}); }, {"max_pool2d", "kernel", "[2, 2, 2]"});
-  expect_error_mentions([&] { max_pool2d(x, {0}); }, {"max_pool2d", "kernel", ">= 1"});
-  expect_error_mentions([&] { max_pool2d(x, {2}, {.padding = Padding::explicit_({2}, {0})}); },
+  expect_error([&] { max_pool2d(zeros({4, 4, 3}), {2}); }, {"max_pool2d", "rank 4", "[4, 4, 3]"});
+  expect_error([&] { avg_pool2d(x, {5, 2}); }, {"avg_pool2d", "kernel", "larger", "[1, 4, 4, 3]"});
+  expect_error([&] { max_pool2d(x, {2, 2, 2}); }, {"max_pool2d", "kernel", "[2, 2, 2]"});
+  expect_error([&] { max_pool2d(x, {0}); }, {"max_pool2d", "kernel", ">= 1"});
+  expect_error([&] { max_pool2d(x, {2}, {.padding = Padding::explicit_({2}, {0})}); },
                         {"max_pool2d", "padding", "smaller than the kernel"});
-  expect_error_mentions([&] { max_pool1d(zeros({2, 3}, kInt64), {2}); }, {"max_pool1d", "rank 3"});
-  expect_error_mentions([&] { max_pool1d(zeros({2, 3, 1}, kInt64), {2}); }, {"max_pool1d", "int64"});
+  expect_error([&] { max_pool1d(zeros({2, 3}, kInt64), {2}); }, {"max_pool1d", "rank 3"});
+  expect_error([&] { max_pool1d(zeros({2, 3, 1}, kInt64), {2}); }, {"max_pool1d", "int64"});
 }
 
 }  // namespace

@@ -306,8 +306,14 @@ void fill(Tensor& t, double value) {
   dispatch_all(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = static_cast<T>(value);
-    Tensor dummy = t;  // map1 reads its input; the lambda ignores it
-    map1<T, T>(t, dummy, [v](T) { return v; });
+    StridedLoop<1> loop{t.shape(), {broadcast_byte_strides(t, t.shape())}, {static_cast<char*>(t.raw_data())}};
+    loop.run([&](std::array<char*, 1> p, std::array<int64_t, 1> s, int64_t n) {
+      if (s[0] == sizeof(T)) {
+        std::fill_n(reinterpret_cast<T*>(p[0]), n, v);
+      } else {
+        for (int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(p[0] + i * s[0]) = v;
+      }
+    });
   });
 }
 
