@@ -35,6 +35,11 @@ struct HubState {
   std::optional<int64_t> project_id_;  // only ever a committed id
 };
 
+// How other parts of the library (the workflow's queue) reach a Hub's connection.
+struct HubAccess {
+  static std::shared_ptr<HubState> state(const Hub& hub) { return hub.state_; }
+};
+
 inline double unix_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }

@@ -9,7 +9,7 @@ namespace strata::hub::detail {
 namespace {
 
 // Migration n (1-based) brings the schema from version n-1 to n. Never edit a released one:
-// append another.
+// append another (the schema version is the length of this list).
 const std::vector<std::vector<const char*>> kMigrations = {
     {
         R"(CREATE TABLE projects (
@@ -78,8 +78,10 @@ constexpr int64_t kMigrationLock = 0x5354524154410001;
 
 }  // namespace
 
+int64_t schema_version() { return static_cast<int64_t>(kMigrations.size()); }
+
 void migrate(Database& db) {
-  static_assert(kSchemaVersion > 0);
+  const int64_t kSchemaVersion = schema_version();
   try {  // the common case, without taking the write lock: already up to date
     if (db.query_int("SELECT MAX(version) FROM schema_version") == kSchemaVersion) return;
   } catch (const Error&) {

@@ -1,12 +1,15 @@
 // The hub's tables, created and migrated by the hub itself; schema_version records how far.
 #pragma once
+#include <cstdint>
+
 #include "database.hpp"
 
 namespace strata::hub::detail {
 
-inline constexpr int kSchemaVersion = 1;
+// The schema version this build knows: the number of migrations in schema.cpp.
+int64_t schema_version();
 
-// Brings the database to kSchemaVersion in one write transaction, so several processes opening
+// Brings the database to schema_version() in one write transaction, so several processes opening
 // a fresh hub at once do not race: the first creates, the others find it done. Refuses a
 // database whose schema is newer than this build knows.
 void migrate(Database& db);

@@ -20,6 +20,10 @@
 
 namespace strata::hub {
 
+namespace detail {
+struct HubAccess;
+}
+
 struct HubOptions {
   std::string project = "default";
   size_t cache_bytes = size_t{512} << 20;  // the loaded-model cache's bound (0: no cache)
@@ -91,6 +95,7 @@ class Hub {
   std::string url() const;  // with any password hidden
 
  private:
+  friend struct detail::HubAccess;  // the workflow module's queue shares this connection
   explicit Hub(std::shared_ptr<detail::HubState> state);
   std::shared_ptr<detail::HubState> state_;
 };
