@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
   std::printf("Strata vs libtorch %s, %d threads each, best of reps after warm-up.\n", TORCH_VERSION, threads);
   std::printf("ratio = libtorch time / strata time: > 1 means Strata is faster.\n\n");
   std::vector<bench::Case> cases;
-  for (auto family : {bench::dense_cases, bench::conv_cases, bench::pointwise_cases, bench::network_cases})
+  for (auto family : {bench::dense_cases, bench::conv_cases, bench::pointwise_cases, bench::network_cases,
+                      bench::rnn_cases})
     for (auto& c : family())
       if (c.name.find(filter) != std::string::npos) cases.push_back(std::move(c));
 

@@ -11,5 +11,6 @@ std::vector<Case> dense_cases();      // SGEMM, batched matmul, MLP training ste
 std::vector<Case> conv_cases();       // conv2d NHWC forward and backward
 std::vector<Case> pointwise_cases();  // element-wise, reductions, softmax, per-op overhead
 std::vector<Case> network_cases();    // whole nn models: MLP and CNN training and batch-1 inference
+std::vector<Case> rnn_cases();        // LSTM with the PTB "small" shapes, training and inference
 
 }  // namespace bench

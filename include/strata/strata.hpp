@@ -22,6 +22,7 @@
 #include "strata/ops/shape.hpp"
 #include "strata/ops/softmax.hpp"
 #include "strata/ops/sort.hpp"
+#include "strata/ops/rnn.hpp"
 #include "strata/data/data.hpp"
 #include "strata/hub/hub.hpp"
 #include "strata/io/safetensors.hpp"

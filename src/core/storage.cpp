@@ -6,15 +6,20 @@
 namespace strata {
 
 std::string Device::str() const {
-  return type == DeviceType::CPU ? "cpu" : "cuda:" + std::to_string(index);
+  switch (type) {
+    case DeviceType::CPU: return "cpu";
+    case DeviceType::CUDA: return "cuda:" + std::to_string(index);
+    case DeviceType::Meta: return "meta";
+  }
+  return "unknown";
 }
 
 Storage::Storage(size_t nbytes, Device device) : nbytes_(nbytes), device_(device) {
-  STRATA_CHECK(device.type == DeviceType::CPU, "device ", device.str(),
-               " is not available in this build (only cpu is)");
-  data_ = CpuAllocator::allocate(nbytes);
+  STRATA_CHECK(device.type != DeviceType::CUDA, "device ", device.str(),
+               " is not available in this build (cpu and meta are)");
+  data_ = device.type == DeviceType::Meta ? nullptr : CpuAllocator::allocate(nbytes);
 }
 
-Storage::~Storage() { CpuAllocator::deallocate(data_, nbytes_); }
+Storage::~Storage() { CpuAllocator::deallocate(data_, nbytes_); }  // null (meta) is fine
 
 }  // namespace strata

@@ -15,6 +15,10 @@ Tensor Tensor::empty(const Shape& shape, DType dtype, Device device) {
   return Tensor(std::make_shared<TensorImpl>(std::move(storage), shape, contiguous_strides(shape), 0, dtype));
 }
 
+void Tensor::throw_no_data() {
+  throw NoDataError("this tensor is on the meta device: it has a shape and a dtype but no data");
+}
+
 Tensor Tensor::as_strided(const Shape& shape, const Shape& strides, int64_t offset) const {
   return Tensor(std::make_shared<TensorImpl>(impl_->storage, shape, strides, offset, impl_->dtype));
 }

@@ -65,6 +65,7 @@ struct Printer {
 
 std::string Tensor::str() const {
   if (!defined()) return "tensor(undefined)";
+  if (is_meta()) return "tensor(..., shape=" + shape().str() + ", dtype=" + dtype_name(dtype()) + ", device=meta)";
   Printer p{*this, numel() > kSummariseAbove, to_vector<double>()};
   for (double v : p.flat_values) p.width = std::max(p.width, format_value(v, dtype()).size());
   std::ostringstream os;

@@ -19,8 +19,9 @@ Stream Stream::from_examples(std::vector<Example> examples) {
   });
 }
 
-Stream Stream::map(MapFn fn, int threads) const {
+Stream Stream::map(MapFn fn, int threads, bool keep_order) const {
   STRATA_CHECK(threads >= 1, "Stream::map: threads must be >= 1, got ", threads);
+  if (!keep_order && threads > 1) return map_unordered(std::move(fn), threads);
   Stream src = *this;
   if (threads == 1)
     return Stream([src, fn] {

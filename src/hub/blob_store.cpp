@@ -74,10 +74,10 @@ void put_blob(Database& db, const BlobId& id, const io::NamedTensors& weights, s
 
 io::NamedTensors read_blob(Database& db, const BlobId& id, const std::string& what) {
   const auto corrupt = [&](const std::string& why) {
-    return Error("hub: " + what + ": the weights blob " + id.sha256 + " is corrupted: " + why);
+    return Error("hub: " + what + ": the blob " + id.sha256 + " is corrupted: " + why);
   };
   Sha256 sha;
-  io::SafetensorsDecoder decoder(what + " weights", static_cast<uint64_t>(id.size));
+  io::SafetensorsDecoder decoder(what, static_cast<uint64_t>(id.size));
   int64_t expected = 0, bytes = 0;
   db.query("SELECT idx, data FROM blob_chunks WHERE sha256 = ? ORDER BY idx", {id.sha256}, [&](const Row& r) {
     if (r.integer(0) != expected) throw corrupt("chunk " + std::to_string(expected) + " is missing");
@@ -92,7 +92,7 @@ io::NamedTensors read_blob(Database& db, const BlobId& id, const std::string& wh
       throw corrupt(e.what());
     }
   });
-  if (expected == 0) throw Error("hub: " + what + ": its weights blob " + id.sha256 + " is gone (deleted while loading?)");
+  if (expected == 0) throw Error("hub: " + what + ": its blob " + id.sha256 + " is gone (deleted while loading?)");
   if (bytes != id.size)
     throw corrupt("it holds " + std::to_string(bytes) + " bytes, " + std::to_string(id.size) + " recorded");
   if (sha.hex() != id.sha256) throw corrupt("the SHA-256 of the stored bytes does not match");
@@ -105,7 +105,9 @@ io::NamedTensors read_blob(Database& db, const BlobId& id, const std::string& wh
 
 bool release_blob(Database& db, const std::string& sha256) {
   lock_blob(db, sha256);
-  if (db.query_int("SELECT 1 FROM models WHERE blob_sha256 = ? LIMIT 1", {sha256})) return false;
+  if (db.query_int("SELECT 1 FROM models WHERE blob_sha256 = ? LIMIT 1", {sha256}) ||
+      db.query_int("SELECT 1 FROM datasets WHERE blob_sha256 = ? LIMIT 1", {sha256}))
+    return false;
   db.execute("DELETE FROM blob_chunks WHERE sha256 = ?", {sha256});
   db.execute("DELETE FROM blobs WHERE sha256 = ?", {sha256});
   return true;

@@ -27,7 +27,7 @@ void put_blob(Database& db, const BlobId& id, const io::NamedTensors& weights, s
 // `what` ("model \"m\" version 3") prefixes every error.
 io::NamedTensors read_blob(Database& db, const BlobId& id, const std::string& what);
 
-// Inside a write transaction: deletes the blob if no model refers to it. True if deleted.
+// Inside a write transaction: deletes the blob if no model or dataset refers to it. True if deleted.
 bool release_blob(Database& db, const std::string& sha256);
 
 }  // namespace strata::hub::detail

@@ -8,6 +8,7 @@
 #include "blob_store.hpp"
 #include "hub_state.hpp"
 #include "strata/hub/hub.hpp"
+#include "versions.hpp"
 
 namespace strata::hub {
 namespace {
@@ -40,9 +41,7 @@ ModelInfo read_info(const Row& r) {
   return info;
 }
 
-std::string describe(const std::string& name, int64_t version) {
-  return "model \"" + name + "\" version " + (version == kLatest ? std::string("latest") : std::to_string(version));
-}
+std::string describe(const std::string& name, int64_t version) { return detail::describe(detail::kModels, name, version); }
 
 std::optional<ModelInfo> lookup(HubState& s, const std::string& name, int64_t version) {
   const auto pid = s.project_id(false);
@@ -111,13 +110,12 @@ int64_t Hub::save_model(const std::string& name, const io::NamedTensors& weights
   int64_t version = 0;
   s.db->transaction(true, [&] {
     const int64_t pid = *s.project_id(true);
+    if (meta.dataset_id)
+      STRATA_CHECK(s.db->query_int("SELECT 1 FROM datasets WHERE id = ?", {*meta.dataset_id}),
+                   "Hub::save_model: model \"", name, "\" names dataset id ", std::to_string(*meta.dataset_id),
+                   ", expected the id of a stored dataset version (Hub::dataset_info(name, version)->id)");
     detail::put_blob(*s.db, blob, weights, s.options.chunk_bytes, s.options.on_chunk_written);
-    // Allocated in the same transaction as everything else: a failed save burns no number.
-    version = *s.db->query_int(
-        "INSERT INTO model_names (project_id, name, last_version) VALUES (?, ?, 1) "
-        "ON CONFLICT (project_id, name) DO UPDATE SET last_version = model_names.last_version + 1 "
-        "RETURNING last_version",
-        {pid, name});
+    version = detail::allocate_version(*s.db, detail::kModels, pid, name);
     const Param dataset = meta.dataset_id ? Param(*meta.dataset_id) : Param(nullptr);
     const Param run = meta.run_id ? Param(*meta.run_id) : Param(nullptr);
     const int64_t id = *s.db->query_int(
@@ -142,16 +140,7 @@ LoadedModel Hub::load_model(const std::string& name, int64_t version) {
 }
 
 LoadedModel Hub::load_model(const std::string& name, std::string_view version) {
-  if (version == "latest") return load_model(name, kLatest);
-  int64_t v = 0;
-  for (char c : version) {
-    STRATA_CHECK(c >= '0' && c <= '9' && v < (int64_t{1} << 58), "Hub::load_model: version \"", std::string(version),
-                 "\" of \"", name, "\", expected a number or \"latest\"");
-    v = v * 10 + (c - '0');
-  }
-  STRATA_CHECK(!version.empty() && v > 0, "Hub::load_model: version \"", std::string(version), "\" of \"", name,
-               "\", expected a positive number or \"latest\"");
-  return load_model(name, v);
+  return load_model(name, detail::parse_version(version, "Hub::load_model", name));
 }
 
 std::optional<ModelInfo> Hub::model_info(const std::string& name, int64_t version) {
@@ -211,49 +200,14 @@ std::vector<ModelInfo> Hub::list_models(const std::string& name, Page page) {
   return out;
 }
 
-namespace {
-
-// Deletes the selected versions and then each blob left without a model, in one transaction.
-int64_t delete_versions(HubState& s, const std::string& name, const std::optional<int64_t>& version) {
-  int64_t deleted = 0;
-  std::vector<std::string> released;
-  s.db->transaction(true, [&] {
-    deleted = 0;
-    released.clear();
-    const auto pid = s.project_id(false);
-    if (!pid) return;
-    std::vector<std::pair<int64_t, std::string>> rows;
-    std::string sql = "SELECT id, blob_sha256 FROM models WHERE project_id = ? AND name = ?";
-    Params params{*pid, name};
-    if (version && *version == kLatest) sql += " ORDER BY version DESC LIMIT 1";
-    else if (version) {
-      sql += " AND version = ?";
-      params.push_back(*version);
-    }
-    s.db->query(sql, params, [&](const Row& r) { rows.emplace_back(r.integer(0), r.text(1)); });
-    std::set<std::string> blobs;
-    for (const auto& [id, sha] : rows) {
-      s.db->execute("DELETE FROM models WHERE id = ?", {id});
-      blobs.insert(sha);
-    }
-    for (const auto& sha : blobs)
-      if (detail::release_blob(*s.db, sha)) released.push_back(sha);
-    deleted = static_cast<int64_t>(rows.size());
-  });
-  for (const auto& sha : released) s.cache.erase(sha);
-  return deleted;
-}
-
-}  // namespace
-
 int64_t Hub::delete_model(const std::string& name, int64_t version) {
   std::lock_guard lock(state_->mu);
-  return delete_versions(*state_, name, version);
+  return detail::delete_versions(*state_, detail::kModels, name, version);
 }
 
 int64_t Hub::delete_all_versions(const std::string& name) {
   std::lock_guard lock(state_->mu);
-  return delete_versions(*state_, name, std::nullopt);
+  return detail::delete_versions(*state_, detail::kModels, name, std::nullopt);
 }
 
 }  // namespace strata::hub

@@ -1,5 +1,14 @@
 // Runs: metric points and events buffered in the Run object and written one transaction per
-// batch, and the queries that read a run back.
+// batch (when it fills, when its oldest entry is flush_interval old, on flush, finish, destruction
+// and exit), and the queries that read a run back.
+#include <unistd.h>
+
+#include <condition_variable>
+#include <cstdlib>
+#include <mutex>
+#include <set>
+#include <thread>
+
 #include <nlohmann/json.hpp>
 
 #include "hub_state.hpp"
@@ -19,6 +28,8 @@ const char* split_name(Split s) {
   throw Error("hub: unknown split");
 }
 
+// A Run's buffer, and the thread that writes it when its oldest entry is flush_interval old.
+// Lock order: `mu`, then the hub's `state->mu`. Kept on the heap so a moved Run keeps it.
 struct Run::Pending {
   struct Point {
     int64_t step;
@@ -30,19 +41,128 @@ struct Run::Pending {
     std::string kind, payload;
     double time;
   };
+
+  Pending(std::shared_ptr<HubState> s, int64_t run_id);
+  size_t size() const { return points.size() + events.size(); }
+  // Called with `mu` held after adding an entry: writes a full batch, or makes sure the
+  // flusher will write this one in time.
+  void added(std::unique_lock<std::mutex>& lock);
+  void write_locked(const std::string* status);  // `mu` held; keeps the buffer if the write fails
+  void flusher_loop();
+  // Stops the flusher and writes what is left, once; errors are swallowed.
+  void stop_and_write() noexcept;
+  void close() noexcept {
+    unregister();
+    stop_and_write();
+  }
+  void unregister() noexcept;
+
+  std::shared_ptr<HubState> state;
+  int64_t id;
+  std::mutex mu;
+  std::condition_variable wake;
   std::vector<Point> points;
   std::vector<Evt> events;
-  size_t size() const { return points.size() + events.size(); }
+  std::chrono::steady_clock::time_point oldest;  // when the oldest buffered entry came
+  std::thread flusher;
+  bool closed = false;
+  pid_t pid = ::getpid();  // a forked child must not touch its parent's threads or connections
 };
 
-Run::Run(std::shared_ptr<HubState> state, int64_t id) : state_(std::move(state)), id_(id), pending_(new Pending) {}
+namespace {
+
+// Runs still open when the program calls exit(): an atexit handler closes them, so their last
+// points are written even though their destructors never run. Leaked on purpose: it must
+// outlive every static destructor.
+struct OpenRuns {
+  std::mutex mu;
+  std::set<Run::Pending*> runs;
+};
+
+OpenRuns& open_runs() {
+  static OpenRuns* registry = [] {
+    auto* r = new OpenRuns;
+    std::atexit([] {
+      OpenRuns& all = open_runs();
+      std::lock_guard lock(all.mu);
+      for (auto* p : std::set<Run::Pending*>(all.runs))
+        if (p->pid == ::getpid()) p->stop_and_write();
+      all.runs.clear();
+    });
+    return r;
+  }();
+  return *registry;
+}
+
+}  // namespace
+
+Run::Pending::Pending(std::shared_ptr<HubState> s, int64_t run_id) : state(std::move(s)), id(run_id) {
+  OpenRuns& all = open_runs();
+  std::lock_guard lock(all.mu);
+  all.runs.insert(this);
+}
+
+void Run::Pending::unregister() noexcept {
+  OpenRuns& all = open_runs();
+  if (::getpid() != pid) return;  // in a forked child: the parent's registry is not ours to lock
+  std::lock_guard lock(all.mu);
+  all.runs.erase(this);
+}
+
+void Run::Pending::added(std::unique_lock<std::mutex>& lock) {
+  if (size() == 1) oldest = std::chrono::steady_clock::now();
+  if (size() >= state->options.log_batch) {
+    write_locked(nullptr);
+  } else if (size() == 1 && state->options.flush_interval.count() > 0) {
+    // Started on the first entry, not with the run: a run that never logs costs no thread.
+    if (!flusher.joinable()) flusher = std::thread([this] { flusher_loop(); });
+    else wake.notify_one();
+  }
+}
+
+void Run::Pending::flusher_loop() {
+  std::unique_lock lock(mu);
+  while (!closed) {
+    if (size() == 0) {
+      wake.wait(lock);
+      continue;
+    }
+    const auto due = oldest + state->options.flush_interval;
+    if (std::chrono::steady_clock::now() < due) {
+      wake.wait_until(lock, due);
+      continue;
+    }
+    try {
+      write_locked(nullptr);
+    } catch (...) {
+      oldest = std::chrono::steady_clock::now();  // kept: retried after another interval, or reported by flush()
+    }
+  }
+}
+
+void Run::Pending::stop_and_write() noexcept {
+  std::unique_lock lock(mu);
+  if (closed) return;
+  closed = true;
+  if (flusher.joinable()) {
+    wake.notify_one();
+    lock.unlock();
+    flusher.join();
+    lock.lock();
+  }
+  try {
+    if (size() > 0) write_locked(nullptr);
+  } catch (...) {
+    // A destructor cannot report; flush() and finish() do.
+  }
+}
+
+Run::Run(std::shared_ptr<HubState> state, int64_t id)
+    : state_(state), id_(id), pending_(std::make_unique<Pending>(std::move(state), id)) {}
 Run::Run(Run&&) noexcept = default;
 Run& Run::operator=(Run&& o) noexcept {
   if (this != &o) {
-    try {
-      if (state_) flush();
-    } catch (...) {
-    }
+    if (pending_) pending_->close();
     state_ = std::move(o.state_);
     id_ = o.id_;
     pending_ = std::move(o.pending_);
@@ -51,17 +171,14 @@ Run& Run::operator=(Run&& o) noexcept {
 }
 
 Run::~Run() {
-  try {
-    if (state_ && pending_ && pending_->size() > 0) write(nullptr);
-  } catch (...) {
-    // A destructor cannot report; flush() and finish() do.
-  }
+  if (pending_) pending_->close();
 }
 
 void Run::log(int64_t step, Split split, const std::string& name, double value) {
   STRATA_CHECK(state_, "Run::log: this run was moved from");
+  std::unique_lock lock(pending_->mu);
   pending_->points.push_back({step, split, name, value, detail::unix_now()});
-  if (pending_->size() >= state_->options.log_batch) write(nullptr);
+  pending_->added(lock);
 }
 
 void Run::log(int64_t step, Split split, const std::map<std::string, double>& values) {
@@ -72,54 +189,57 @@ void Run::event(const std::string& kind, const std::string& payload_json) {
   STRATA_CHECK(state_, "Run::event: this run was moved from");
   STRATA_CHECK(nlohmann::json::accept(payload_json), "Run::event: the payload of event \"", kind,
                "\" is not valid JSON: ", payload_json.substr(0, 80));
+  std::unique_lock lock(pending_->mu);
   pending_->events.push_back({kind, payload_json, detail::unix_now()});
-  if (pending_->size() >= state_->options.log_batch) write(nullptr);
+  pending_->added(lock);
 }
 
 void Run::flush() {
   STRATA_CHECK(state_, "Run::flush: this run was moved from");
-  if (pending_->size() > 0) write(nullptr);
+  std::lock_guard lock(pending_->mu);
+  if (pending_->size() > 0) pending_->write_locked(nullptr);
 }
 
 void Run::finish(const std::string& status) {
   STRATA_CHECK(state_, "Run::finish: this run was moved from");
-  write(&status);
+  std::lock_guard lock(pending_->mu);
+  pending_->write_locked(&status);
 }
 
-void Run::write(const std::string* status) {
+void Run::Pending::write_locked(const std::string* status) {
   constexpr size_t kRows = 128;
   static const std::string insert_many = [] {
     std::string sql = "INSERT INTO metrics (run_id, step, split, name, value, time) VALUES ";
     for (size_t i = 0; i < kRows; ++i) sql += i ? ", (?, ?, ?, ?, ?, ?)" : "(?, ?, ?, ?, ?, ?)";
     return sql;
   }();
-  std::lock_guard lock(state_->mu);
-  auto& db = *state_->db;
+  std::lock_guard lock(state->mu);
+  auto& db = *state->db;
   db.transaction(true, [&] {
     // Many rows per statement: one round trip per kRows points on a server.
-    const auto& points = pending_->points;
     size_t i = 0;
+    detail::Params params;
+    params.reserve(kRows * 6);
     for (; i + kRows <= points.size(); i += kRows) {
-      detail::Params params;
-      params.reserve(kRows * 6);
+      params.clear();
       for (size_t j = i; j < i + kRows; ++j) {
         const auto& p = points[j];
-        params.insert(params.end(), {id_, p.step, split_name(p.split), p.name, p.value, p.time});
+        params.insert(params.end(), {id, p.step, split_name(p.split), p.name, p.value, p.time});
       }
       db.execute(insert_many, params);
     }
     for (; i < points.size(); ++i) {
       const auto& p = points[i];
       db.execute("INSERT INTO metrics (run_id, step, split, name, value, time) VALUES (?, ?, ?, ?, ?, ?)",
-                 {id_, p.step, split_name(p.split), p.name, p.value, p.time});
+                 {id, p.step, split_name(p.split), p.name, p.value, p.time});
     }
-    for (const auto& e : pending_->events)
-      db.execute("INSERT INTO events (run_id, kind, payload, time) VALUES (?, ?, ?, ?)", {id_, e.kind, e.payload, e.time});
+    for (const auto& e : events)
+      db.execute("INSERT INTO events (run_id, kind, payload, time) VALUES (?, ?, ?, ?)", {id, e.kind, e.payload, e.time});
     if (status)
-      db.execute("UPDATE runs SET status = ?, finished_at = ? WHERE id = ?", {*status, detail::unix_now(), id_});
+      db.execute("UPDATE runs SET status = ?, finished_at = ? WHERE id = ?", {*status, detail::unix_now(), id});
   });
-  pending_->points.clear();
-  pending_->events.clear();
+  points.clear();
+  events.clear();
 }
 
 Run Hub::create_run(const std::string& name, const std::string& config_json) {

@@ -58,6 +58,48 @@ const std::vector<std::vector<const char*>> kMigrations = {
              kind TEXT NOT NULL, payload TEXT NOT NULL, time {real} NOT NULL))",
         "CREATE INDEX events_by_run ON events (run_id, id)",
     },
+    {
+        // The workflow's queue (src/workflow): plans, tasks, their dependencies and tags.
+        R"(CREATE TABLE plans (
+             id {id}, project_id {int} NOT NULL REFERENCES projects(id), name TEXT NOT NULL,
+             created_at {real} NOT NULL))",
+        // `waiting` counts dependencies not yet succeeded: a task is leasable at 0.
+        R"(CREATE TABLE tasks (
+             id {id}, project_id {int} NOT NULL REFERENCES projects(id),
+             plan_id {int} REFERENCES plans(id), name TEXT NOT NULL, kind TEXT NOT NULL,
+             params TEXT NOT NULL, input_dataset TEXT NOT NULL, model TEXT NOT NULL,
+             output_dataset TEXT NOT NULL, priority {int} NOT NULL, tags TEXT NOT NULL,
+             status TEXT NOT NULL, waiting {int} NOT NULL, attempts {int} NOT NULL,
+             max_attempts {int} NOT NULL, retry_delay {real} NOT NULL, not_before {real} NOT NULL,
+             worker TEXT NOT NULL, lease_expires_at {real}, result TEXT, error TEXT NOT NULL,
+             log_tail TEXT NOT NULL, created_at {real} NOT NULL, leased_at {real},
+             started_at {real}, finished_at {real}))",
+        "CREATE INDEX tasks_ready ON tasks (project_id, status, waiting, priority DESC, id)",
+        "CREATE INDEX tasks_by_plan ON tasks (plan_id, status)",
+        "CREATE INDEX tasks_by_lease ON tasks (status, lease_expires_at)",
+        R"(CREATE TABLE task_deps (
+             task_id {int} NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+             depends_on {int} NOT NULL REFERENCES tasks(id), PRIMARY KEY (task_id, depends_on)))",
+        "CREATE INDEX task_deps_by_dependency ON task_deps (depends_on)",
+        R"(CREATE TABLE task_tags (
+             task_id {int} NOT NULL REFERENCES tasks(id) ON DELETE CASCADE, tag TEXT NOT NULL,
+             PRIMARY KEY (task_id, tag)))",
+    },
+    {
+        // Datasets: versioned like models; their bytes live in the same content-addressed blobs.
+        R"(CREATE TABLE dataset_names (
+             project_id {int} NOT NULL REFERENCES projects(id), name TEXT NOT NULL,
+             last_version {int} NOT NULL, PRIMARY KEY (project_id, name)))",
+        R"(CREATE TABLE datasets (
+             id {id}, project_id {int} NOT NULL REFERENCES projects(id), name TEXT NOT NULL,
+             version {int} NOT NULL, kind TEXT NOT NULL, description TEXT NOT NULL,
+             user_values TEXT NOT NULL, entries {int} NOT NULL,
+             blob_sha256 TEXT NOT NULL REFERENCES blobs(sha256), blob_size {int} NOT NULL,
+             created_at {real} NOT NULL, UNIQUE (project_id, name, version)))",
+        "CREATE INDEX datasets_by_blob ON datasets (blob_sha256)",
+        "CREATE INDEX datasets_by_time ON datasets (project_id, id)",
+        "CREATE INDEX models_by_dataset ON models (dataset_id)",
+    },
 };
 
 std::string for_dialect(std::string sql, Dialect d) {

@@ -141,6 +141,18 @@ Layer* Layer::find(const std::string& name) {
   return nullptr;
 }
 
+Layer& Layer::get_layer(const std::string& name) {
+  Layer* hit = find(name);
+  expect(hit != nullptr, "get_layer: no layer named '" + name + "'");
+  return *hit;
+}
+
+Layer& Layer::get_layer(size_t index) {
+  expect(index < children_.size(), "get_layer: index " + std::to_string(index) + " is out of range (" +
+                                       std::to_string(children_.size()) + " layers)");
+  return *children_[index];
+}
+
 int64_t Layer::count_params() const {
   int64_t n = 0;
   for (const Tensor& t : all_weights()) n += t.numel();

@@ -15,7 +15,7 @@ struct SymbolNode {
   Layer* layer = nullptr;              // null for an input
   std::vector<std::shared_ptr<SymbolNode>> args;
   Shape shape;                         // -1 for the batch
-  Tensor probe;                        // the batch-1 value, from which shapes follow
+  Tensor probe;                        // batch-1 and shape-only (meta device): the shapes that flow
 };
 
 const Shape& Symbol::shape() const { return node_->shape; }
@@ -30,8 +30,38 @@ Symbol Input(const Shape& shape, std::string name) {
                  " (only the first axis may be -1)");
     if (probe_shape[d] == -1) probe_shape[d] = 1;
   }
-  node->probe = zeros(probe_shape);
+  node->probe = Tensor::empty(probe_shape, kFloat32, kMeta);
   return Symbol(node);
+}
+
+// Runs `layer` on probes in eval mode without autograd, so that it builds and shows its output
+// shape without updating statistics (batch norm) or dropping (dropout).
+static Tensor run_probe(Layer& layer, const std::vector<Tensor>& probes) {
+  NoGradGuard no_grad;
+  bool was_training = layer.training();
+  layer.eval();
+  try {
+    Tensor out = probes.size() == 1 ? layer(probes[0]) : layer(probes);
+    layer.train(was_training);
+    return out;
+  } catch (...) {
+    layer.train(was_training);
+    throw;
+  }
+}
+
+// Learns the layer's output shape from shape-only (meta) probes, which compute nothing and
+// allocate no activations. A layer using an op with no shape-only path (it reads data: NoDataError)
+// runs once on real batch-1 zeros instead; its output goes on as a meta probe.
+static Tensor shape_probe(Layer& layer, const std::vector<Tensor>& probes) {
+  try {
+    return run_probe(layer, probes);
+  } catch (const NoDataError&) {
+    std::vector<Tensor> real;
+    for (const Tensor& p : probes) real.push_back(zeros(p.shape(), p.dtype()));
+    const Tensor out = run_probe(layer, real);
+    return Tensor::empty(out.shape(), out.dtype(), kMeta);
+  }
 }
 
 // Runs `layer` on the arguments' probes and records the result as a new symbol.
@@ -46,13 +76,7 @@ static Symbol record(Layer& layer, std::shared_ptr<Layer> owned, const std::vect
     probes.push_back(x.node()->probe);
     dynamic_batch = dynamic_batch || (x.shape().size() > 0 && x.shape()[0] == -1);
   }
-  {
-    NoGradGuard no_grad;
-    bool was_training = layer.training();
-    layer.eval();  // probes must not update statistics (batch norm) or drop (dropout)
-    node->probe = probes.size() == 1 ? layer(probes[0]) : layer(probes);
-    layer.train(was_training);
-  }
+  node->probe = shape_probe(layer, probes);
   node->shape = node->probe.shape();
   if (dynamic_batch && node->shape.size() > 0) node->shape[0] = -1;
   return Symbol(node);

@@ -65,6 +65,7 @@ Tensor concat(const std::vector<Tensor>& tensors, int64_t axis) {
   Shape shape = first.shape();
   shape[ax] = 0;
   DType dtype = first.dtype();
+  bool meta = false;  // any meta part makes a meta result (core/device.hpp)
   for (size_t i = 0; i < tensors.size(); ++i) {
     const Shape& s = tensors[i].shape();
     bool fits = s.size() == first.dim();
@@ -73,8 +74,9 @@ Tensor concat(const std::vector<Tensor>& tensors, int64_t axis) {
                  first.shape().str(), "; sizes must agree except along axis ", ax);
     shape[ax] += s[ax];
     dtype = promote(dtype, tensors[i].dtype());
+    meta = meta || tensors[i].is_meta();
   }
-  Tensor y = Tensor::empty(shape, dtype);
+  Tensor y = Tensor::empty(shape, dtype, meta ? kMeta : kCPU);
   struct Part {
     int64_t size;
     DType dtype;

@@ -1,18 +1,26 @@
 #include "postgres_cluster.hpp"
 
-#include <gtest/gtest.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <pwd.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <memory>
+#include <stdexcept>
 
 namespace strata::hub::testing {
 namespace {
+
+namespace fs = std::filesystem;
+
+// How long an unused shared cluster waits for the next program before it is removed.
+constexpr int kLingerSeconds = 10;
 
 std::string shell_output(const std::string& command) {
   std::string out;
@@ -23,6 +31,12 @@ std::string shell_output(const std::string& command) {
   }
   while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
   return out;
+}
+
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
 }
 
 int free_port() {
@@ -40,18 +54,24 @@ int free_port() {
   return port;
 }
 
+// Holds an exclusive flock on a file while alive: the shared cluster's state changes under it.
+class FileLock {
+ public:
+  explicit FileLock(const std::string& path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)) {
+    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+  }
+  ~FileLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+ private:
+  int fd_;
+};
+
 std::unique_ptr<PostgresCluster> g_cluster;
 std::string g_why;
 bool g_tried = false;
-
-// Stops the cluster after the last test.
-class ClusterEnvironment : public ::testing::Environment {
- public:
-  void TearDown() override {
-    if (g_cluster) g_cluster->stop();
-  }
-};
-[[maybe_unused]] auto* const g_environment = ::testing::AddGlobalTestEnvironment(new ClusterEnvironment);
+pid_t g_owner = 0;  // a forked child that calls exit() must not release its parent's share
 
 }  // namespace
 
@@ -62,45 +82,73 @@ PostgresCluster* PostgresCluster::get() {
   g_tried = true;
   auto c = std::unique_ptr<PostgresCluster>(new PostgresCluster);
   c->bin_ = shell_output("ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1");
-  if (c->bin_.empty() || !std::filesystem::exists(c->bin_ + "/initdb")) {
+  if (c->bin_.empty() || !fs::exists(c->bin_ + "/initdb")) {
     const std::string initdb = shell_output("command -v initdb");
     if (initdb.empty()) {
       g_why = "PostgreSQL's server binaries (initdb, pg_ctl) are not installed";
       return nullptr;
     }
-    c->bin_ = std::filesystem::path(initdb).parent_path().string();
+    c->bin_ = fs::path(initdb).parent_path().string();
   }
   c->as_root_ = ::geteuid() == 0;
   if (c->as_root_ && !::getpwnam("postgres")) {
     g_why = "running as root and there is no postgres user to run the server as";
     return nullptr;
   }
-  char tmpl[] = "/tmp/strata_pg_XXXXXX";
-  if (!::mkdtemp(tmpl)) {
-    g_why = "cannot make a temporary directory";
-    return nullptr;
+  const std::string base = (fs::temp_directory_path() / ("strata_pg_" + std::to_string(::geteuid()))).string();
+  c->dir_ = base;
+  c->lock_ = base + ".lock";
+  {
+    FileLock lock(c->lock_);
+    std::ifstream port_file(c->dir_ + "/port");
+    const bool running = port_file >> c->port_ &&
+                         std::system(c->run_as_owner("'" + c->bin_ + "/pg_ctl' -D '" + c->dir_ +
+                                                     "/data' status >/dev/null 2>&1").c_str()) == 0;
+    if (!running) {
+      std::system(c->run_as_owner("'" + c->bin_ + "/pg_ctl' -D '" + c->dir_ + "/data' -m immediate -w stop >/dev/null 2>&1").c_str());
+      std::error_code ec;
+      fs::remove_all(c->dir_, ec);
+      fs::create_directories(c->dir_ + "/users", ec);
+      if (c->as_root_) std::system(("chown postgres '" + c->dir_ + "'").c_str());
+      c->port_ = free_port();
+      const std::string init = c->run_as_owner("'" + c->bin_ + "/initdb' -D '" + c->dir_ + "/data' -U postgres -A trust -E UTF8 --locale=C --no-sync >'" + c->dir_ + "/initdb.log' 2>&1");
+      const std::string start = c->run_as_owner(
+          "'" + c->bin_ + "/pg_ctl' -D '" + c->dir_ + "/data' -l '" + c->dir_ + "/server.log' -w -t 30 -o \"-p " +
+          std::to_string(c->port_) + " -k '" + c->dir_ + "' -c listen_addresses=127.0.0.1 -c fsync=off" +
+          " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200\" start >/dev/null 2>&1");
+      if (std::system(init.c_str()) != 0 || std::system(start.c_str()) != 0) {
+        g_why = "could not start a PostgreSQL cluster (see " + c->dir_ + "/*.log)";
+        return nullptr;
+      }
+      std::ofstream(c->dir_ + "/port") << c->port_;
+    }
+    std::ofstream(c->dir_ + "/users/" + std::to_string(::getpid()));
   }
-  c->dir_ = tmpl;
-  if (c->as_root_) std::system(("chown postgres '" + c->dir_ + "'").c_str());
-  c->port_ = free_port();
-  const std::string init = c->run_as_owner("'" + c->bin_ + "/initdb' -D '" + c->dir_ + "/data' -U postgres -A trust -E UTF8 --locale=C --no-sync >'" + c->dir_ + "/initdb.log' 2>&1");
-  const std::string start = c->run_as_owner(
-      "'" + c->bin_ + "/pg_ctl' -D '" + c->dir_ + "/data' -l '" + c->dir_ + "/server.log' -w -t 30 -o \"-p " +
-      std::to_string(c->port_) + " -k '" + c->dir_ + "' -c listen_addresses=127.0.0.1 -c fsync=off" +
-      " -c synchronous_commit=off -c full_page_writes=off -c max_connections=100\" start >/dev/null 2>&1");
-  if (std::system(init.c_str()) != 0 || std::system(start.c_str()) != 0) {
-    g_why = "could not start a PostgreSQL cluster (see " + c->dir_ + "/*.log)";
-    return nullptr;
-  }
+  g_owner = ::getpid();
   g_cluster = std::move(c);
+  std::atexit([] {
+    if (g_cluster && ::getpid() == g_owner) g_cluster->release();
+  });
   return g_cluster.get();
+}
+
+void PostgresCluster::release() {
+  FileLock lock(lock_);
+  std::error_code ec;
+  fs::remove(dir_ + "/users/" + std::to_string(::getpid()), ec);
+  // A detached shell stops the cluster later unless a live program has registered by then
+  // (the files under users/ are named by pid; those of crashed programs are ignored).
+  const std::string stop = run_as_owner("'" + bin_ + "/pg_ctl' -D '" + dir_ + "/data' -m immediate -w stop");
+  const std::string reaper = "sleep " + std::to_string(kLingerSeconds) + "; exec 9>'" + lock_ + "'; flock 9; " +
+                             "for f in '" + dir_ + "'/users/*; do [ -e \"$f\" ] || continue; " +
+                             "kill -0 \"${f##*/}\" 2>/dev/null && exit 0; rm -f \"$f\"; done; " + stop +
+                             "; rm -rf '" + dir_ + "'";
+  std::system(("setsid sh -c " + quoted(reaper) + " </dev/null >/dev/null 2>&1 &").c_str());
 }
 
 std::string PostgresCluster::run_as_owner(const std::string& command) const {
   if (!as_root_) return command;
-  std::string quoted;
-  for (char ch : command) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return "runuser -u postgres -- sh -c '" + quoted + "'";
+  return "runuser -u postgres -- sh -c " + quoted(command);
 }
 
 std::string PostgresCluster::url(const std::string& database) const {
@@ -108,10 +156,8 @@ std::string PostgresCluster::url(const std::string& database) const {
 }
 
 bool PostgresCluster::psql(const std::string& database, const std::string& sql) {
-  std::string quoted;
-  for (char ch : sql) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
   const std::string cmd = "PGOPTIONS='-c client_min_messages=warning' '" + bin_ + "/psql' -q -X -v ON_ERROR_STOP=1 -h 127.0.0.1 -p " + std::to_string(port_) +
-                          " -U postgres -d '" + database + "' -c '" + quoted + "' >/dev/null";
+                          " -U postgres -d '" + database + "' -c " + quoted(sql) + " >/dev/null";
   return std::system(cmd.c_str()) == 0;
 }
 
@@ -121,14 +167,6 @@ void PostgresCluster::create_database(const std::string& name) {
 
 void PostgresCluster::drop_database(const std::string& name) {
   psql("postgres", "DROP DATABASE IF EXISTS \"" + name + "\" WITH (FORCE)");
-}
-
-void PostgresCluster::stop() {
-  if (dir_.empty()) return;
-  std::system(run_as_owner("'" + bin_ + "/pg_ctl' -D '" + dir_ + "/data' -m immediate -w stop >/dev/null 2>&1").c_str());
-  std::error_code ec;
-  std::filesystem::remove_all(dir_, ec);
-  dir_.clear();
 }
 
 }  // namespace strata::hub::testing

@@ -156,6 +156,33 @@ TEST_F(CliTest, RunsAndLogs) {
   EXPECT_EQ(r.out.find("train "), std::string::npos) << r.out;
 }
 
+TEST_F(CliTest, DatasetsTableAndJson) {
+  {
+    auto hub = hub::Hub::open(db_);
+    hub.save_dataset("mnist", {{"x", zeros({4, 2})}}, {.description = "tiny", .values = {{"source", "idx"}}});
+    hub.save_dataset("mnist", {{"x", ones({4, 2})}, {"y", zeros({4})}});
+    hub.save_dataset("raw files", hub::DatasetFiles{{"a.csv", "1,2\n"}});
+  }
+  auto r = strata("hub datasets");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* s : {"NAME", "KIND", "raw files", "files", "tensors", "tiny"}) EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  EXPECT_LT(r.out.find("raw files"), r.out.find("mnist")) << r.out;  // newest first
+
+  r = strata("hub datasets --name mnist --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  json j = json::parse(r.out);
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[0]["version"], 2);
+  EXPECT_EQ(j[0]["entries"], 2);
+  EXPECT_EQ(j[1]["description"], "tiny");
+  EXPECT_EQ(j[1]["values"]["source"], "idx");
+  EXPECT_EQ(j[1]["kind"], "tensors");
+
+  r = strata("hub datasets --name nothing");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("no datasets matching 'nothing'"), std::string::npos) << r.out;
+}
+
 TEST_F(CliTest, ExportImportRoundTrip) {
   fill();
   std::string file = (dir_ / "mlp.safetensors").string();

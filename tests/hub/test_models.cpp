@@ -19,11 +19,13 @@ std::string error_of(const std::function<void()>& f) {
 
 TEST_P(HubTest, SavesAndLoadsVersionsWithTheirMetadata) {
   Hub hub = open();
+  hub.save_dataset("data", small_model(9));
+  const int64_t dataset = hub.dataset_info("data")->id;
   ModelMeta meta{.architecture = R"({"layers":[{"Dense":8}]})",
                  .metrics = {{"accuracy", 0.91}, {"loss", 0.25}},
                  .tags = {"cnn", "baseline"},
                  .values = {{"optimizer", "adam"}, {"lr", "0.001"}},
-                 .dataset_id = 12,
+                 .dataset_id = dataset,
                  .run_id = std::nullopt};
   EXPECT_EQ(hub.save_model("mlp", small_model(1), meta), 1);
   EXPECT_EQ(hub.save_model("mlp", small_model(2)), 2);
@@ -41,7 +43,7 @@ TEST_P(HubTest, SavesAndLoadsVersionsWithTheirMetadata) {
   EXPECT_EQ(first.info.meta.metrics, meta.metrics);
   EXPECT_EQ(first.info.meta.tags, (std::vector<std::string>{"baseline", "cnn"}));
   EXPECT_EQ(first.info.meta.values, meta.values);
-  EXPECT_EQ(first.info.meta.dataset_id, 12);
+  EXPECT_EQ(first.info.meta.dataset_id, dataset);
   EXPECT_FALSE(first.info.meta.run_id.has_value());
   EXPECT_EQ(first.info.sha256.size(), 64u);
   EXPECT_GT(first.info.created_at, 1.6e9);

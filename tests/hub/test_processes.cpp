@@ -1,6 +1,6 @@
 // Several processes on one hub: a save killed with SIGKILL leaves no trace, concurrent saves
-// get distinct versions, a fresh hub opened by many processes at once, and deleting a model
-// while another connection loads it.
+// get distinct versions, a fresh hub opened by many processes at once, exit() writing what a run
+// still buffers, and deleting a model while another connection loads it.
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -102,6 +102,26 @@ TEST_P(HubTest, ManyProcessesOpenAFreshHubAtOnce) {
   Hub hub = open();
   EXPECT_EQ(hub.list_models().size(), 6u);
   EXPECT_EQ(hub.list_runs().size(), 6u);
+}
+
+TEST_P(HubTest, ExitWritesWhatRunsStillBuffer) {
+  int64_t run_id = 0;
+  {
+    Hub hub = open();
+    run_id = hub.create_run("before").id() + 1;  // the child's run comes next
+  }
+  const pid_t child = spawn([&] {
+    Hub hub = Hub::open(url_, {.flush_interval = std::chrono::milliseconds(0)});  // no timer
+    hub::Run run = hub.create_run("exiting");
+    run.log(1, Split::train, "loss", 0.5);
+    run.event("last words");
+    std::exit(0);  // no destructor runs: the at-exit handler writes the buffer
+  });
+  EXPECT_EQ(wait_exit_code(child), 0);
+  Hub hub = open();
+  ASSERT_EQ(hub.run_info(run_id)->name, "exiting");
+  EXPECT_EQ(hub.metric_history(run_id, "loss", Split::train).size(), 1u);
+  EXPECT_EQ(hub.events(run_id).size(), 1u);
 }
 
 TEST_P(HubTest, DeletingWhileAnotherConnectionLoadsDoesNotCrashIt) {

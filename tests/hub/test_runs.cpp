@@ -1,5 +1,6 @@
 // Runs: metrics per step and split written in batches, events, status, and reading them back.
 #include <chrono>
+#include <thread>
 
 #include "hub_fixture.hpp"
 
@@ -25,6 +26,30 @@ TEST_P(HubTest, MetricsAreBufferedAndFlushedInBatches) {
   for (int step = 0; step < 5; ++step) EXPECT_EQ(train[step].step, step);
   EXPECT_DOUBLE_EQ(train[1].value, 0.5);
   EXPECT_TRUE(hub.metric_history(run.id(), "loss", Split::test).empty());
+}
+
+TEST_P(HubTest, BufferedPointsAreWrittenWithinTheFlushInterval) {
+  using namespace std::chrono;
+  const auto interval = milliseconds(200);
+  Hub hub = open({.flush_interval = interval});
+  hub::Run run = hub.create_run("timed");
+  for (int step = 0; step < 3; ++step) run.log(step, Split::train, "loss", 1.0 / (step + 1));
+  const auto logged = steady_clock::now();
+  Hub reader = open();  // a second connection, as another process would read
+  EXPECT_TRUE(reader.metric_history(run.id(), "loss", Split::train).empty());  // still buffered
+  std::this_thread::sleep_for(interval + milliseconds(100));
+  std::vector<MetricPoint> points;
+  while ((points = reader.metric_history(run.id(), "loss", Split::train)).size() < 3 &&
+         steady_clock::now() - logged < seconds(5))
+    std::this_thread::sleep_for(milliseconds(20));
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_DOUBLE_EQ(points[2].value, 1.0 / 3);
+  EXPECT_LT(steady_clock::now() - logged, interval + seconds(1));  // slack for a loaded machine
+  // The flusher keeps serving the run: a later point is written without any further call.
+  run.event("done");
+  while (reader.events(run.id()).empty() && steady_clock::now() - logged < seconds(5))
+    std::this_thread::sleep_for(milliseconds(20));
+  EXPECT_EQ(reader.events(run.id()).size(), 1u);
 }
 
 TEST_P(HubTest, DestroyingARunFlushesIt) {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "expect_error.hpp"
 #include "strata/strata.hpp"
 
 namespace strata {
@@ -64,6 +65,44 @@ TEST(ModelTest, ModelNestsAsALayer) {
   EXPECT_EQ(outer(ones({5, 8})).shape(), Shape({5, 2}));
   EXPECT_EQ(outer.trainable_weights().size(), 4u);
   EXPECT_NE(outer.summary().find("block"), std::string::npos);
+}
+
+TEST(ModelTest, DeclaringRunsLayersOnShapesOnly) {
+  // 16 GB of activations if the declaration ran real data through the network.
+  auto x = nn::Input({-1, 16384, 16384, 16});
+  bool saw_meta = false;
+  nn::Lambda spy([&](const Tensor& t) {
+    saw_meta = t.is_meta();
+    return t;
+  });
+  auto h = nn::MaxPool2d({2, 2})(nn::Conv2d(16, {3, 3}, nn::relu)(spy(x)));
+  EXPECT_TRUE(saw_meta);
+  EXPECT_EQ(h.shape(), Shape({-1, 8192, 8192, 16}));
+  nn::Model m(x, h);
+  EXPECT_EQ(m.count_params(), 3 * 3 * 16 * 16 + 16);  // the weights are real
+  EXPECT_FALSE(m.trainable_weights()[0].is_meta());
+}
+
+TEST(ModelTest, LayersThatReadDataFallBackToARealProbe) {
+  auto x = nn::Input({-1, 3});
+  // item() needs a value: this layer has no shape-only path.
+  nn::Lambda reads([](const Tensor& t) { return t * sum(t).item<double>() + 1.0; });
+  auto y = nn::Dense(2)(reads(x));
+  EXPECT_EQ(y.shape(), Shape({-1, 2}));
+  nn::Model m(x, y);
+  EXPECT_EQ(m(ones({4, 3})).shape(), Shape({4, 2}));
+}
+
+TEST(ModelTest, GetLayerByNameAndIndex) {
+  auto x = nn::Input({-1, 4});
+  auto h = nn::Dense(6, nn::relu, "hidden")(x);
+  nn::Model m(x, nn::Dense(2, {}, "logits")(nn::Dropout(0.5, "drop")(h)));
+  EXPECT_EQ(m.get_layer(0).name(), "hidden");  // the order the layers run in
+  EXPECT_EQ(m.get_layer(1).name(), "drop");
+  EXPECT_EQ(m.get_layer(2).name(), "logits");
+  EXPECT_EQ(&m.get_layer("logits"), &m.get_layer(2));
+  testing::expect_error([&] { m.get_layer(3); }, {"out of range", "3 layers"});
+  testing::expect_error([&] { m.get_layer("nope"); }, {"no layer named 'nope'"});
 }
 
 TEST(ModelTest, ErrorsNameTheProblem) {

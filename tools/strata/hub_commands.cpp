@@ -207,6 +207,7 @@ void show(const HubArgs& args, const std::string& ref_text) {
   meta.add_row({"sha256", info.sha256});
   meta.add_row({"tags", join(info.meta.tags)});
   meta.add_row({"run", info.meta.run_id ? std::to_string(*info.meta.run_id) : ""});
+  meta.add_row({"dataset id", info.meta.dataset_id ? std::to_string(*info.meta.dataset_id) : ""});
   meta.add_row({"architecture", info.meta.architecture});
   for (const auto& [k, v] : info.meta.values) meta.add_row({"value " + k, v});
   meta.print(std::cout);
@@ -250,6 +251,31 @@ void runs(const HubArgs& args, int64_t limit) {
     std::string duration = r.finished_at > 0 ? format_number(std::round((r.finished_at - r.created_at) * 10) / 10) : "";
     t.add_row({std::to_string(r.id), r.name, r.status, format_time(r.created_at), duration, r.config});
   }
+  t.print(std::cout);
+}
+
+void datasets(const HubArgs& args, const std::string& name_part, int64_t limit) {
+  auto h = open_hub(args);
+  auto list = h.find_datasets(name_part, {limit, 0});
+  const auto kind = [](hub::DatasetKind k) { return k == hub::DatasetKind::files ? "files" : "tensors"; };
+  if (args.as_json) {
+    json out = json::array();
+    for (const auto& d : list)
+      out.push_back({{"id", d.id}, {"name", d.name}, {"version", d.version}, {"kind", kind(d.kind)},
+                     {"entries", d.entries}, {"description", d.meta.description}, {"values", d.meta.values},
+                     {"sha256", d.sha256}, {"size_bytes", d.size_bytes}, {"created_at", d.created_at}});
+    print_json(out);
+    return;
+  }
+  if (list.empty()) {
+    std::cout << "no datasets" << (name_part.empty() ? "" : " matching '" + name_part + "'") << " in project '"
+              << h.project() << "' of " << h.url() << '\n';
+    return;
+  }
+  Table t({"NAME", "VERSION", "ID", "KIND", "ENTRIES", "SIZE", "CREATED (UTC)", "DESCRIPTION"});
+  for (const auto& d : list)
+    t.add_row({d.name, std::to_string(d.version), std::to_string(d.id), kind(d.kind), std::to_string(d.entries),
+               format_bytes(d.size_bytes), format_time(d.created_at), d.meta.description});
   t.print(std::cout);
 }
 
@@ -370,7 +396,7 @@ std::string hide_password(const std::string& text, const std::string& url) {
 
 void add_hub_commands(CLI::App& app) {
   auto args = std::make_shared<HubArgs>();
-  auto* hub = app.add_subcommand("hub", "Models, runs and metric logs of a hub");
+  auto* hub = app.add_subcommand("hub", "Models, datasets, runs and metric logs of a hub");
   hub->require_subcommand(1);
   hub->fallthrough();  // `strata hub models --json` as well as `strata hub --json models`
   hub->add_option("--hub", args->url, "Hub URL: a SQLite path or postgresql://...")->capture_default_str();
@@ -393,6 +419,13 @@ void add_hub_commands(CLI::App& app) {
   cmd = hub->add_subcommand("runs", "Training runs, newest first");
   cmd->add_option("--limit", *limit, "How many runs")->capture_default_str()->check(CLI::PositiveNumber);
   cmd->callback([=] { runs(*args, *limit); });
+
+  auto name_part = std::make_shared<std::string>();
+  auto dataset_limit = std::make_shared<int64_t>(100);
+  cmd = hub->add_subcommand("datasets", "Dataset versions, newest first");
+  cmd->add_option("--name", *name_part, "Only names containing this text");
+  cmd->add_option("--limit", *dataset_limit, "How many versions")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->callback([=] { datasets(*args, *name_part, *dataset_limit); });
 
   auto run_id = std::make_shared<int64_t>(0);
   auto log_metrics = std::make_shared<std::vector<std::string>>(std::vector<std::string>{"loss", "accuracy"});

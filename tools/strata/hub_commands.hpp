@@ -1,4 +1,4 @@
-// `strata hub ...`: list, inspect, export and import the models and runs of a hub
+// `strata hub ...`: list, inspect, export and import the models, datasets and runs of a hub
 // (docs/hub.md) from the command line, as aligned tables or, with --json, as JSON.
 #pragma once
 #include <CLI/CLI.hpp>

@@ -1,24 +1,31 @@
-// strata: the command line of the Strata library. Today one group, `strata hub ...`
-// (see `strata hub --help`). Errors print one line to stderr and exit with status 1.
+// strata: the command line of the Strata library. Groups: `strata hub ...`, `strata worker`,
+// `strata plan ...` (see `strata <group> --help`). Errors print one line to stderr and exit with status 1.
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
 #include "hub_commands.hpp"
+#include "plan_commands.hpp"
+#include "worker_commands.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"Strata: models, runs and weights from the command line"};
   app.require_subcommand(1);
   strata::cli::add_hub_commands(app);
+  strata::cli::add_worker_commands(app);
+  strata::cli::add_plan_commands(app);
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();  // a command's own exit status (`strata plan wait`)
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 1;  // --help is a ParseError too
   } catch (const std::exception& e) {
     // Messages may echo the --hub URL: never let its password through.
     std::string url;
-    if (auto* hub = app.get_subcommand("hub"); hub && hub->get_option("--hub")->count() > 0)
-      url = hub->get_option("--hub")->as<std::string>();
+    for (const char* group : {"hub", "worker", "plan"})
+      if (auto* cmd = app.get_subcommand(group); cmd && cmd->get_option("--hub")->count() > 0)
+        url = cmd->get_option("--hub")->as<std::string>();
     std::string message = strata::cli::hide_password(e.what(), url);
     for (char& c : message)
       if (c == '\n' || c == '\t') c = ' ';  // one line, for scripts and logs

@@ -1,12 +1,14 @@
 // Device: where a tensor's storage lives. CPU is implemented; CUDA is reserved so that user
-// code naming devices does not change when the CUDA backend (kernels/cuda) lands.
+// code naming devices does not change when the CUDA backend (kernels/cuda) lands. Meta tensors
+// have a shape and a dtype but no data: static models run their layers on them to learn shapes
+// without computing or allocating activations.
 #pragma once
 #include <cstdint>
 #include <string>
 
 namespace strata {
 
-enum class DeviceType : uint8_t { CPU, CUDA };
+enum class DeviceType : uint8_t { CPU, CUDA, Meta };
 
 struct Device {
   DeviceType type = DeviceType::CPU;
@@ -17,5 +19,6 @@ struct Device {
 };
 
 inline const Device kCPU{DeviceType::CPU, 0};
+inline const Device kMeta{DeviceType::Meta, 0};
 
 }  // namespace strata

@@ -13,6 +13,13 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& what) : std::runtime_error(what) {}
 };
 
+// Reading the data of a meta tensor (core/device.hpp), which has none. Static models catch it to
+// learn a layer's shapes from a real batch-1 probe instead, for ops with no shape-only path.
+class NoDataError : public Error {
+ public:
+  using Error::Error;
+};
+
 // Throws strata::Error with the concatenation of the message parts when `cond` is false.
 #define STRATA_CHECK(cond, ...)                                          \
   do {                                                                   \

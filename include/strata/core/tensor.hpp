@@ -58,11 +58,14 @@ class Tensor {
   int64_t numel() const { return impl_->shape.numel(); }
   DType dtype() const { return impl_->dtype; }
   Device device() const { return impl_->storage->device(); }
+  bool is_meta() const { return device().type == DeviceType::Meta; }
   bool is_contiguous() const;
   size_t nbytes() const { return numel() * itemsize(dtype()); }
 
   // Pointer to the first element. data<T>() checks that T matches the dtype.
   void* raw_data() const {
+    if (impl_->storage->device().type == DeviceType::Meta) [[unlikely]]
+      throw_no_data();
     return static_cast<char*>(impl_->storage->data()) + impl_->offset * itemsize(impl_->dtype);
   }
   template <class T>
@@ -120,6 +123,7 @@ class Tensor {
   void check_dtype(DType expected, const char* what) const;
 
  private:
+  [[noreturn]] static void throw_no_data();
   std::shared_ptr<TensorImpl> impl_;
 };
 

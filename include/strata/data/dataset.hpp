@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "strata/data/stream.hpp"
@@ -40,12 +41,21 @@ class Dataset {
   Stream prefetch(int64_t capacity = 2) const;
   // cache: each example is computed at most once, then kept in memory.
   Dataset cache() const;
+  // cache(path): the first read computes every example once and writes them to the file at
+  // `path` (under a temporary name, renamed when complete: an interrupted run leaves no
+  // cache); reads then come from the file, in this process and in later ones. A file that is
+  // there already is used as it is: delete it when the source changes.
+  Dataset cache(const std::string& path) const;
   // repeat: a finite count here; stream().repeat() repeats forever.
   Dataset repeat(int64_t times) const;
   Dataset take(int64_t n) const;
   Dataset skip(int64_t n) const;
   Dataset zip(const Dataset& other) const;  // size: the smaller of the two
   Dataset concatenate(const Dataset& other) const;
+  // A Stream: interleaving reads the sub-streams in turn (see Stream::interleave).
+  Stream interleave(std::function<Stream(const Example&)> fn, int64_t cycle_length, int64_t block_length = 1) const {
+    return stream().interleave(std::move(fn), cycle_length, block_length);
+  }
   // The examples at `indices`, in that order.
   Dataset subset(std::vector<int64_t> indices) const;
 

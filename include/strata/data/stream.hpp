@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "strata/data/batch.hpp"
@@ -30,9 +31,11 @@ class Stream {
   ExampleIterator begin() const { return ExampleIterator(open()); }
   ExampleIterator end() const { return {}; }
 
-  // fn applied to each example. With threads > 1, fn runs on that many threads over chunks of
-  // 4 * threads examples, and the output keeps the input's order; fn must be thread-safe.
-  Stream map(MapFn fn, int threads = 1) const;
+  // fn applied to each example. With threads > 1, fn runs on that many threads (fn must be
+  // thread-safe): keep_order maps chunks of 4 * threads examples and keeps the input's order;
+  // without it, examples come out as soon as they are mapped (a slow example does not hold up
+  // the others; the order then varies from run to run).
+  Stream map(MapFn fn, int threads = 1, bool keep_order = true) const;
   Stream filter(Predicate keep) const;
   // Buffered shuffle: keeps buffer_size examples and emits a random one of them each time.
   // Each pass gives the same order for the same seed.
@@ -52,8 +55,17 @@ class Stream {
   Stream zip(const Stream& other) const;
   // This stream, then the other.
   Stream concatenate(const Stream& other) const;
+  // tf.data's interleave: each example of this stream opens a sub-stream fn(example); the
+  // output takes block_length examples from each of cycle_length open sub-streams in turn, and
+  // a sub-stream that ends is replaced by the next example's when its turn comes back.
+  Stream interleave(std::function<Stream(const Example&)> fn, int64_t cycle_length, int64_t block_length = 1) const;
+  // Like cache(), but the first complete pass is written to the file at `path`, which later
+  // passes and other processes read instead of the source. The file is written under a
+  // temporary name and renamed when the pass ends, so an interrupted pass leaves no cache.
+  Stream cache(const std::string& path) const;
 
  private:
+  Stream map_unordered(MapFn fn, int threads) const;
   OpenFn open_;
 };
 

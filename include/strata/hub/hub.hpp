@@ -1,11 +1,12 @@
 // Hub: the model life-cycle store. Models and their versions with content-addressed weights,
-// runs with their metric logs and events, grouped in projects; SQLite by default
+// versioned datasets, runs with their metric logs and events, grouped in projects; SQLite by default
 // (Hub::open("strata.db")), PostgreSQL for a team (Hub::open("postgresql://user@host/db")).
 //
 // Every write is one transaction: a process killed mid-save leaves the hub as if the save had
 // never started. Several processes may use one hub at once. A Hub is safe to share between
 // threads (calls are serialised on its one connection).
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -14,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "strata/hub/dataset.hpp"
 #include "strata/hub/model.hpp"
 #include "strata/hub/run.hpp"
 #include "strata/io/safetensors.hpp"
@@ -29,6 +31,8 @@ struct HubOptions {
   size_t cache_bytes = size_t{512} << 20;  // the loaded-model cache's bound (0: no cache)
   size_t chunk_bytes = size_t{4} << 20;    // weight blobs are stored in rows of this size
   size_t log_batch = 4096;                 // a Run writes after this many buffered points
+  // ... or when its oldest buffered point is this old (0: only by batch, flush and finish).
+  std::chrono::milliseconds flush_interval{1000};
   int busy_timeout_ms = 60'000;            // how long a write waits for another writer
   // Test hook: called inside save_model's transaction after each weight chunk is written.
   std::function<void(int64_t chunk_index)> on_chunk_written;
@@ -82,6 +86,21 @@ class Hub {
   // other version uses go with them. Returns the number of versions deleted.
   int64_t delete_model(const std::string& name, int64_t version);
   int64_t delete_all_versions(const std::string& name);
+
+  // --- datasets: versioned like models, their bytes content-addressed in the same blob store ---
+  int64_t save_dataset(const std::string& name, const io::NamedTensors& tensors, const DatasetMeta& meta = {});
+  int64_t save_dataset(const std::string& name, const DatasetFiles& files, const DatasetMeta& meta = {});
+  // kLatest (or "latest") for the newest version; throws strata::Error when there is none or
+  // the stored bytes are corrupted (naming the dataset and version).
+  LoadedDataset load_dataset(const std::string& name, int64_t version = kLatest);
+  LoadedDataset load_dataset(const std::string& name, std::string_view version);
+  std::optional<DatasetInfo> dataset_info(const std::string& name, int64_t version = kLatest);
+  // Versions whose name contains `name_part` (case-sensitive; empty: all), newest first.
+  std::vector<DatasetInfo> find_datasets(const std::string& name_part = "", Page page = {});
+  // Like delete_model: blobs no one else uses go too. Models that named a deleted version keep
+  // their weights, and their dataset_id becomes empty.
+  int64_t delete_dataset(const std::string& name, int64_t version);
+  int64_t delete_all_dataset_versions(const std::string& name);
 
   // --- runs ---
   Run create_run(const std::string& name, const std::string& config_json = "{}");

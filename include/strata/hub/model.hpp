@@ -16,7 +16,7 @@ struct ModelMeta {
   std::map<std::string, double> metrics;    // accuracy, loss, ...: what find_top_model sorts by
   std::vector<std::string> tags;
   std::map<std::string, std::string> values;  // user key-values
-  std::optional<int64_t> dataset_id;        // the dataset that produced it
+  std::optional<int64_t> dataset_id;        // DatasetInfo::id of the dataset version it was trained on
   std::optional<int64_t> run_id;            // the run (Hub::create_run) that produced it
 };
 

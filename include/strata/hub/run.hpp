@@ -1,5 +1,7 @@
 // A training run's log: metrics per step and split, and user events, buffered in memory and
-// written one transaction per batch (when the batch fills, on flush(), finish() and destruction).
+// written one transaction per batch: when the batch fills (HubOptions::log_batch), at most
+// HubOptions::flush_interval after an entry is logged (a background thread per Run that logs),
+// on flush(), finish(), destruction, and when the program exits.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -38,9 +40,10 @@ struct RunInfo {
   double finished_at = 0;  // 0 while running
 };
 
-// Made by Hub::create_run. Not thread-safe: one writer per Run object.
+// Made by Hub::create_run. log() and event() may be called from several threads.
 class Run {
  public:
+  struct Pending;  // the buffer and its flusher (run_log.cpp)
   Run(Run&&) noexcept;
   Run& operator=(Run&&) noexcept;
   ~Run();  // flushes; errors are swallowed here (call flush() to see them)
@@ -56,9 +59,7 @@ class Run {
 
  private:
   friend class Hub;
-  struct Pending;
   Run(std::shared_ptr<detail::HubState> state, int64_t id);
-  void write(const std::string* status);
 
   std::shared_ptr<detail::HubState> state_;
   int64_t id_ = 0;

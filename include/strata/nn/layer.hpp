@@ -55,6 +55,11 @@ class Layer {
   const std::vector<Layer*>& children() const { return children_; }
   // The child (at any depth) with this name; nullptr if none.
   Layer* find(const std::string& name);
+  // Keras's and TensorLayer's get_layer: the layer named `name` (at any depth), or the
+  // index-th child in call order (a static model's layers in the order they run). Throws an
+  // Error naming this layer when there is none.
+  Layer& get_layer(const std::string& name);
+  Layer& get_layer(size_t index);
   int64_t count_params() const;
   // A Keras-like table of layers, output shapes (of the last call) and parameter counts.
   std::string summary() const;

@@ -8,8 +8,9 @@
 //   nn::Model net(x, nn::Dense(10)(h), "cnn");
 //
 // Each layer is built the moment it is called on a symbol: the graph runs it once on a
-// batch-1 probe of zeros, in eval mode and without autograd, which also gives every symbol
-// its shape (-1 stands for the batch).
+// shape-only batch-1 probe (a meta tensor: no data, no arithmetic), in eval mode and without
+// autograd, which gives every symbol its shape (-1 stands for the batch). Declaring a model
+// allocates its weights and no activations.
 #pragma once
 #include <memory>
 #include <string>

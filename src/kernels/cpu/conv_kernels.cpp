@@ -1,4 +1,5 @@
 #include "kernels/cpu/conv_kernels.hpp"
+#include "kernels/cpu/meta.hpp"
 
 #include <optional>
 
@@ -153,7 +154,8 @@ memory primitive_weights(const std::optional<dnnl::reorder>& reorder, const memo
 
 Tensor conv_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in, const ConvGeometry& g) {
   Tensor x = dense(x_in), w = dense(w_in), b = b_in.defined() ? dense(b_in) : b_in;
-  Tensor y = Tensor::empty(activation_shape(g, g.win.out, g.out_channels), x.dtype());
+  Tensor y = Tensor::empty(activation_shape(g, g.win.out, g.out_channels), x.dtype(), result_device({&x, &w, &b}));
+  if (y.is_meta()) return y;
   if (x.dtype() == kFloat64) {
     conv_reference_forward<double>(g, x.data<double>(), w.data<double>(), b.defined() ? b.data<double>() : nullptr,
                                    y.data<double>());

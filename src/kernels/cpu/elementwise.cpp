@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kernels/cpu/loops.hpp"
+#include "kernels/cpu/meta.hpp"
 #include "kernels/cpu/scalar_math.hpp"
 
 namespace strata::kernels::cpu {
@@ -25,6 +26,7 @@ Shape broadcast_byte_strides(const Tensor& t, const Shape& out) {
 // out[i] = f(x[i]) with Out/In element types.
 template <class Out, class In, class F>
 void map1(Tensor& out, const Tensor& x, F f) {
+  if (out.is_meta()) return;
   StridedLoop<2> loop{out.shape(), {broadcast_byte_strides(out, out.shape()), broadcast_byte_strides(x, out.shape())},
                       {static_cast<char*>(out.raw_data()), static_cast<char*>(x.raw_data())}};
   // flatten: `f` must be inlined into the loops for them to vectorise; with ~100 instantiations
@@ -48,6 +50,7 @@ void map1(Tensor& out, const Tensor& x, F f) {
 // out[i] = f(a[i], b[i]) with broadcasting; a and b have type In.
 template <class Out, class In, class F>
 void map2(Tensor& out, const Tensor& a, const Tensor& b, F f) {
+  if (out.is_meta()) return;
   const Shape& sh = out.shape();
   StridedLoop<3> loop{sh,
                       {broadcast_byte_strides(out, sh), broadcast_byte_strides(a, sh), broadcast_byte_strides(b, sh)},
@@ -196,14 +199,14 @@ bool is_comparison(BinaryOp op) { return op >= BinaryOp::eq && op <= BinaryOp::l
 
 Tensor unary(UnaryOp op, const Tensor& x, double a, double b) {
   if (op == UnaryOp::logical_not) {
-    Tensor out = Tensor::empty(x.shape(), kBool);
+    Tensor out = Tensor::empty(x.shape(), kBool, result_device({&x}));
     dispatch_all(x.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       map1<bool, T>(out, x, [](T v) { return v == T(0); });
     });
     return out;
   }
-  Tensor out = Tensor::empty(x.shape(), x.dtype());
+  Tensor out = Tensor::empty(x.shape(), x.dtype(), result_device({&x}));
   dispatch_all(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_floating_point_v<T>) unary_float<T>(op, out, x, T(a), T(b));
@@ -220,11 +223,11 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b) {
   Tensor cb = b.dtype() == common ? b : cast(b, common);
   Shape shape = a.shape() == b.shape() ? a.shape() : broadcast_shapes(a.shape(), b.shape(), binary_name(op));
   if (is_comparison(op)) {
-    Tensor out = Tensor::empty(shape, kBool);
+    Tensor out = Tensor::empty(shape, kBool, result_device({&a, &b}));
     dispatch_all(common, [&](auto tag) { binary_compare<typename decltype(tag)::type>(op, out, ca, cb); });
     return out;
   }
-  Tensor out = Tensor::empty(shape, common);
+  Tensor out = Tensor::empty(shape, common, result_device({&a, &b}));
   dispatch_numeric(common, binary_name(op),
                    [&](auto tag) { binary_arith<typename decltype(tag)::type>(op, out, ca, cb); });
   return out;
@@ -258,7 +261,8 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   Tensor cb = b.dtype() == common ? b : cast(b, common);
   Tensor cc = cond.dtype() == kBool ? cond : cast(cond, kBool);
   Shape shape = broadcast_shapes(broadcast_shapes(cc.shape(), a.shape(), "where"), b.shape(), "where");
-  Tensor out = Tensor::empty(shape, common);
+  Tensor out = Tensor::empty(shape, common, result_device({&cond, &a, &b}));
+  if (out.is_meta()) return out;
   StridedLoop<4> loop{shape,
                       {broadcast_byte_strides(out, shape), broadcast_byte_strides(cc, shape),
                        broadcast_byte_strides(ca, shape), broadcast_byte_strides(cb, shape)},
@@ -291,18 +295,19 @@ void copy_into(Tensor& dst, const Tensor& src) {
 }
 
 Tensor contiguous_copy(const Tensor& x) {
-  Tensor out = Tensor::empty(x.shape(), x.dtype());
+  Tensor out = Tensor::empty(x.shape(), x.dtype(), result_device({&x}));
   copy_into(out, x);
   return out;
 }
 
 Tensor cast(const Tensor& x, DType dtype) {
-  Tensor out = Tensor::empty(x.shape(), dtype);
+  Tensor out = Tensor::empty(x.shape(), dtype, result_device({&x}));
   copy_into(out, x);
   return out;
 }
 
 void fill(Tensor& t, double value) {
+  if (t.is_meta()) return;
   dispatch_all(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = static_cast<T>(value);

@@ -1,4 +1,5 @@
 #include "kernels/cpu/index_kernels.hpp"
+#include "kernels/cpu/meta.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -80,8 +81,8 @@ int64_t row_offset(int64_t r, const Shape& shape, const std::vector<std::vector<
 
 Tensor take_axes(const Tensor& x, const Shape& shape, const AxisMaps& maps) {
   if (x.dim() == 0) return contiguous_copy(x);
-  Tensor out = Tensor::empty(shape, x.dtype());
-  if (out.numel() == 0) return out;
+  Tensor out = Tensor::empty(shape, x.dtype(), result_device({&x}));
+  if (out.numel() == 0 || out.is_meta()) return out;
   const int nd = shape.size();
   // Trailing axes that are copied whole and lie contiguously in x make one block; the axis
   // before them (`loop`) is walked through its offset table, the axes before that are rows.
@@ -121,7 +122,7 @@ Tensor take_axes(const Tensor& x, const Shape& shape, const AxisMaps& maps) {
 }
 
 void write_slab(Tensor& y, int axis, int64_t at, const Tensor& x) {
-  if (x.numel() == 0) return;
+  if (x.numel() == 0 || y.is_meta()) return;
   int64_t outer = 1, inner = 1;
   for (int d = 0; d < axis; ++d) outer *= y.shape()[d];
   for (int d = axis + 1; d < y.dim(); ++d) inner *= y.shape()[d];

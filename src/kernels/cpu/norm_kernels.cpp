@@ -1,4 +1,5 @@
 #include "kernels/cpu/norm_kernels.hpp"
+#include "kernels/cpu/meta.hpp"
 
 #include <cmath>
 
@@ -82,7 +83,8 @@ ChannelStats channel_mean_var(const Tensor& x_in) {
 Tensor batch_norm_apply(const Tensor& x_in, const std::vector<double>& mean, const std::vector<double>& invstd,
                         const Tensor& gamma, const Tensor& beta) {
   Tensor x = dense(x_in);
-  Tensor y = Tensor::empty(x.shape(), x.dtype());
+  Tensor y = Tensor::empty(x.shape(), x.dtype(), result_device({&x}));
+  if (y.is_meta()) return y;
   const int64_t C = last_dim(x), M = C == 0 ? 0 : x.numel() / C;
   dispatch_floating(x.dtype(), "batch_norm", [&](auto tag) {
     using T = typename decltype(tag)::type;

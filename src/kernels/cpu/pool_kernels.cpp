@@ -1,4 +1,5 @@
 #include "kernels/cpu/pool_kernels.hpp"
+#include "kernels/cpu/meta.hpp"
 
 #include "kernels/cpu/dnnl_window.hpp"
 #include "kernels/cpu/elementwise.hpp"
@@ -74,7 +75,8 @@ memory wrap(const memory::desc& md, const Tensor& t) { return memory(md, dnnl_en
 
 Tensor pool_forward(const Tensor& x_in, const PoolGeometry& g, std::shared_ptr<PoolWorkspace>* workspace) {
   Tensor x = dense(x_in);
-  Tensor y = Tensor::empty(activation_shape(g, g.win.out), x.dtype());
+  Tensor y = Tensor::empty(activation_shape(g, g.win.out), x.dtype(), result_device({&x}));
+  if (y.is_meta()) return y;
   if (x.dtype() == kFloat64) {
     pool_reference_forward<double>(g, x.data<double>(), y.data<double>());
     return y;

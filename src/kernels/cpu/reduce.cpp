@@ -2,6 +2,7 @@
 // when they are not) so that both common cases are tight loops: B == 1 reduces contiguous rows,
 // B > 1 accumulates whole rows of B (e.g. a bias gradient summed over the batch).
 #include "kernels/cpu/reduce.hpp"
+#include "kernels/cpu/meta.hpp"
 
 #include <memory>
 
@@ -175,7 +176,8 @@ Tensor reduce(ReduceOp op, const Tensor& x, const std::vector<bool>& mask, bool 
   Shape out_shape = reduced_shape(x.shape(), mask, keepdim);
   bool widen = (op == ReduceOp::sum || op == ReduceOp::prod) && !is_floating(x.dtype());
   DType out_dtype = widen ? kInt64 : x.dtype();
-  Tensor out = Tensor::empty(out_shape, out_dtype);
+  Tensor out = Tensor::empty(out_shape, out_dtype, result_device({&x}));
+  if (out.is_meta()) return out;
   int64_t A, R, B;
   Tensor xc = arrange(x, mask, A, R, B);
   if (R == 0) {
@@ -198,7 +200,8 @@ Tensor arg_reduce(bool is_max, const Tensor& x, int axis, bool keepdim) {
   mask[axis] = true;
   STRATA_CHECK(x.shape()[axis] > 0, is_max ? "argmax" : "argmin", ": cannot reduce an empty axis (shape ",
                x.shape().str(), ")");
-  Tensor out = Tensor::empty(reduced_shape(x.shape(), mask, keepdim), kInt64);
+  Tensor out = Tensor::empty(reduced_shape(x.shape(), mask, keepdim), kInt64, result_device({&x}));
+  if (out.is_meta()) return out;
   int64_t A, R, B;
   Tensor xc = arrange(x, mask, A, R, B);
   int64_t* o = out.data<int64_t>();

@@ -1,4 +1,5 @@
 #include "kernels/cpu/softmax_kernels.hpp"
+#include "kernels/cpu/meta.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -178,8 +179,8 @@ void backward_strided(const T* g, const T* y, T* gx, const AxisView& v, bool log
 
 Tensor softmax_forward(const Tensor& x_in, int axis, bool log) {
   Tensor x = dense(x_in);
-  Tensor y = Tensor::empty(x.shape(), x.dtype());
-  if (x.numel() == 0) return y;
+  Tensor y = Tensor::empty(x.shape(), x.dtype(), result_device({&x}));
+  if (x.numel() == 0 || y.is_meta()) return y;
   const AxisView v(x.shape(), axis);
   dispatch_floating(x.dtype(), log ? "log_softmax" : "softmax", [&](auto tag) {
     using T = typename decltype(tag)::type;

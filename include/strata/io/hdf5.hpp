@@ -1,0 +1,33 @@
+// HDF5 weight files in the layout Keras (save_weights, and model.save's "model_weights"
+// group) and TensorLayer (save_weights_to_hdf5) share: a `layer_names` attribute listing the
+// layers in order, one group per layer whose `weight_names` attribute lists its datasets.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "strata/io/safetensors.hpp"  // NamedTensors
+
+namespace strata::io {
+
+struct LayerWeights {
+  std::string layer;
+  NamedTensors weights;  // named as in weight_names ("dense_1/kernel:0"), in that order
+};
+
+// The layers in layer_names order, read from "model_weights" when the file has that group
+// (a whole Keras model), else from the root. Datasets of float (float16 becomes float32),
+// int, uint8 and bool (h5py's enum) types. Throws strata::Error naming the file and what is
+// wrong: not HDF5, a missing attribute or group, an unsupported type, or a dataset that
+// declares more data than the file can hold. The HDF5 library is not thread-safe: call from
+// one thread at a time.
+std::vector<LayerWeights> load_hdf5_weights(const std::string& path);
+
+// Writes TensorLayer's save_weights_to_hdf5 layout (fixed-length byte-string attributes, as
+// h5py writes lists of bytes), which tl.files.load_hdf5_to_weights and Keras read.
+void save_hdf5_weights(const std::string& path, const std::vector<LayerWeights>& layers);
+
+// Groups "layer/weight" names (nn::Layer::named_weights) by layer, splitting at the last '/'
+// and keeping order; consecutive weights of one layer form one group.
+std::vector<LayerWeights> layers_of(const NamedTensors& weights);
+
+}  // namespace strata::io

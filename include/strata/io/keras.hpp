@@ -1,0 +1,28 @@
+// Keras' and TensorLayer 2's weight names and orders, mapped to Strata's, so that their HDF5
+// files (io/hdf5.hpp) load into Strata layers by name or by order. Layouts agree already:
+// Dense kernels are [in, out] and Conv2D kernels [kh, kw, in, out] in all three; see
+// docs/interop.md for what differs (batch-norm order, recurrent gate order).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "strata/io/hdf5.hpp"
+
+namespace strata::io {
+
+// A weight's own name in Strata's terms: the ":0" TensorFlow appends is dropped and
+// kernel / weights / filters -> W, bias / biases -> b, depthwise_kernel -> depthwise_W,
+// pointwise_kernel -> pointwise_W, moving_variance -> moving_var; others are kept.
+std::string strata_weight_name(const std::string& name);
+
+// Every layer's weights, named "<layer>/<strata_weight_name>" (the names of
+// nn::Layer::named_weights), in Strata's order: batch norm's beta before gamma. A weight
+// whose file name has another layer in front ("dense/kernel:0" in group "model_1", a nested
+// model) is named after that inner layer. Throws strata::Error if two weights get one name.
+NamedTensors strata_weights(const std::vector<LayerWeights>& layers);
+
+// strata_weights(load_hdf5_weights(path)): a Keras .h5 (save_weights or a whole model.save)
+// or a TensorLayer save_weights_to_hdf5 file, ready for nn::assign_weights(_by_name).
+NamedTensors load_keras_weights(const std::string& path);
+
+}  // namespace strata::io

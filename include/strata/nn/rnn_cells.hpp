@@ -1,0 +1,80 @@
+// Recurrent cells: one time step of SimpleRNN, LSTM or GRU, with Keras's (TensorLayer's) gates
+// and weight layouts: kernel [in, gates * units], recurrent_kernel [units, gates * units], bias.
+#pragma once
+#include <vector>
+
+#include "strata/nn/activation.hpp"
+#include "strata/nn/layer.hpp"
+
+namespace strata::nn {
+
+enum class CellKind { simple, lstm, gru };
+
+// Weights and state of a cell kind. Gate order: LSTM i, f, c, o; GRU z, r, n. The GRU bias is
+// [2, 3 * units] (input bias, recurrent bias: Keras 2's reset_after); the others' [gates * units].
+int gate_count(CellKind kind);
+int state_count(CellKind kind);  // LSTM: h and c; the others: h
+
+// Initializers as Keras: glorot_uniform kernel, orthogonal recurrent kernel, zero bias; an LSTM
+// starts its forget-gate bias at one (Keras's unit_forget_bias).
+struct CellInit {
+  Initializer kernel = glorot_uniform();
+  Initializer recurrent = orthogonal();
+  Initializer bias = zeros_init();
+  bool unit_forget_bias = true;
+};
+
+// A cell called on x [batch, features] starts from a zero state and returns the new h; step()
+// takes and returns the whole state ({h} or {h, c}), whose first element is the output.
+class RNNCell : public Layer {
+ public:
+  STRATA_LAYER_MOVABLE(RNNCell)
+  // `act` is SimpleRNN's activation (default tanh); LSTM and GRU use sigmoid and tanh, fused.
+  RNNCell(CellKind kind, int64_t units, std::string name = "", CellInit init = {}, Activation act = {});
+  std::vector<Tensor> step(const Tensor& x, const std::vector<Tensor>& state);
+  std::vector<Tensor> zero_state(int64_t batch, DType dtype = kFloat32) const;
+  CellKind cell_kind() const { return kind_; }
+  int64_t units() const { return units_; }
+  Tensor kernel, recurrent_kernel, bias;
+
+ protected:
+  void build(const Shape& input_shape) override;
+  void build_many(const std::vector<Shape>& shapes) override;
+  Tensor forward(const Tensor& x) override;
+  Tensor forward_many(const std::vector<Tensor>& xs) override;
+
+ private:
+  CellKind kind_;
+  int64_t units_, in_ = -1;
+  CellInit init_;
+  Activation act_;
+  std::vector<Tensor> new_state_;  // what the last forward_many computed, for step()
+};
+
+struct SimpleRNNCell : RNNCell {
+  STRATA_LAYER_MOVABLE(SimpleRNNCell)
+  explicit SimpleRNNCell(int64_t units, std::string name = "", Activation act = {}, CellInit init = {})
+      : RNNCell(CellKind::simple, units, std::move(name), std::move(init), std::move(act)) {}
+};
+struct LSTMCell : RNNCell {
+  STRATA_LAYER_MOVABLE(LSTMCell)
+  explicit LSTMCell(int64_t units, std::string name = "", CellInit init = {})
+      : RNNCell(CellKind::lstm, units, std::move(name), std::move(init)) {}
+};
+struct GRUCell : RNNCell {
+  STRATA_LAYER_MOVABLE(GRUCell)
+  explicit GRUCell(int64_t units, std::string name = "", CellInit init = {})
+      : RNNCell(CellKind::gru, units, std::move(name), std::move(init)) {}
+};
+
+// The bias of a cell kind: its shape, and its initializer with the LSTM forget-gate ones.
+Shape cell_bias_shape(CellKind kind, int64_t units);
+Initializer cell_bias_init(CellKind kind, int64_t units, const CellInit& init);
+
+// One step of a cell kind as a function of its weights, for layers that hold cell weights.
+// x_gates is x·kernel plus the input bias (input_gates), so a sequence projects every step at once.
+Tensor input_gates(CellKind kind, const Tensor& x, const Tensor& kernel, const Tensor& bias);
+std::vector<Tensor> cell_step(CellKind kind, const Tensor& x_gates, const std::vector<Tensor>& state,
+                              const Tensor& recurrent_kernel, const Tensor& bias, const Activation& act = {});
+
+}  // namespace strata::nn

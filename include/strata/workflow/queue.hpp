@@ -1,0 +1,85 @@
+// Queue: the workflow's persistent task queue, stored in a hub's database (SQLite or
+// PostgreSQL) and shared by every process that opens the same hub and project.
+//
+// Leases are fenced: each lease raises the task's attempt number, and heartbeat, complete and
+// fail succeed only for the attempt that currently holds the task, so a worker whose lease was
+// taken away (paused, cut off, then back) cannot commit: each task's result commits once.
+// A Queue shares its Hub's connection (calls are serialised with the hub's own).
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "strata/hub/hub.hpp"
+#include "strata/workflow/plan.hpp"
+#include "strata/workflow/task.hpp"
+
+namespace strata::hub::detail {
+struct HubState;
+}
+
+namespace strata::workflow {
+
+// One attempt at a task, held by a worker until `expires_at` unless renewed.
+struct Lease {
+  Task task;
+  std::string worker;
+  int64_t attempt = 0;
+  double expires_at = 0;
+};
+
+struct TaskFilter {
+  std::optional<int64_t> plan_id{};
+  std::optional<TaskStatus> status{};
+  int64_t limit = 1000;  // in id order
+  int64_t after_id = 0;  // for paging
+};
+
+// What fail() did with the attempt.
+enum class FailOutcome { refused, retrying, failed };
+
+class Queue {
+ public:
+  explicit Queue(const hub::Hub& hub);
+
+  // --- submitting and watching (the master's side) ---
+  // Tasks whose dependencies already failed or were cancelled are cancelled at once.
+  int64_t submit(const TaskSpec& spec);
+  PlanProgress submit(const Plan& plan);  // every task in one transaction
+  std::optional<Task> get(int64_t task_id);
+  std::vector<Task> list(const TaskFilter& filter = {});
+  // Cancels a task that has not finished, and its dependents; false when it had finished.
+  bool cancel(int64_t task_id, const std::string& reason = "cancelled by the user");
+  PlanProgress plan_progress(int64_t plan_id);
+  int64_t cancel_plan(int64_t plan_id, const std::string& reason = "plan cancelled by the user");
+  // Polls until every task of the plan finished, or the timeout passed (then returns as is).
+  PlanProgress wait_plan(int64_t plan_id, std::chrono::milliseconds timeout = std::chrono::hours(24 * 365));
+  std::optional<Task> wait(int64_t task_id, std::chrono::milliseconds timeout = std::chrono::hours(24 * 365));
+
+  // --- leasing (the worker's side) ---
+  // The highest-priority pending task whose dependencies all succeeded, of one of `kinds`,
+  // whose required tags are all in `tags`; leased to `worker` for `lease_seconds`. Leases that
+  // expired (their worker died or stalled) are first put back to pending, or failed once they
+  // used max_attempts.
+  std::optional<Lease> lease(const std::string& worker, const std::vector<std::string>& kinds,
+                             const std::vector<std::string>& tags, double lease_seconds);
+  bool start(const Lease& lease);                          // leased -> running
+  bool heartbeat(Lease& lease, double lease_seconds);      // extends expires_at
+  // Stores the result and the success in one transaction and releases the dependents.
+  bool complete(const Lease& lease, const std::string& result_json, const std::string& log_tail = "");
+  // Back to pending after the task's back-off, or failed for good (after max_attempts, or
+  // when `permanent`), which cancels its dependents with the reason.
+  FailOutcome fail(const Lease& lease, const std::string& error, const std::string& log_tail = "",
+                   bool permanent = false);
+  // Puts expired leases back (lease() does this too, at most a few times a second).
+  int64_t reclaim_expired();
+
+ private:
+  std::shared_ptr<hub::detail::HubState> state_;
+  double last_reclaim_ = 0;
+};
+
+}  // namespace strata::workflow

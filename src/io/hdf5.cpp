@@ -1,0 +1,301 @@
+// Keras / TensorLayer HDF5 weight files through the HDF5 C API. Every handle is owned by an
+// H5Handle; the library's own error printing is silenced while we work, and its failures
+// become strata::Error naming the file and the object.
+#include "strata/io/hdf5.hpp"
+
+#include <hdf5.h>
+
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+#include "strata/core/error.hpp"
+
+namespace strata::io {
+namespace {
+
+// A deflated chunk expands at most ~1032:1; a dataset claiming more than that over its stored
+// bytes is lying, and we refuse it before allocating.
+constexpr uint64_t kMaxExpansion = 1032;
+
+class H5Handle {
+ public:
+  H5Handle() = default;
+  H5Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  H5Handle(H5Handle&& o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = -1; }
+  H5Handle& operator=(H5Handle&& o) noexcept {
+    std::swap(id_, o.id_);
+    std::swap(close_, o.close_);
+    return *this;
+  }
+  ~H5Handle() {
+    if (id_ >= 0) close_(id_);
+  }
+  hid_t get() const { return id_; }
+  bool ok() const { return id_ >= 0; }
+
+ private:
+  hid_t id_ = -1;
+  herr_t (*close_)(hid_t) = nullptr;
+};
+
+// Silences HDF5's printing of its error stack for the scope (restoring the user's handler).
+class QuietErrors {
+ public:
+  QuietErrors() {
+    H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  ~QuietErrors() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
+
+ private:
+  H5E_auto2_t func_ = nullptr;
+  void* data_ = nullptr;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string& path) : path_(path) {}
+
+  std::vector<LayerWeights> run() {
+    std::error_code ec;
+    STRATA_CHECK(std::filesystem::is_regular_file(path_, ec), path_, ": cannot open the file (no such file)");
+    file_size_ = std::filesystem::file_size(path_, ec);
+    STRATA_CHECK(H5Fis_hdf5(path_.c_str()) > 0, path_, ": not an HDF5 file (no HDF5 signature)");
+    H5Handle file(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    STRATA_CHECK(file.ok(), path_, ": HDF5 could not open the file (corrupt or truncated?)");
+    H5Handle root = group(file.get(), H5Lexists(file.get(), "model_weights", H5P_DEFAULT) > 0 ? "model_weights" : "/");
+    std::vector<LayerWeights> out;
+    for (const std::string& layer : strings(root.get(), "layer_names", "the file")) {
+      H5Handle g = group(root.get(), layer);
+      LayerWeights lw{layer, {}};
+      for (const std::string& w : strings(g.get(), "weight_names", "layer '" + layer + "'"))
+        lw.weights.emplace_back(w, dataset(g.get(), layer, w));
+      out.push_back(std::move(lw));
+    }
+    return out;
+  }
+
+ private:
+  H5Handle group(hid_t parent, const std::string& name) {
+    STRATA_CHECK(name == "/" || H5Lexists(parent, name.c_str(), H5P_DEFAULT) > 0, path_, ": layer '", name,
+                 "' is listed in layer_names but has no group");
+    H5Handle g(H5Gopen2(parent, name.c_str(), H5P_DEFAULT), H5Gclose);
+    STRATA_CHECK(g.ok(), path_, ": '", name, "' is not an HDF5 group");
+    return g;
+  }
+
+  // A list-of-strings attribute; Keras splits long ones into name0, name1, ...
+  std::vector<std::string> strings(hid_t obj, const std::string& name, const std::string& owner) {
+    if (H5Aexists(obj, name.c_str()) > 0) return read_strings(obj, name, owner);
+    std::vector<std::string> out;
+    for (int chunk = 0; H5Aexists(obj, (name + std::to_string(chunk)).c_str()) > 0; ++chunk)
+      for (auto& s : read_strings(obj, name + std::to_string(chunk), owner)) out.push_back(std::move(s));
+    STRATA_CHECK(!out.empty() || H5Aexists(obj, (name + "0").c_str()) > 0, path_, ": ", owner, " has no '", name,
+                 "' attribute; not a Keras or TensorLayer weight file");
+    return out;
+  }
+
+  std::vector<std::string> read_strings(hid_t obj, const std::string& name, const std::string& owner) {
+    const std::string what = path_ + ": attribute '" + name + "' of " + owner;
+    H5Handle attr(H5Aopen(obj, name.c_str(), H5P_DEFAULT), H5Aclose);
+    STRATA_CHECK(attr.ok(), what, ": cannot be opened");
+    H5Handle type(H5Aget_type(attr.get()), H5Tclose), space(H5Aget_space(attr.get()), H5Sclose);
+    const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+    STRATA_CHECK(n >= 0, what, ": has no size");
+    if (n == 0) return {};  // h5py stores an empty list as an empty float64 array
+    STRATA_CHECK(H5Tget_class(type.get()) == H5T_STRING, what, ": is not a list of strings");
+    std::vector<std::string> out;
+    if (H5Tis_variable_str(type.get()) > 0) {
+      STRATA_CHECK(static_cast<uint64_t>(n) <= file_size_, what, ": declares ", n, " strings, more than the file holds");
+      std::vector<char*> ptrs(n, nullptr);
+      H5Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
+      H5Tset_size(mem.get(), H5T_VARIABLE);
+      H5Tset_cset(mem.get(), H5Tget_cset(type.get()));
+      STRATA_CHECK(H5Aread(attr.get(), mem.get(), ptrs.data()) >= 0, what, ": cannot be read");
+      for (char* p : ptrs) {
+        out.emplace_back(p ? p : "");
+        H5free_memory(p);
+      }
+    } else {
+      const size_t size = H5Tget_size(type.get());
+      STRATA_CHECK(size > 0 && static_cast<uint64_t>(n) <= file_size_ / size, what, ": declares ", n, " strings of ",
+                   size, " bytes, more than the file holds");
+      std::string buf(static_cast<size_t>(n) * size, '\0');
+      H5Handle mem(H5Tcopy(type.get()), H5Tclose);
+      STRATA_CHECK(H5Aread(attr.get(), mem.get(), buf.data()) >= 0, what, ": cannot be read");
+      for (hssize_t i = 0; i < n; ++i) {
+        const char* p = buf.data() + i * size;
+        out.emplace_back(p, strnlen(p, size));  // null-padded
+      }
+    }
+    return out;
+  }
+
+  Tensor dataset(hid_t g, const std::string& layer, const std::string& name) {
+    const std::string what = path_ + ": weight '" + name + "' of layer '" + layer + "'";
+    STRATA_CHECK(path_exists(g, name), what, ": listed in weight_names but has no dataset");
+    H5Handle ds(H5Dopen2(g, name.c_str(), H5P_DEFAULT), H5Dclose);
+    STRATA_CHECK(ds.ok(), what, ": is not a dataset");
+    H5Handle type(H5Dget_type(ds.get()), H5Tclose), space(H5Dget_space(ds.get()), H5Sclose);
+    STRATA_CHECK(H5Sget_simple_extent_type(space.get()) != H5S_NULL, what, ": has an empty (null) dataspace");
+    const int rank = H5Sget_simple_extent_ndims(space.get());
+    STRATA_CHECK(rank >= 0 && rank <= kMaxDims, what, ": has ", rank, " dimensions, at most ", kMaxDims, " are supported");
+    hsize_t dims[H5S_MAX_RANK];
+    H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+
+    DType dtype;
+    hid_t mem;
+    const H5T_class_t cls = H5Tget_class(type.get());
+    const size_t size = H5Tget_size(type.get());
+    if (cls == H5T_FLOAT) {
+      dtype = size == 8 ? kFloat64 : kFloat32;  // float16 converts to float32
+      mem = size == 8 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
+    } else if (cls == H5T_INTEGER && H5Tget_sign(type.get()) == H5T_SGN_2) {
+      dtype = size == 8 ? kInt64 : kInt32;
+      mem = size == 8 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32;
+    } else if (cls == H5T_INTEGER && size == 1) {
+      dtype = kUInt8;
+      mem = H5T_NATIVE_UINT8;
+    } else if (cls == H5T_ENUM && size == 1) {  // h5py's bool
+      dtype = kBool;
+      mem = -1;
+    } else {
+      throw Error(what + ": has an unsupported type (expected float, signed integer, uint8 or bool)");
+    }
+    std::vector<int64_t> shape;
+    uint64_t numel = 1;
+    for (int i = 0; i < rank; ++i) {
+      STRATA_CHECK(dims[i] == 0 || numel <= (uint64_t{1} << 60) / dims[i], what, ": its shape is too large to be real");
+      numel *= dims[i];
+      shape.push_back(static_cast<int64_t>(dims[i]));
+    }
+    const uint64_t need = numel * itemsize(dtype), stored = H5Dget_storage_size(ds.get());
+    STRATA_CHECK(need <= stored * kMaxExpansion + 4096 && stored <= file_size_, what, ": declares shape ",
+                 Shape(shape).str(), " (", need, " bytes) but stores only ", stored, " bytes; refused");
+    Tensor t = Tensor::empty(Shape(shape), dtype);
+    H5Handle native;
+    if (mem < 0) {
+      native = H5Handle(H5Tget_native_type(type.get(), H5T_DIR_ASCEND), H5Tclose);
+      mem = native.get();
+    }
+    if (numel > 0) STRATA_CHECK(H5Dread(ds.get(), mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, t.raw_data()) >= 0, what, ": cannot be read (corrupt?)");
+    if (dtype == kBool) {
+      const auto* p = static_cast<const unsigned char*>(t.raw_data());
+      for (uint64_t i = 0; i < numel; ++i) STRATA_CHECK(p[i] <= 1, what, ": bool element ", i, " is ", int(p[i]));
+    }
+    return t;
+  }
+
+  // Whether each '/'-separated prefix of `name` exists, then the whole (H5Lexists needs this).
+  static bool path_exists(hid_t g, const std::string& name) {
+    for (size_t p = name.find('/'); p != std::string::npos; p = name.find('/', p + 1))
+      if (H5Lexists(g, name.substr(0, p).c_str(), H5P_DEFAULT) <= 0) return false;
+    return H5Lexists(g, name.c_str(), H5P_DEFAULT) > 0;
+  }
+
+  std::string path_;
+  uint64_t file_size_ = 0;
+};
+
+// Fixed-length, null-padded byte strings: what h5py writes for a list of bytes.
+void write_strings(hid_t obj, const char* name, const std::vector<std::string>& values, const std::string& path) {
+  size_t width = 1;
+  for (const auto& v : values) width = std::max(width, v.size());
+  std::string buf(values.size() * width, '\0');
+  for (size_t i = 0; i < values.size(); ++i) std::memcpy(buf.data() + i * width, values[i].data(), values[i].size());
+  H5Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(type.get(), width);
+  H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
+  const hsize_t n = values.size();
+  H5Handle space(H5Screate_simple(1, &n, nullptr), H5Sclose);
+  H5Handle attr(H5Acreate2(obj, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  STRATA_CHECK(attr.ok() && H5Awrite(attr.get(), type.get(), buf.data()) >= 0, path, ": cannot write attribute '",
+               name, "'");
+}
+
+H5Handle file_type(DType dtype) {
+  switch (dtype) {
+    case DType::f32: return H5Handle(H5Tcopy(H5T_IEEE_F32LE), H5Tclose);
+    case DType::f64: return H5Handle(H5Tcopy(H5T_IEEE_F64LE), H5Tclose);
+    case DType::i32: return H5Handle(H5Tcopy(H5T_STD_I32LE), H5Tclose);
+    case DType::i64: return H5Handle(H5Tcopy(H5T_STD_I64LE), H5Tclose);
+    case DType::u8: return H5Handle(H5Tcopy(H5T_STD_U8LE), H5Tclose);
+    case DType::b8: {  // h5py's bool: an int8 enum FALSE = 0, TRUE = 1
+      H5Handle t(H5Tenum_create(H5T_NATIVE_INT8), H5Tclose);
+      const int8_t f = 0, tr = 1;
+      H5Tenum_insert(t.get(), "FALSE", &f);
+      H5Tenum_insert(t.get(), "TRUE", &tr);
+      return t;
+    }
+  }
+  throw Error("save_hdf5_weights: unknown dtype");
+}
+
+hid_t memory_type(DType dtype, hid_t file) {
+  switch (dtype) {
+    case DType::f32: return H5T_NATIVE_FLOAT;
+    case DType::f64: return H5T_NATIVE_DOUBLE;
+    case DType::i32: return H5T_NATIVE_INT32;
+    case DType::i64: return H5T_NATIVE_INT64;
+    case DType::u8: return H5T_NATIVE_UINT8;
+    case DType::b8: return file;
+  }
+  return file;
+}
+
+}  // namespace
+
+std::vector<LayerWeights> load_hdf5_weights(const std::string& path) {
+  QuietErrors quiet;
+  return Reader(path).run();
+}
+
+void save_hdf5_weights(const std::string& path, const std::vector<LayerWeights>& layers) {
+  QuietErrors quiet;
+  H5Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+  STRATA_CHECK(file.ok(), path, ": cannot create the HDF5 file");
+  H5Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
+  H5Pset_create_intermediate_group(lcpl.get(), 1);  // weight names like "dense_1/W:0" nest
+  std::vector<std::string> names;
+  for (const auto& l : layers) names.push_back(l.layer);
+  write_strings(file.get(), "layer_names", names, path);
+  for (const auto& l : layers) {
+    STRATA_CHECK(!l.layer.empty() && H5Lexists(file.get(), l.layer.c_str(), H5P_DEFAULT) <= 0, path, ": layer name '",
+                 l.layer, "' is empty or appears twice");
+    H5Handle g(H5Gcreate2(file.get(), l.layer.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    STRATA_CHECK(g.ok(), path, ": cannot create group '", l.layer, "'");
+    std::vector<std::string> weight_names;
+    for (const auto& [name, t] : l.weights) weight_names.push_back(name);
+    write_strings(g.get(), "weight_names", weight_names, path);
+    for (const auto& [name, t] : l.weights) {
+      STRATA_CHECK(t.defined(), path, ": weight '", name, "' of layer '", l.layer, "' is undefined");
+      const Tensor c = t.is_contiguous() ? t : t.contiguous();
+      std::vector<hsize_t> dims(c.shape().begin(), c.shape().end());
+      H5Handle space(c.dim() == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(c.dim(), dims.data(), nullptr), H5Sclose);
+      H5Handle type = file_type(c.dtype());
+      H5Handle ds(H5Dcreate2(g.get(), name.c_str(), type.get(), space.get(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+                  H5Dclose);
+      STRATA_CHECK(ds.ok(), path, ": cannot create dataset '", name, "' in layer '", l.layer, "' (name used twice?)");
+      STRATA_CHECK(c.numel() == 0 ||
+                       H5Dwrite(ds.get(), memory_type(c.dtype(), type.get()), H5S_ALL, H5S_ALL, H5P_DEFAULT, c.raw_data()) >= 0,
+                   path, ": cannot write dataset '", name, "'");
+    }
+  }
+  STRATA_CHECK(H5Fflush(file.get(), H5F_SCOPE_GLOBAL) >= 0, path, ": cannot flush the file");
+}
+
+std::vector<LayerWeights> layers_of(const NamedTensors& weights) {
+  std::vector<LayerWeights> out;
+  for (const auto& [name, t] : weights) {
+    const size_t slash = name.rfind('/');
+    STRATA_CHECK(slash != std::string::npos && slash > 0, "layers_of: weight name '", name,
+                 "' has no layer part (expected \"layer/weight\")");
+    const std::string layer = name.substr(0, slash);
+    if (out.empty() || out.back().layer != layer) out.push_back({layer, {}});
+    out.back().weights.emplace_back(name, t);
+  }
+  return out;
+}
+
+}  // namespace strata::io

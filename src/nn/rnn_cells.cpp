@@ -1,0 +1,111 @@
+#include "strata/nn/rnn_cells.hpp"
+
+#include "strata/ops/elementwise.hpp"
+#include "strata/ops/linalg.hpp"
+#include "strata/ops/rnn.hpp"
+#include "strata/ops/shape.hpp"
+
+namespace strata::nn {
+namespace {
+
+const char* kind_name(CellKind kind) {
+  switch (kind) {
+    case CellKind::lstm: return "lstm_cell";
+    case CellKind::gru: return "gru_cell";
+    default: return "simple_rnn_cell";
+  }
+}
+
+}  // namespace
+
+Shape cell_bias_shape(CellKind kind, int64_t units) {
+  if (kind == CellKind::gru) return {2, 3 * units};
+  return {gate_count(kind) * units};
+}
+
+Initializer cell_bias_init(CellKind kind, int64_t units, const CellInit& init) {
+  if (kind != CellKind::lstm || !init.unit_forget_bias) return init.bias;
+  return [inner = init.bias, units](const Shape& shape, Generator* gen) {
+    Tensor b = inner(shape, gen);
+    Tensor forget = narrow(b, 0, units, units);
+    fill_(forget, 1.0);
+    return b;
+  };
+}
+
+int gate_count(CellKind kind) { return kind == CellKind::lstm ? 4 : kind == CellKind::gru ? 3 : 1; }
+int state_count(CellKind kind) { return kind == CellKind::lstm ? 2 : 1; }
+
+Tensor input_gates(CellKind kind, const Tensor& x, const Tensor& kernel, const Tensor& bias) {
+  return linear(x, kernel, kind == CellKind::gru ? select(bias, 0, 0) : bias);
+}
+
+std::vector<Tensor> cell_step(CellKind kind, const Tensor& x_gates, const std::vector<Tensor>& state,
+                              const Tensor& recurrent_kernel, const Tensor& bias, const Activation& act) {
+  switch (kind) {
+    case CellKind::lstm: return lstm_cell(x_gates, matmul(state[0], recurrent_kernel), state[1]);
+    case CellKind::gru:
+      return {gru_cell(x_gates, linear(state[0], recurrent_kernel, select(bias, 0, 1)), state[0])};
+    default: {
+      Tensor pre = x_gates + matmul(state[0], recurrent_kernel);
+      return {act ? act(pre) : strata::tanh(pre)};
+    }
+  }
+}
+
+RNNCell::RNNCell(CellKind kind, int64_t units, std::string name, CellInit init, Activation act)
+    : Layer(kind_name(kind), std::move(name)), kind_(kind), units_(units), init_(std::move(init)), act_(std::move(act)) {
+  expect(units > 0, "units must be positive, got " + std::to_string(units));
+}
+
+void RNNCell::build(const Shape& s) {
+  expect(s.size() == 2, "expects inputs of shape [batch, features], got " + s.str());
+  in_ = s.back();
+  const int64_t g = gate_count(kind_) * units_;
+  kernel = add_weight("kernel", {in_, g}, init_.kernel);
+  recurrent_kernel = add_weight("recurrent_kernel", {units_, g}, init_.recurrent);
+  bias = add_weight("bias", cell_bias_shape(kind_, units_), cell_bias_init(kind_, units_, init_));
+}
+
+void RNNCell::build_many(const std::vector<Shape>& shapes) {
+  expect(!shapes.empty(), "expects the input and the state, got no tensors");
+  build(shapes[0]);
+}
+
+std::vector<Tensor> RNNCell::zero_state(int64_t batch, DType dtype) const {
+  std::vector<Tensor> state;
+  for (int i = 0; i < state_count(kind_); ++i) state.push_back(zeros({batch, units_}, dtype));
+  return state;
+}
+
+Tensor RNNCell::forward(const Tensor& x) {
+  std::vector<Tensor> xs{x};
+  for (Tensor& s : zero_state(x.dim() == 2 ? x.shape()[0] : 0, x.dtype())) xs.push_back(s);
+  return forward_many(xs);
+}
+
+Tensor RNNCell::forward_many(const std::vector<Tensor>& xs) {
+  const int n = state_count(kind_);
+  expect(xs.size() == static_cast<size_t>(n) + 1,
+         "expects the input and " + std::to_string(n) + " state tensor(s), got " + std::to_string(xs.size()) +
+             " tensors");
+  const Tensor& x = xs[0];
+  expect(x.dim() == 2 && x.shape()[1] == in_,
+         "expected input of shape [batch, " + std::to_string(in_) + "], got " + x.shape().str());
+  const Shape state_shape{x.shape()[0], units_};
+  for (int i = 1; i <= n; ++i)
+    expect(xs[i].shape() == state_shape,
+           "expected state of shape " + state_shape.str() + ", got " + xs[i].shape().str());
+  new_state_ = cell_step(kind_, input_gates(kind_, x, kernel, bias), {xs.begin() + 1, xs.end()}, recurrent_kernel,
+                         bias, act_);
+  return new_state_[0];
+}
+
+std::vector<Tensor> RNNCell::step(const Tensor& x, const std::vector<Tensor>& state) {
+  std::vector<Tensor> xs{x};
+  xs.insert(xs.end(), state.begin(), state.end());
+  (*this)(xs);
+  return std::move(new_state_);
+}
+
+}  // namespace strata::nn

@@ -1,0 +1,194 @@
+// The queue's workers' side. Every change to a leased task is fenced by (id, attempt, worker):
+// an UPDATE that names a lease which is no longer current changes nothing, and the caller is
+// told so. PostgreSQL leases with one `UPDATE ... WHERE id = (SELECT ... FOR UPDATE SKIP LOCKED)`
+// (concurrent workers skip each other's rows instead of waiting); SQLite inside BEGIN IMMEDIATE.
+#include <algorithm>
+#include <cmath>
+
+#include "hub/hub_state.hpp"
+#include "strata/workflow/queue.hpp"
+#include "task_rows.hpp"
+
+namespace strata::workflow {
+
+using hub::detail::Dialect;
+using hub::detail::unix_now;
+using namespace detail;
+
+namespace {
+
+constexpr const char* kHeld = "status IN ('leased', 'running')";
+constexpr double kMaxRetryDelay = 300;  // seconds
+
+// Runs `fn` as a write transaction on SQLite; on PostgreSQL a single statement is atomic by
+// itself, so one round trip instead of three.
+template <class F>
+void atomically(Database& db, F&& fn) {
+  if (db.dialect() == Dialect::postgres) fn();
+  else db.transaction(true, fn);
+}
+
+// The SQL of the lease statement for a worker with these kinds and tags (prepared once per
+// text by the backend, so a worker pays for it once).
+std::string lease_sql(Dialect dialect, size_t n_kinds, size_t n_tags) {
+  std::string pick = "SELECT t.id FROM tasks t WHERE t.project_id = ? AND t.status = 'pending' AND t.waiting = 0 "
+                     "AND t.not_before <= ? AND t.kind IN (" + placeholders(n_kinds) + ") AND NOT EXISTS "
+                     "(SELECT 1 FROM task_tags g WHERE g.task_id = t.id" +
+                     (n_tags ? " AND g.tag NOT IN (" + placeholders(n_tags) + ")" : std::string()) +
+                     ") ORDER BY t.priority DESC, t.id LIMIT 1";
+  if (dialect == Dialect::postgres) pick += " FOR UPDATE SKIP LOCKED";
+  return "UPDATE tasks SET status = 'leased', attempts = attempts + 1, worker = ?, lease_expires_at = ?, "
+         "leased_at = ?, started_at = NULL WHERE id = (" + pick + ") RETURNING " + kTaskColumns;
+}
+
+}  // namespace
+
+std::optional<Lease> Queue::lease(const std::string& worker, const std::vector<std::string>& kinds,
+                                  const std::vector<std::string>& tags, double lease_seconds) {
+  STRATA_CHECK(!worker.empty(), "Queue::lease: the worker id is empty");
+  STRATA_CHECK(!kinds.empty(), "Queue::lease: worker \"", worker, "\" offers no task kinds");
+  STRATA_CHECK(lease_seconds > 0, "Queue::lease: lease_seconds must be positive, got ", std::to_string(lease_seconds));
+  bool reclaim_due = false;
+  {
+    std::lock_guard lock(state_->mu);
+    reclaim_due = unix_now() - last_reclaim_ > 0.25;
+  }
+  if (reclaim_due) reclaim_expired();
+  std::lock_guard lock(state_->mu);
+  Database& db = *state_->db;
+  auto project = state_->project_id(false);
+  if (!project) return std::nullopt;
+  const std::string sql = lease_sql(db.dialect(), kinds.size(), tags.size());
+  std::optional<Lease> out;
+  atomically(db, [&] {
+    out.reset();
+    // The time is read once the write lock is held, so that leased_at is never earlier than
+    // the finish of a dependency that committed while this waited for the lock.
+    const double now = unix_now();
+    Params params{std::string_view(worker), now + lease_seconds, now, *project, now};
+    for (const auto& k : kinds) params.emplace_back(std::string_view(k));
+    for (const auto& t : tags) params.emplace_back(std::string_view(t));
+    db.query(sql, params, [&](const Row& r) {
+      out.emplace();
+      out->task = task_from_row(r);
+    });
+  });
+  if (!out) return out;
+  out->worker = worker;
+  out->attempt = out->task.attempts;
+  out->expires_at = *out->task.lease_expires_at;
+  return out;
+}
+
+bool Queue::start(const Lease& lease) {
+  std::lock_guard lock(state_->mu);
+  return state_->db
+      ->query_int("UPDATE tasks SET status = 'running', started_at = ? WHERE id = ? AND attempts = ? AND worker = ? "
+                  "AND status = 'leased' RETURNING id",
+                  {unix_now(), lease.task.id, lease.attempt, std::string_view(lease.worker)})
+      .has_value();
+}
+
+bool Queue::heartbeat(Lease& lease, double lease_seconds) {
+  std::lock_guard lock(state_->mu);
+  const double expires = unix_now() + lease_seconds;
+  const bool held = state_->db
+                        ->query_int(std::string("UPDATE tasks SET lease_expires_at = ? WHERE id = ? AND attempts = ? "
+                                                "AND worker = ? AND ") + kHeld + " RETURNING id",
+                                    {expires, lease.task.id, lease.attempt, std::string_view(lease.worker)})
+                        .has_value();
+  if (held) lease.expires_at = expires;
+  return held;
+}
+
+bool Queue::complete(const Lease& lease, const std::string& result_json, const std::string& log_tail) {
+  std::lock_guard lock(state_->mu);
+  Database& db = *state_->db;
+  bool done = false;
+  db.transaction(true, [&] {
+    done = db.query_int(std::string("UPDATE tasks SET status = 'succeeded', result = ?, log_tail = ?, error = '', "
+                                    "finished_at = ?, lease_expires_at = NULL WHERE id = ? AND attempts = ? AND worker = ? AND ") +
+                            kHeld + " RETURNING id",
+                        {std::string_view(result_json), std::string_view(log_tail), unix_now(), lease.task.id,
+                         lease.attempt, std::string_view(lease.worker)})
+               .has_value();
+    if (done)
+      db.execute("UPDATE tasks SET waiting = waiting - 1 WHERE id IN (SELECT task_id FROM task_deps WHERE depends_on = ?)",
+                 {lease.task.id});
+  });
+  return done;
+}
+
+namespace {
+
+// Inside a write transaction: the attempt of a task that holds it ends with `error`; it goes
+// back to pending after its back-off, or fails for good and cancels its dependents.
+FailOutcome end_attempt(Database& db, int64_t id, int64_t attempt, const std::string& worker, const std::string& error,
+                        const std::string* log_tail, bool permanent, bool back_off) {
+  std::optional<int64_t> max_attempts;
+  double delay = 0;
+  std::string name;
+  db.query(std::string("SELECT max_attempts, retry_delay, name FROM tasks WHERE id = ? AND attempts = ? AND worker = ? AND ") +
+               kHeld + (db.dialect() == Dialect::postgres ? " FOR UPDATE" : ""),
+           {id, attempt, std::string_view(worker)}, [&](const Row& r) {
+             max_attempts = r.integer(0);
+             delay = r.real(1);
+             name = r.text(2);
+           });
+  if (!max_attempts) return FailOutcome::refused;
+  const double now = unix_now();
+  const std::string_view tail = log_tail ? std::string_view(*log_tail) : std::string_view();
+  if (permanent || attempt >= *max_attempts) {
+    db.execute(std::string("UPDATE tasks SET status = 'failed', error = ?, finished_at = ?, lease_expires_at = NULL") +
+                   (log_tail ? ", log_tail = ?" : "") + " WHERE id = ?",
+               log_tail ? Params{std::string_view(error), now, tail, id} : Params{std::string_view(error), now, id});
+    cancel_dependents(db, id, "dependency " + std::to_string(id) + " (" + name + ") failed: " + error, now);
+    return FailOutcome::failed;
+  }
+  const double not_before = back_off ? now + std::min(kMaxRetryDelay, delay * std::pow(2.0, attempt - 1)) : now;
+  db.execute(std::string("UPDATE tasks SET status = 'pending', error = ?, not_before = ?, lease_expires_at = NULL") +
+                 (log_tail ? ", log_tail = ?" : "") + " WHERE id = ?",
+             log_tail ? Params{std::string_view(error), not_before, tail, id} : Params{std::string_view(error), not_before, id});
+  return FailOutcome::retrying;
+}
+
+}  // namespace
+
+FailOutcome Queue::fail(const Lease& lease, const std::string& error, const std::string& log_tail, bool permanent) {
+  std::lock_guard lock(state_->mu);
+  Database& db = *state_->db;
+  FailOutcome outcome = FailOutcome::refused;
+  db.transaction(true, [&] {
+    outcome = end_attempt(db, lease.task.id, lease.attempt, lease.worker, error, &log_tail, permanent, true);
+  });
+  return outcome;
+}
+
+int64_t Queue::reclaim_expired() {
+  std::lock_guard lock(state_->mu);
+  Database& db = *state_->db;
+  const double now = unix_now();
+  last_reclaim_ = now;
+  // A cheap read first: almost always nothing has expired, and then no write lock is taken.
+  const std::string find = std::string("SELECT id, attempts, worker FROM tasks WHERE ") + kHeld + " AND lease_expires_at < ?";
+  if (!db.query_int(find + " LIMIT 1", {now})) return 0;
+  int64_t count = 0;
+  db.transaction(true, [&] {
+    count = 0;
+    struct Expired {
+      int64_t id, attempt;
+      std::string worker;
+    };
+    std::vector<Expired> expired;
+    db.query(find + (db.dialect() == Dialect::postgres ? " FOR UPDATE SKIP LOCKED" : ""), {now},
+             [&](const Row& r) { expired.push_back({r.integer(0), r.integer(1), r.text(2)}); });
+    for (const auto& e : expired) {
+      const std::string why = "the lease of worker " + e.worker + " expired (attempt " + std::to_string(e.attempt) +
+                              "): it stopped heartbeating";
+      if (end_attempt(db, e.id, e.attempt, e.worker, why, nullptr, false, false) != FailOutcome::refused) ++count;
+    }
+  });
+  return count;
+}
+
+}  // namespace strata::workflow

@@ -1,0 +1,127 @@
+// Building plans in C++ and reading them from JSON files (`strata plan submit FILE.json`).
+#include "strata/workflow/plan.hpp"
+
+#include <functional>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "strata/core/error.hpp"
+
+namespace strata::workflow {
+
+using nlohmann::json;
+
+int64_t Plan::add(TaskSpec spec) {
+  const auto number = static_cast<int64_t>(tasks_.size());
+  STRATA_CHECK(!spec.kind.empty(), "Plan::add: task ", std::to_string(number), " (\"", spec.name, "\") has no kind");
+  for (int64_t dep : spec.after)
+    STRATA_CHECK(dep >= 0 && dep < number, "Plan::add: task ", std::to_string(number), " (\"", spec.name,
+                 "\") runs after task ", std::to_string(dep), ", but only tasks 0..", std::to_string(number - 1),
+                 " were added before it");
+  STRATA_CHECK(spec.max_attempts >= 1, "Plan::add: task \"", spec.name, "\": max_attempts must be at least 1, got ",
+               std::to_string(spec.max_attempts));
+  if (spec.name.empty()) spec.name = "task" + std::to_string(number);
+  tasks_.push_back(std::move(spec));
+  return number;
+}
+
+namespace {
+
+std::vector<std::string> strings(const json& j, const std::string& what) {
+  STRATA_CHECK(j.is_array(), "plan: ", what, " must be an array of strings, got ", j.dump());
+  std::vector<std::string> out;
+  for (const auto& s : j) {
+    STRATA_CHECK(s.is_string(), "plan: ", what, " must be an array of strings, got ", j.dump());
+    out.push_back(s.get<std::string>());
+  }
+  return out;
+}
+
+struct Entry {
+  TaskSpec spec;
+  std::vector<std::string> after;
+};
+
+Entry parse_task(const json& j, size_t index) {
+  STRATA_CHECK(j.is_object(), "plan: tasks[", std::to_string(index), "] must be an object, got ", j.dump());
+  Entry e;
+  STRATA_CHECK(j.contains("name") && j["name"].is_string() && !j["name"].get<std::string>().empty(), "plan: tasks[",
+               std::to_string(index), "] needs a \"name\" (a non-empty string)");
+  e.spec.name = j["name"];
+  const std::string who = "task \"" + e.spec.name + "\"";
+  for (const auto& [key, value] : j.items()) {
+    const auto text = [&] {
+      STRATA_CHECK(value.is_string(), "plan: ", who, ": \"", key, "\" must be a string, got ", value.dump());
+      return value.get<std::string>();
+    };
+    const auto number = [&] {
+      STRATA_CHECK(value.is_number(), "plan: ", who, ": \"", key, "\" must be a number, got ", value.dump());
+      return value.get<double>();
+    };
+    if (key == "name") continue;
+    else if (key == "kind") e.spec.kind = text();
+    else if (key == "params") {
+      STRATA_CHECK(value.is_object(), "plan: ", who, ": \"params\" must be an object, got ", value.dump());
+      e.spec.params = value.dump();
+    } else if (key == "input_dataset") e.spec.input_dataset = text();
+    else if (key == "model") e.spec.model = text();
+    else if (key == "output_dataset") e.spec.output_dataset = text();
+    else if (key == "after") e.after = strings(value, who + ": \"after\"");
+    else if (key == "tags") e.spec.tags = strings(value, who + ": \"tags\"");
+    else if (key == "priority") e.spec.priority = static_cast<int64_t>(number());
+    else if (key == "max_attempts") e.spec.max_attempts = static_cast<int64_t>(number());
+    else if (key == "retry_delay_seconds") e.spec.retry_delay_seconds = number();
+    else
+      throw Error("plan: " + who + " has an unknown field \"" + key +
+                  "\"; expected name, kind, params, after, tags, priority, max_attempts, retry_delay_seconds, "
+                  "input_dataset, model, output_dataset");
+  }
+  STRATA_CHECK(!e.spec.kind.empty(), "plan: ", who, " has no \"kind\"");
+  return e;
+}
+
+}  // namespace
+
+Plan Plan::from_json(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw Error(std::string("plan: not valid JSON: ") + e.what());
+  }
+  STRATA_CHECK(j.is_object() && j.contains("tasks") && j["tasks"].is_array(),
+               "plan: expected an object with a \"tasks\" array, got ", j.dump().substr(0, 200));
+  for (const auto& [key, value] : j.items())
+    STRATA_CHECK(key == "name" || key == "tasks", "plan: unknown field \"", key, "\"; expected name and tasks");
+  Plan plan(j.value("name", std::string("plan")));
+  std::vector<Entry> entries;
+  std::map<std::string, size_t> by_name;
+  for (size_t i = 0; i < j["tasks"].size(); ++i) {
+    entries.push_back(parse_task(j["tasks"][i], i));
+    STRATA_CHECK(by_name.emplace(entries.back().spec.name, i).second, "plan: two tasks are named \"",
+                 entries.back().spec.name, "\"");
+  }
+  for (const auto& e : entries)
+    for (const auto& dep : e.after)
+      STRATA_CHECK(by_name.count(dep), "plan: task \"", e.spec.name, "\" runs after \"", dep,
+                   "\", which is not a task of the plan");
+  // Add in a topological order (depth-first), so every `after` names an earlier task.
+  std::map<std::string, int64_t> number;
+  std::set<std::string> visiting;
+  std::function<int64_t(size_t)> visit = [&](size_t i) -> int64_t {
+    Entry& e = entries[i];
+    if (auto it = number.find(e.spec.name); it != number.end()) return it->second;
+    STRATA_CHECK(visiting.insert(e.spec.name).second, "plan: task \"", e.spec.name,
+                 "\" depends on itself through its \"after\" chain (a cycle)");
+    TaskSpec spec = e.spec;
+    for (const auto& dep : e.after) spec.after.push_back(visit(by_name.at(dep)));
+    visiting.erase(e.spec.name);
+    return number[e.spec.name] = plan.add(std::move(spec));
+  };
+  for (size_t i = 0; i < entries.size(); ++i) visit(i);
+  return plan;
+}
+
+}  // namespace strata::workflow

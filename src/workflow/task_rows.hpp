@@ -1,0 +1,32 @@
+// What the queue's two halves (queue.cpp: submitting and watching; lease.cpp: the workers'
+// side) share: the task columns and their parsing, and the cascade that cancels dependents.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "hub/database.hpp"
+#include "strata/workflow/task.hpp"
+
+namespace strata::workflow::detail {
+
+using hub::detail::Database;
+using hub::detail::Param;
+using hub::detail::Params;
+using hub::detail::Row;
+
+// The columns task_from_row reads, in order (without depends_on, which is another table).
+extern const char* const kTaskColumns;
+Task task_from_row(const Row& r);
+
+// Marks every unfinished task downstream of `task_id` cancelled with `reason`, inside the
+// caller's write transaction. Returns how many.
+int64_t cancel_dependents(Database& db, int64_t task_id, const std::string& reason, double now);
+
+// "?, ?, ?" for n parameters.
+std::string placeholders(size_t n);
+
+// Tags are stored sorted as ",a,b," text for display and in task_tags for leasing.
+std::string join_tags(const std::vector<std::string>& tags);
+std::vector<std::string> split_tags(const std::string& text);
+
+}  // namespace strata::workflow::detail

@@ -1,0 +1,308 @@
+// Real `strata worker` processes on SQLite and PostgreSQL: 200 tasks with dependencies run
+// exactly once; a SIGKILLed worker's task is replayed; a task that always throws fails after
+// max_attempts and cancels its dependents; a SIGSTOPped worker's stale result is refused;
+// tags route tasks; killed PostgreSQL connections lose nothing. "Exactly once" is read from
+// the workers' own logs: each prints "succeeded task=N" only after its commit went through.
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "hub/hub_fixture.hpp"
+#include "strata/workflow/queue.hpp"
+
+extern char** environ;
+
+namespace strata::workflow {
+namespace {
+
+namespace fs = std::filesystem;
+using hub::testing::HubTest;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+// The CLI is built at <build>/tools/strata/strata, the test at <build>/tests/test_workflow.
+std::string cli_path() {
+#ifdef STRATA_CLI_PATH
+  return STRATA_CLI_PATH;
+#else
+  return (fs::canonical("/proc/self/exe").parent_path().parent_path() / "tools" / "strata" / "strata").string();
+#endif
+}
+
+class WorkerProcess {
+ public:
+  WorkerProcess(const std::string& url, const std::string& id, const fs::path& log, std::vector<std::string> extra)
+      : id_(id), log_(log) {
+    std::vector<std::string> args = {cli_path(), "worker", "--hub", url, "--id", id, "--lease-seconds", "1"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    const int rc = ::posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) throw std::runtime_error("cannot start " + args[0] + ": " + std::strerror(rc));
+  }
+  ~WorkerProcess() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  void signal(int sig) { ::kill(pid_, sig); }
+  // SIGTERM, then the exit status (-1: killed by a signal or still running after 10 s).
+  int stop() {
+    if (pid_ <= 0) return status_;
+    signal(SIGTERM);
+    for (int i = 0; i < 1000; ++i) {
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = 0;
+        return status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      std::this_thread::sleep_for(10ms);
+    }
+    return -1;
+  }
+  void kill_now() {
+    signal(SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+    pid_ = 0;
+  }
+  std::string output() const {
+    std::ifstream in(log_);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  const std::string& id() const { return id_; }
+
+ private:
+  std::string id_;
+  fs::path log_;
+  pid_t pid_ = 0;
+  int status_ = -1;
+};
+
+class WorkflowProcesses : public HubTest {
+ protected:
+  void start(int n, const std::vector<std::string>& extra = {}, const std::string& prefix = "w") {
+    for (int i = 0; i < n; ++i) {
+      const std::string id = prefix + std::to_string(workers_.size());
+      workers_.push_back(std::make_unique<WorkerProcess>(url_, id, dir_ / (id + ".log"), extra));
+    }
+  }
+  WorkerProcess& by_id(const std::string& id) {
+    for (auto& w : workers_)
+      if (w->id() == id) return *w;
+    throw std::runtime_error("no worker " + id);
+  }
+  // Stops every worker still running with SIGTERM: each must exit cleanly, with status 0.
+  void stop_all(const std::string& except = "") {
+    for (auto& w : workers_)
+      if (w->id() != except) EXPECT_EQ(w->stop(), 0) << w->id() << ":\n" << w->output();
+  }
+  // How many times each worker logged a committed result ("succeeded task=N").
+  std::map<int64_t, int> committed(std::map<int64_t, std::string>* by = nullptr) const {
+    std::map<int64_t, int> out;
+    static const std::regex line(R"(^succeeded task=(\d+) )");
+    for (const auto& w : workers_) {
+      std::istringstream in(w->output());
+      for (std::string l; std::getline(in, l);) {
+        std::smatch m;
+        if (std::regex_search(l, m, line)) {
+          ++out[std::stoll(m[1])];
+          if (by) (*by)[std::stoll(m[1])] = w->id();
+        }
+      }
+    }
+    return out;
+  }
+  Task wait_until(Queue& q, int64_t id, const std::function<bool(const Task&)>& pred, std::chrono::milliseconds timeout = 10s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+      auto t = q.get(id);
+      if (pred(*t) || std::chrono::steady_clock::now() > deadline) return *t;
+      std::this_thread::sleep_for(5ms);
+    }
+  }
+
+  std::vector<std::unique_ptr<WorkerProcess>> workers_;
+};
+
+INSTANTIATE_TEST_SUITE_P(Backends, WorkflowProcesses, ::testing::Values("sqlite", "postgres"),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+// A 20 x 10 grid: each task runs after its left and upper neighbours.
+Plan grid_plan(const std::string& kind, const std::string& params) {
+  Plan p("grid");
+  for (int i = 0; i < 200; ++i) {
+    TaskSpec s{.kind = kind, .params = params, .name = "t" + std::to_string(i)};
+    if (i % 10 != 0) s.after.push_back(i - 1);
+    if (i >= 10) s.after.push_back(i - 10);
+    p.add(s);
+  }
+  return p;
+}
+
+void expect_each_committed_once(const std::map<int64_t, int>& commits, const std::vector<int64_t>& ids) {
+  EXPECT_EQ(commits.size(), ids.size());
+  for (int64_t id : ids) {
+    auto it = commits.find(id);
+    EXPECT_TRUE(it != commits.end() && it->second == 1) << "task " << id << " committed " << (it == commits.end() ? 0 : it->second) << " times";
+  }
+}
+
+TEST_P(WorkflowProcesses, ThreeWorkersRunTwoHundredTasksExactlyOnceInOrder) {
+  auto hub = open();
+  Queue q(hub);
+  start(3);
+  const PlanProgress plan = q.submit(grid_plan("noop", "{}"));
+  const PlanProgress done = q.wait_plan(plan.plan_id, 20s);
+  stop_all();
+  ASSERT_TRUE(done.all_succeeded()) << done.summary();
+
+  TaskFilter filter;
+  filter.plan_id = plan.plan_id;
+  const auto tasks = q.list(filter);
+  ASSERT_EQ(tasks.size(), 200u);
+  std::map<int64_t, const Task*> by_id;
+  for (const auto& t : tasks) by_id[t.id] = &t;
+  std::map<int64_t, std::string> committer;
+  expect_each_committed_once(committed(&committer), plan.task_ids);
+  std::set<std::string> workers_used;
+  for (const auto& t : tasks) {
+    const json result = json::parse(*t.result);
+    EXPECT_EQ(result["task"], t.id);
+    EXPECT_EQ(result["attempt"], t.attempts);
+    EXPECT_EQ(result["worker"], t.worker);
+    EXPECT_EQ(committer[t.id], t.worker) << "the stored result is the one its worker committed";
+    workers_used.insert(t.worker);
+    for (int64_t dep : t.depends_on)
+      EXPECT_LE(*by_id.at(dep)->finished_at, *t.leased_at) << "task " << t.name << " leased before its dependency finished";
+  }
+  EXPECT_EQ(tasks[11].depends_on, (std::vector<int64_t>{tasks[1].id, tasks[10].id}));
+  EXPECT_GE(workers_used.size(), 2u) << "the work should spread over the workers";
+}
+
+TEST_P(WorkflowProcesses, KilledWorkersTaskIsReplayedAndFailuresCascade) {
+  auto hub = open();
+  Queue q(hub);
+  start(3);
+  const int64_t sleeper = q.submit({.kind = "sleep", .params = R"({"seconds": 0.5})", .name = "sleeper"});
+  const Task running = wait_until(q, sleeper, [](const Task& t) { return t.status == TaskStatus::running; });
+  ASSERT_EQ(running.status, TaskStatus::running);
+  by_id(running.worker).kill_now();
+
+  const int64_t failing = q.submit({.kind = "fail", .params = R"({"message": "boom"})", .max_attempts = 3,
+                                    .retry_delay_seconds = 0.05});
+  const int64_t child = q.submit({.kind = "noop", .after = {failing}});
+  const int64_t grandchild = q.submit({.kind = "noop", .after = {child}});
+
+  const Task replayed = *q.wait(sleeper, 10s);
+  const Task failed = *q.wait(failing, 10s);
+  stop_all(running.worker);
+  EXPECT_EQ(replayed.status, TaskStatus::succeeded);
+  EXPECT_EQ(replayed.attempts, 2);
+  EXPECT_NE(replayed.worker, running.worker);
+  EXPECT_EQ(json::parse(*replayed.result)["attempt"], 2);
+
+  EXPECT_EQ(failed.status, TaskStatus::failed);
+  EXPECT_EQ(failed.attempts, 3);
+  EXPECT_EQ(failed.error, "boom");
+  for (int64_t id : {child, grandchild}) {
+    const Task t = *q.get(id);
+    EXPECT_EQ(t.status, TaskStatus::cancelled);
+    EXPECT_NE(t.error.find("failed: boom"), std::string::npos) << t.error;
+    EXPECT_EQ(t.attempts, 0);
+  }
+  expect_each_committed_once(committed(), {sleeper});
+}
+
+TEST_P(WorkflowProcesses, PausedWorkersStaleResultIsRefused) {
+  auto hub = open();
+  Queue q(hub);
+  start(1);  // w0 alone, so it takes the task
+  const int64_t id = q.submit({.kind = "sleep", .params = R"({"seconds": 0.6})"});
+  ASSERT_EQ(wait_until(q, id, [](const Task& t) { return t.status == TaskStatus::running; }).worker, "w0");
+  by_id("w0").signal(SIGSTOP);
+  start(1);  // w1 takes the task over once w0's lease expires
+  const Task taken = wait_until(q, id, [](const Task& t) { return t.attempts == 2; });
+  EXPECT_EQ(taken.worker, "w1");
+  by_id("w0").signal(SIGCONT);
+  const Task done = *q.wait(id, 10s);
+  // Give w0 time to try its commit before stopping it.
+  for (int i = 0; i < 300 && by_id("w0").output().find("refused task=") == std::string::npos; ++i)
+    std::this_thread::sleep_for(10ms);
+  stop_all();
+  EXPECT_EQ(done.status, TaskStatus::succeeded);
+  EXPECT_EQ(done.worker, "w1");
+  EXPECT_EQ(json::parse(*done.result)["attempt"], 2);
+  EXPECT_NE(by_id("w0").output().find("refused task=" + std::to_string(id) + " attempt=1"), std::string::npos)
+      << by_id("w0").output();
+  std::map<int64_t, std::string> committer;
+  expect_each_committed_once(committed(&committer), {id});
+  EXPECT_EQ(committer[id], "w1");
+}
+
+TEST_P(WorkflowProcesses, TaggedTasksOnlyGoToTaggedWorkers) {
+  auto hub = open();
+  Queue q(hub);
+  start(1, {"--tags", "cpu,gpu"}, "gpu");
+  start(2, {"--tags", "cpu"}, "cpu");
+  std::vector<int64_t> gpu, any;
+  for (int i = 0; i < 12; ++i) {
+    gpu.push_back(q.submit({.kind = "noop", .tags = {"gpu"}}));
+    any.push_back(q.submit({.kind = "noop"}));
+  }
+  for (int64_t id : any) q.wait(id, 10s);
+  for (int64_t id : gpu) {
+    const Task t = *q.wait(id, 10s);
+    EXPECT_EQ(t.status, TaskStatus::succeeded);
+    EXPECT_EQ(t.worker, "gpu0");
+  }
+  stop_all();
+  for (int64_t id : any) EXPECT_EQ(q.get(id)->status, TaskStatus::succeeded);
+}
+
+TEST_P(WorkflowProcesses, KilledConnectionsLoseNothing) {
+  if (!postgres()) GTEST_SKIP() << "pg_terminate_backend is PostgreSQL's";
+  PlanProgress plan;
+  {
+    auto hub = open();
+    plan = Queue(hub).submit(grid_plan("sleep", R"({"seconds": 0.01})"));
+  }  // the test's own connection would be killed too
+  start(3, {"--concurrency", "2"});
+  const std::string kill_all = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                               "WHERE datname = current_database() AND pid <> pg_backend_pid()";
+  for (int round = 0; round < 3; ++round) {
+    std::this_thread::sleep_for(250ms);
+    ASSERT_TRUE(cluster_->psql(database_, kill_all));
+  }
+  auto hub = open();
+  Queue q(hub);
+  const PlanProgress done = q.wait_plan(plan.plan_id, 20s);
+  stop_all();
+  EXPECT_TRUE(done.all_succeeded()) << done.summary();
+  expect_each_committed_once(committed(), plan.task_ids);
+  int reconnects = 0;
+  for (const auto& w : workers_) reconnects += w->output().find("reconnecting") != std::string::npos;
+  EXPECT_GE(reconnects, 1) << "the connections were killed: workers must have reconnected";
+}
+
+}  // namespace
+}  // namespace strata::workflow

@@ -1,0 +1,213 @@
+// The queue's contract, in process, on SQLite and PostgreSQL: fencing (a stale attempt never
+// commits), dependencies, priorities, tags and kinds, retries with back-off, failure cascades,
+// cancellation, and plans.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "expect_error.hpp"
+#include "hub/hub_fixture.hpp"
+#include "strata/workflow/queue.hpp"
+
+namespace strata::workflow {
+namespace {
+
+using hub::testing::HubTest;
+using strata::testing::expect_error;
+
+using QueueTest = HubTest;
+INSTANTIATE_TEST_SUITE_P(Backends, QueueTest, ::testing::Values("sqlite", "postgres"),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+const std::vector<std::string> kKinds = {"noop", "train"};
+
+TEST_P(QueueTest, LeaseIsFencedByTheAttempt) {
+  auto hub = open();
+  Queue q(hub);
+  const int64_t id = q.submit({.kind = "noop", .params = R"({"x": 1})", .name = "one"});
+  auto a = q.lease("A", kKinds, {}, 0.05);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->task.id, id);
+  EXPECT_EQ(a->attempt, 1);
+  EXPECT_EQ(a->task.params, R"({"x": 1})");
+  EXPECT_EQ(a->task.status, TaskStatus::leased);
+  EXPECT_FALSE(q.lease("B", kKinds, {}, 10)) << "a leased task is not leased twice";
+  EXPECT_TRUE(q.start(*a));
+  EXPECT_EQ(q.get(id)->status, TaskStatus::running);
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(80));  // A's lease expires
+  EXPECT_EQ(q.reclaim_expired(), 1);
+  const auto replayed = q.get(id);
+  EXPECT_EQ(replayed->status, TaskStatus::pending);
+  EXPECT_NE(replayed->error.find("lease of worker A expired"), std::string::npos) << replayed->error;
+  auto b = q.lease("B", kKinds, {}, 10);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->attempt, 2);
+
+  EXPECT_FALSE(q.heartbeat(*a, 10)) << "A lost its lease";
+  EXPECT_FALSE(q.complete(*a, R"({"by": "A"})")) << "A's stale result must be refused";
+  EXPECT_EQ(q.fail(*a, "late"), FailOutcome::refused);
+  EXPECT_TRUE(q.heartbeat(*b, 10));
+  EXPECT_TRUE(q.complete(*b, R"({"by": "B"})", "log\n"));
+  EXPECT_FALSE(q.complete(*b, R"({"by": "B again"})")) << "a result commits once";
+  const auto done = q.get(id);
+  EXPECT_EQ(done->status, TaskStatus::succeeded);
+  EXPECT_EQ(*done->result, R"({"by": "B"})");
+  EXPECT_EQ(done->worker, "B");
+  EXPECT_EQ(done->attempts, 2);
+  EXPECT_EQ(done->log_tail, "log\n");
+  EXPECT_TRUE(done->finished_at && done->leased_at && *done->finished_at >= *done->leased_at);
+}
+
+TEST_P(QueueTest, DependenciesPrioritiesTagsAndKinds) {
+  auto hub = open();
+  Queue q(hub);
+  const int64_t first = q.submit({.kind = "train", .name = "first"});
+  const int64_t low = q.submit({.kind = "noop", .name = "low", .priority = -1});
+  const int64_t after = q.submit({.kind = "noop", .name = "after", .after = {first}, .priority = 5});
+  const int64_t gpu = q.submit({.kind = "noop", .name = "gpu", .priority = 9, .tags = {"gpu"}});
+  const int64_t other = q.submit({.kind = "evaluate", .name = "other kind", .priority = 9});
+  EXPECT_EQ(q.get(after)->depends_on, std::vector<int64_t>{first});
+
+  // No gpu tag, no "evaluate" kind: "first" (priority 0) before "low" (-1); "after" waits.
+  auto l1 = q.lease("cpu", kKinds, {"cpu"}, 10);
+  ASSERT_TRUE(l1);
+  EXPECT_EQ(l1->task.id, first);
+  auto l2 = q.lease("cpu", kKinds, {"cpu"}, 10);
+  ASSERT_TRUE(l2);
+  EXPECT_EQ(l2->task.id, low);
+  EXPECT_FALSE(q.lease("cpu", kKinds, {"cpu"}, 10)) << "\"after\" must wait for \"first\"";
+  ASSERT_TRUE(q.complete(*l1, "{}"));
+  auto l3 = q.lease("cpu", kKinds, {"cpu"}, 10);
+  ASSERT_TRUE(l3);
+  EXPECT_EQ(l3->task.id, after);
+  auto l4 = q.lease("gpu-box", kKinds, {"cpu", "gpu"}, 10);
+  ASSERT_TRUE(l4);
+  EXPECT_EQ(l4->task.id, gpu);
+  EXPECT_EQ(l4->task.tags, std::vector<std::string>{"gpu"});
+  EXPECT_FALSE(q.lease("gpu-box", kKinds, {"cpu", "gpu"}, 10)) << "kind \"evaluate\" is not offered";
+  EXPECT_EQ(q.lease("eval", {"evaluate"}, {}, 10)->task.id, other);
+}
+
+TEST_P(QueueTest, RetriesBackOffThenFailureCancelsDependents) {
+  auto hub = open();
+  Queue q(hub);
+  const int64_t root = q.submit({.kind = "noop", .name = "root", .max_attempts = 2, .retry_delay_seconds = 0.2});
+  const int64_t child = q.submit({.kind = "noop", .name = "child", .after = {root}});
+  const int64_t grandchild = q.submit({.kind = "noop", .name = "grandchild", .after = {child}});
+  const int64_t unrelated = q.submit({.kind = "noop", .name = "unrelated"});
+
+  auto a1 = q.lease("w", kKinds, {}, 10);
+  ASSERT_EQ(a1->task.id, root);
+  EXPECT_EQ(q.fail(*a1, "boom 1", "tail 1"), FailOutcome::retrying);
+  EXPECT_EQ(q.get(root)->error, "boom 1");
+  // Backing off: the next leasable task is the unrelated one, not the root again.
+  auto u = q.lease("w", kKinds, {}, 10);
+  EXPECT_EQ(u->task.id, unrelated);
+  EXPECT_FALSE(q.lease("w", kKinds, {}, 10));
+  std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  auto a2 = q.lease("w", kKinds, {}, 10);
+  ASSERT_TRUE(a2);
+  EXPECT_EQ(a2->task.id, root);
+  EXPECT_EQ(a2->attempt, 2);
+  EXPECT_EQ(q.fail(*a2, "boom 2", "tail 2"), FailOutcome::failed) << "max_attempts is 2";
+
+  const auto failed = q.get(root);
+  EXPECT_EQ(failed->status, TaskStatus::failed);
+  EXPECT_EQ(failed->error, "boom 2");
+  EXPECT_EQ(failed->log_tail, "tail 2");
+  for (int64_t id : {child, grandchild}) {
+    const auto t = q.get(id);
+    EXPECT_EQ(t->status, TaskStatus::cancelled) << t->name;
+    EXPECT_NE(t->error.find("failed: boom 2"), std::string::npos) << t->error;
+  }
+  EXPECT_FALSE(q.lease("w", kKinds, {}, 10));
+  // A task submitted after its dependency failed is cancelled at once.
+  const int64_t late = q.submit({.kind = "noop", .after = {root}});
+  EXPECT_EQ(q.get(late)->status, TaskStatus::cancelled);
+  EXPECT_TRUE(q.complete(*u, "{}"));
+}
+
+TEST_P(QueueTest, CancelRunningTaskRefusesItsResult) {
+  auto hub = open();
+  Queue q(hub);
+  const int64_t id = q.submit({.kind = "noop"});
+  const int64_t next = q.submit({.kind = "noop", .after = {id}});
+  auto l = q.lease("w", kKinds, {}, 10);
+  ASSERT_TRUE(q.start(*l));
+  EXPECT_TRUE(q.cancel(id, "changed my mind"));
+  EXPECT_FALSE(q.cancel(id)) << "already finished";
+  EXPECT_FALSE(q.heartbeat(*l, 10));
+  EXPECT_FALSE(q.complete(*l, "{}"));
+  EXPECT_EQ(q.get(id)->error, "changed my mind");
+  EXPECT_EQ(q.get(next)->status, TaskStatus::cancelled);
+  EXPECT_FALSE(q.get(9999));
+  expect_error([&] { q.submit({.kind = "noop", .after = {9999}}); }, {"depends on task 9999", "not in this project"});
+  expect_error([&] { q.submit({.kind = "noop", .params = "[1]"}); }, {"params must be a JSON object", "[1]"});
+  expect_error([&] { q.submit({.kind = "", .params = "{}"}); }, {"no kind"});
+}
+
+TEST_P(QueueTest, PlanRunsAsADagAndReportsProgress) {
+  auto hub = open();
+  Queue q(hub);
+  Plan p("captioning");
+  const int64_t cnn = p.add({.kind = "train", .params = R"({"layers": 2})", .name = "cnn"});
+  const int64_t rnn = p.add({.kind = "train", .name = "rnn", .after = {cnn}});
+  p.add({.kind = "noop", .name = "evaluate", .after = {cnn, rnn}});
+  expect_error([&] { p.add({.kind = "noop", .after = {7}}); }, {"runs after task 7", "0..2"});
+
+  const PlanProgress submitted = q.submit(p);
+  ASSERT_EQ(submitted.task_ids.size(), 3u);
+  EXPECT_EQ(submitted.count(TaskStatus::pending), 3);
+  EXPECT_EQ(q.get(submitted.task_ids[2])->depends_on, (std::vector<int64_t>{submitted.task_ids[0], submitted.task_ids[1]}));
+  EXPECT_EQ(*q.get(submitted.task_ids[0])->plan_id, submitted.plan_id);
+
+  auto l = q.lease("w", kKinds, {}, 10);
+  ASSERT_EQ(l->task.name, "cnn");
+  ASSERT_TRUE(q.complete(*l, "{}"));
+  auto progress = q.plan_progress(submitted.plan_id);
+  EXPECT_EQ(progress.name, "captioning");
+  EXPECT_EQ(progress.count(TaskStatus::succeeded), 1);
+  EXPECT_EQ(progress.count(TaskStatus::pending), 2);
+  EXPECT_FALSE(progress.done());
+  EXPECT_EQ(progress.summary(), "plan " + std::to_string(submitted.plan_id) + " (captioning): 1/3 finished: 1 succeeded; 2 pending");
+
+  EXPECT_EQ(q.cancel_plan(submitted.plan_id), 2);
+  progress = q.wait_plan(submitted.plan_id, std::chrono::seconds(1));
+  EXPECT_TRUE(progress.done());
+  EXPECT_FALSE(progress.all_succeeded());
+  EXPECT_EQ(progress.count(TaskStatus::cancelled), 2);
+  expect_error([&] { q.plan_progress(12345); }, {"no plan 12345"});
+}
+
+TEST(PlanJson, ReadsTasksInAnyOrderAndChecksThem) {
+  const Plan p = Plan::from_json(R"({"name": "two stage", "tasks": [
+      {"name": "rnn", "kind": "train", "after": ["cnn"], "params": {"units": 128}, "tags": ["gpu"]},
+      {"name": "cnn", "kind": "train", "priority": 2, "max_attempts": 5, "model": "cnn", "input_dataset": "images"}]})");
+  EXPECT_EQ(p.name(), "two stage");
+  ASSERT_EQ(p.tasks().size(), 2u);
+  EXPECT_EQ(p.tasks()[0].name, "cnn");  // added first: "rnn" runs after it
+  EXPECT_EQ(p.tasks()[0].priority, 2);
+  EXPECT_EQ(p.tasks()[0].max_attempts, 5);
+  EXPECT_EQ(p.tasks()[0].input_dataset, "images");
+  EXPECT_EQ(p.tasks()[1].after, std::vector<int64_t>{0});
+  EXPECT_EQ(nlohmann::json::parse(p.tasks()[1].params)["units"], 128);
+  EXPECT_EQ(p.tasks()[1].tags, std::vector<std::string>{"gpu"});
+
+  expect_error([] { Plan::from_json(R"({"tasks": [{"name": "a", "kind": "k", "after": ["b"]}]})"); },
+               {"task \"a\" runs after \"b\"", "not a task of the plan"});
+  expect_error([] { Plan::from_json(R"({"tasks": [{"name": "a", "kind": "k", "after": ["b"]},
+                                                  {"name": "b", "kind": "k", "after": ["a"]}]})"); },
+               {"cycle"});
+  expect_error([] { Plan::from_json(R"({"tasks": [{"name": "a", "kind": "k", "retries": 3}]})"); },
+               {"task \"a\"", "unknown field \"retries\""});
+  expect_error([] { Plan::from_json(R"({"tasks": [{"name": "a", "kind": "k"}, {"name": "a", "kind": "k"}]})"); },
+               {"two tasks are named \"a\""});
+  expect_error([] { Plan::from_json(R"({"tasks": [{"name": "a"}]})"); }, {"task \"a\" has no \"kind\""});
+  expect_error([] { Plan::from_json("{not json"); }, {"not valid JSON"});
+}
+
+}  // namespace
+}  // namespace strata::workflow

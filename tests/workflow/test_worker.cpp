@@ -1,0 +1,137 @@
+// Task kinds and parameter checks, and the in-process Worker: retries, heartbeats keeping a
+// long task's lease, a lost lease seen by the task, stop().
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "expect_error.hpp"
+#include "hub/hub_fixture.hpp"
+#include "strata/workflow/queue.hpp"
+#include "strata/workflow/worker.hpp"
+
+namespace strata::workflow {
+namespace {
+
+using hub::testing::HubTest;
+using nlohmann::json;
+using strata::testing::expect_error;
+
+TEST(TaskRegistry, ValidatesParametersAgainstTheKind) {
+  TaskRegistry r;
+  r.add({.name = "train",
+         .params = {{.name = "lr", .type = workflow::ParamType::number, .required = true},
+                    {.name = "epochs", .type = workflow::ParamType::integer, .default_value = 3},
+                    {.name = "layers", .type = workflow::ParamType::array}},
+         .fn = [](TaskContext&) { return json{}; }});
+  const json ok = r.validate("train", {{"lr", 0.1}});
+  EXPECT_EQ(ok["epochs"], 3);
+  EXPECT_FALSE(ok.contains("layers"));
+  EXPECT_EQ(r.validate("train", {{"lr", 1}, {"epochs", 7}})["epochs"], 7);
+  expect_error([&] { r.validate("train", json::object()); }, {"\"train\"", "missing required parameter \"lr\"", "a number"});
+  expect_error([&] { r.validate("train", {{"lr", "fast"}}); }, {"parameter \"lr\" must be a number", "\"fast\""});
+  expect_error([&] { r.validate("train", {{"lr", 0.1}, {"epochs", 2.5}}); }, {"\"epochs\" must be an integer", "2.5"});
+  expect_error([&] { r.validate("train", {{"lr", 0.1}, {"momentum", 0.9}}); },
+               {"unknown parameter \"momentum\"", "lr, epochs, layers"});
+  expect_error([&] { r.validate("evaluate", json::object()); }, {"unknown task kind \"evaluate\"", "train"});
+  expect_error([&] { r.add({.name = "train", .fn = [](TaskContext&) { return json{}; }}); }, {"already registered"});
+  expect_error([&] { r.add({.name = "nothing"}); }, {"\"nothing\" has no function"});
+  EXPECT_EQ(r.names(), std::vector<std::string>{"train"});
+}
+
+using WorkerTest = HubTest;
+INSTANTIATE_TEST_SUITE_P(Backends, WorkerTest, ::testing::Values("sqlite", "postgres"),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+TEST_P(WorkerTest, RunsRetriesAndKeepsLongTasksLeased) {
+  TaskRegistry r;
+  std::atomic<int> calls{0};
+  r.add({.name = "square",
+         .params = {{.name = "x", .type = workflow::ParamType::integer, .required = true}},
+         .fn = [&](TaskContext& ctx) {
+           ++calls;
+           ctx.log("squaring " + ctx.params["x"].dump());
+           const int64_t x = ctx.params["x"];
+           return json{{"y", x * x}};
+         }});
+  r.add({.name = "flaky",
+         .fn = [](TaskContext& ctx) -> json {
+           if (ctx.task.attempts < 3) throw Error("flaky attempt " + std::to_string(ctx.task.attempts));
+           return {{"attempt", ctx.task.attempts}};
+         }});
+  r.add({.name = "slow",  // outlives its 0.3 s lease several times: only heartbeats keep it
+         .fn = [](TaskContext& ctx) {
+           std::this_thread::sleep_for(std::chrono::milliseconds(900));
+           return json{{"lost", ctx.lease_lost()}};
+         }});
+  auto hub = open();
+  Queue q(hub);
+  std::vector<int64_t> squares;
+  for (int x = 0; x < 6; ++x) squares.push_back(q.submit({.kind = "square", .params = json{{"x", x}}.dump()}));
+  const int64_t flaky = q.submit({.kind = "flaky", .max_attempts = 3, .retry_delay_seconds = 0.02});
+  const int64_t slow = q.submit({.kind = "slow"});
+  const int64_t bad = q.submit({.kind = "square", .params = R"({"x": "two"})"});
+
+  std::mutex mu;
+  std::vector<std::string> events;
+  Worker w(url_, r, {.id = "in-process", .concurrency = 2, .lease_seconds = 0.3, .on_event = [&](const std::string& e) {
+                       std::lock_guard lock(mu);
+                       events.push_back(e);
+                     }});
+  w.start();
+  for (int64_t id : {flaky, slow, bad, squares.back()}) q.wait(id, std::chrono::seconds(10));
+  w.stop();
+  w.join();
+
+  for (int x = 0; x < 6; ++x) {
+    const auto t = q.get(squares[x]);
+    ASSERT_EQ(t->status, TaskStatus::succeeded);
+    EXPECT_EQ(json::parse(*t->result)["y"], x * x);
+    EXPECT_EQ(t->log_tail, "squaring " + std::to_string(x) + "\n");
+    EXPECT_EQ(t->worker, "in-process");
+  }
+  const auto f = q.get(flaky);
+  EXPECT_EQ(f->status, TaskStatus::succeeded);
+  EXPECT_EQ(json::parse(*f->result)["attempt"], 3);
+  const auto s = q.get(slow);
+  EXPECT_EQ(s->status, TaskStatus::succeeded);
+  EXPECT_EQ(s->attempts, 1) << "heartbeats must keep the lease: " << s->error;
+  EXPECT_EQ(json::parse(*s->result)["lost"], false);
+  const auto b = q.get(bad);
+  EXPECT_EQ(b->status, TaskStatus::failed);
+  EXPECT_EQ(b->attempts, 1) << "bad parameters are not retried";
+  EXPECT_NE(b->error.find("parameter \"x\" must be an integer"), std::string::npos) << b->error;
+  EXPECT_EQ(calls.load(), 6);
+  const auto st = w.stats();
+  EXPECT_EQ(st.succeeded, 8);
+  EXPECT_EQ(st.failed, 3);  // flaky twice, bad once
+  EXPECT_EQ(st.refused, 0);
+  std::lock_guard lock(mu);
+  EXPECT_EQ(std::count_if(events.begin(), events.end(), [](const std::string& e) { return e.rfind("retrying", 0) == 0; }), 2);
+}
+
+TEST_P(WorkerTest, TaskSeesItsLeaseLost) {
+  TaskRegistry r;
+  std::atomic<bool> saw_lost{false};
+  r.add({.name = "long", .fn = [&](TaskContext& ctx) {
+           for (int i = 0; i < 200 && !ctx.lease_lost(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+           saw_lost = ctx.lease_lost();
+           return json{};
+         }});
+  auto hub = open();
+  Queue q(hub);
+  const int64_t id = q.submit({.kind = "long"});
+  Worker w(url_, r, {.lease_seconds = 0.15});
+  w.start();
+  while (q.get(id)->status != TaskStatus::running) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_TRUE(q.cancel(id));
+  for (int i = 0; i < 200 && w.stats().refused == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  w.stop();
+  w.join();
+  EXPECT_TRUE(saw_lost.load());
+  EXPECT_EQ(w.stats().refused, 1);
+  EXPECT_EQ(q.get(id)->status, TaskStatus::cancelled);
+}
+
+}  // namespace
+}  // namespace strata::workflow

@@ -1,0 +1,161 @@
+#include "plan_commands.hpp"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "strata/core/error.hpp"
+#include "strata/workflow/queue.hpp"
+#include "table.hpp"
+
+namespace strata::cli {
+
+using nlohmann::json;
+using workflow::PlanProgress;
+using workflow::TaskStatus;
+
+namespace {
+
+struct PlanArgs {
+  std::string url = "strata.db";
+  std::string project = "default";
+  bool as_json = false;
+};
+
+hub::Hub open_hub(const PlanArgs& args) {
+  hub::HubOptions options;
+  options.project = args.project;
+  return hub::Hub::open(args.url, options);
+}
+
+json to_json(const PlanProgress& p) {
+  json counts = json::object();
+  for (int s = 0; s < 6; ++s) counts[std::string(workflow::to_string(static_cast<TaskStatus>(s)))] = p.counts[s];
+  return {{"plan", p.plan_id}, {"name", p.name}, {"tasks", p.task_ids}, {"counts", counts}, {"done", p.done()}};
+}
+
+void print(const PlanArgs& args, const PlanProgress& p) {
+  if (args.as_json) std::cout << to_json(p).dump(2) << '\n';
+  else std::cout << p.summary() << '\n';
+}
+
+void submit(const PlanArgs& args, const std::string& file) {
+  std::ifstream in(file);
+  STRATA_CHECK(in.good(), "plan submit: cannot read \"", file, "\"");
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto plan = workflow::Plan::from_json(text.str());
+  auto hub = open_hub(args);
+  const PlanProgress p = workflow::Queue(hub).submit(plan);
+  if (args.as_json) print(args, p);
+  else std::cout << "plan " << p.plan_id << " (" << p.name << "): " << p.task_ids.size() << " tasks submitted\n";
+}
+
+// Prints the progress line until the plan is done: rewritten in place on a terminal, one line
+// per change otherwise. Exit status 0 when every task succeeded, 2 otherwise.
+int wait(const PlanArgs& args, int64_t plan_id, double timeout) {
+  auto hub = open_hub(args);
+  workflow::Queue queue(hub);
+  const bool tty = ::isatty(1) && !args.as_json;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
+  std::string last;
+  PlanProgress p;
+  for (;;) {
+    p = queue.plan_progress(plan_id);
+    const std::string line = p.summary();
+    if (line != last && !args.as_json) std::cout << (tty ? "\r\033[K" : "") << line << (tty ? "" : "\n") << std::flush;
+    last = line;
+    if (p.done() || std::chrono::steady_clock::now() >= deadline) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  if (tty) std::cout << '\n';
+  if (args.as_json) print(args, p);
+  STRATA_CHECK(p.done(), "plan wait: plan ", std::to_string(plan_id), " did not finish within ", std::to_string(timeout), " s");
+  return p.all_succeeded() ? 0 : 2;
+}
+
+std::string format_seconds(const std::optional<double>& from, const std::optional<double>& to) {
+  if (!from || !to) return "";
+  std::ostringstream s;
+  s.precision(3);
+  s << std::fixed << (*to - *from);
+  return s.str();
+}
+
+void tasks(const PlanArgs& args, int64_t plan_id) {
+  auto hub = open_hub(args);
+  workflow::Queue queue(hub);
+  queue.plan_progress(plan_id);  // an unknown plan is an error, not an empty table
+  workflow::TaskFilter filter;
+  filter.plan_id = plan_id;
+  filter.limit = 1'000'000;
+  const auto list = queue.list(filter);
+  if (args.as_json) {
+    json out = json::array();
+    for (const auto& t : list)
+      out.push_back({{"id", t.id}, {"name", t.name}, {"kind", t.kind}, {"status", workflow::to_string(t.status)},
+                     {"attempts", t.attempts}, {"worker", t.worker}, {"after", t.depends_on},
+                     {"result", t.result ? json::parse(*t.result) : json()}, {"error", t.error}});
+    std::cout << out.dump(2) << '\n';
+    return;
+  }
+  Table table({"ID", "NAME", "KIND", "STATUS", "ATTEMPTS", "AFTER", "WORKER", "SECONDS", "ERROR"});
+  for (const auto& t : list) {
+    std::string after;
+    for (int64_t d : t.depends_on) after += (after.empty() ? "" : ",") + std::to_string(d);
+    table.add_row({std::to_string(t.id), t.name, t.kind, std::string(workflow::to_string(t.status)),
+                   std::to_string(t.attempts) + "/" + std::to_string(t.max_attempts), after, t.worker,
+                   format_seconds(t.started_at, t.finished_at), t.error.substr(0, 60)});
+  }
+  table.print(std::cout);
+}
+
+}  // namespace
+
+void add_plan_commands(CLI::App& app) {
+  auto args = std::make_shared<PlanArgs>();
+  auto* plan = app.add_subcommand("plan", "Workflow plans: DAGs of tasks run by `strata worker`");
+  plan->require_subcommand(1);
+  plan->fallthrough();
+  plan->add_option("--hub", args->url, "Hub URL: a SQLite path or postgresql://...")->capture_default_str();
+  plan->add_option("--project", args->project, "Project of the hub")->capture_default_str();
+  plan->add_flag("--json", args->as_json, "Print JSON");
+
+  auto file = std::make_shared<std::string>();
+  auto* cmd = plan->add_subcommand("submit", "Submit a plan file (JSON, docs/workflow.md) in one transaction");
+  cmd->add_option("file", *file, "Plan file")->required();
+  cmd->callback([=] { submit(*args, *file); });
+
+  auto id = std::make_shared<int64_t>(0);
+  cmd = plan->add_subcommand("status", "One line: how many tasks are in each status");
+  cmd->add_option("id", *id, "Plan id")->required();
+  cmd->callback([=] { print(*args, workflow::Queue(open_hub(*args)).plan_progress(*id)); });
+
+  auto timeout = std::make_shared<double>(365.0 * 24 * 3600);
+  cmd = plan->add_subcommand("wait", "Follow a plan until it finishes; exit 0 if every task succeeded, 2 if not");
+  cmd->add_option("id", *id, "Plan id")->required();
+  cmd->add_option("--timeout", *timeout, "Give up (exit 1) after this many seconds");
+  cmd->callback([=] {
+    const int status = wait(*args, *id, *timeout);
+    if (status != 0) throw CLI::RuntimeError(status);
+  });
+
+  cmd = plan->add_subcommand("cancel", "Cancel every unfinished task of a plan");
+  cmd->add_option("id", *id, "Plan id")->required();
+  cmd->callback([=] {
+    auto hub = open_hub(*args);
+    const int64_t n = workflow::Queue(hub).cancel_plan(*id);
+    std::cout << "plan " << *id << ": " << n << " tasks cancelled\n";
+  });
+
+  cmd = plan->add_subcommand("tasks", "The tasks of a plan: status, attempts, worker, error");
+  cmd->add_option("id", *id, "Plan id")->required();
+  cmd->callback([=] { tasks(*args, *id); });
+}
+
+}  // namespace strata::cli
