@@ -6,6 +6,7 @@
 
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/factory.hpp"
+#include "strata/nn/eval_scope.hpp"
 
 namespace strata::nn {
 
@@ -38,16 +39,8 @@ Symbol Input(const Shape& shape, std::string name) {
 // shape without updating statistics (batch norm) or dropping (dropout).
 static Tensor run_probe(Layer& layer, const std::vector<Tensor>& probes) {
   NoGradGuard no_grad;
-  bool was_training = layer.training();
-  layer.eval();
-  try {
-    Tensor out = probes.size() == 1 ? layer(probes[0]) : layer(probes);
-    layer.train(was_training);
-    return out;
-  } catch (...) {
-    layer.train(was_training);
-    throw;
-  }
+  EvalScope eval(layer);
+  return probes.size() == 1 ? layer(probes[0]) : layer(probes);
 }
 
 // Learns the layer's output shape from shape-only (meta) probes, which compute nothing and

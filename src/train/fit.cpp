@@ -5,7 +5,7 @@
 
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/error.hpp"
-#include "strata/nn/layer.hpp"
+#include "strata/nn/eval_scope.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/loss.hpp"
 #include "strata/optim/optimizer.hpp"
@@ -14,19 +14,6 @@
 namespace strata::train {
 
 namespace {
-
-// Eval mode for a scope; the model's previous mode comes back after it.
-class EvalScope {
- public:
-  explicit EvalScope(nn::Layer& model) : model_(model), was_training_(model.training()) { model_.eval(); }
-  ~EvalScope() { model_.train(was_training_); }
-  EvalScope(const EvalScope&) = delete;
-  EvalScope& operator=(const EvalScope&) = delete;
-
- private:
-  nn::Layer& model_;
-  bool was_training_;
-};
 
 // Detaches fit's state from the callbacks however fit ends.
 class AttachedCallbacks {
@@ -96,7 +83,7 @@ Logs evaluate(nn::Layer& model, const LossFn& loss_fn, const Data& data, int64_t
   STRATA_CHECK(!data.empty(), "evaluate: no data to evaluate on");
   check_metric_names(metrics, "evaluate");
   const LossFn loss = or_default(loss_fn);
-  EvalScope eval(model);
+  nn::EvalScope eval(model);
   NoGradGuard no_grad;
   Mean loss_mean;
   for (const auto& m : metrics) m->reset();
@@ -119,7 +106,7 @@ Tensor predict(nn::Layer& model, const Tensor& x, int64_t batch_size) {
   STRATA_CHECK(x.defined() && x.dim() >= 1 && x.size(0) > 0, "predict: expected a non-empty batch of inputs [N, ...], got ",
                x.defined() ? x.shape().str() : std::string("an undefined tensor"));
   STRATA_CHECK(batch_size >= 1, "predict: batch_size must be >= 1, got ", batch_size);
-  EvalScope eval(model);
+  nn::EvalScope eval(model);
   NoGradGuard no_grad;
   std::vector<Tensor> outputs;
   for (int64_t start = 0; start < x.size(0); start += batch_size)

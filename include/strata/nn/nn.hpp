@@ -27,3 +27,4 @@
 #include "strata/nn/rnn_cells.hpp"
 #include "strata/nn/recurrent.hpp"
 #include "strata/nn/load_weights.hpp"
+#include "strata/nn/eval_scope.hpp"
