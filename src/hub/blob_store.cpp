@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "background_sha256.hpp"
 #include "sha256.hpp"
 
 namespace strata::hub::detail {
@@ -76,14 +77,14 @@ io::NamedTensors read_blob(Database& db, const BlobId& id, const std::string& wh
   const auto corrupt = [&](const std::string& why) {
     return Error("hub: " + what + ": the blob " + id.sha256 + " is corrupted: " + why);
   };
-  Sha256 sha;
+  BackgroundSha256 sha;
   io::SafetensorsDecoder decoder(what, static_cast<uint64_t>(id.size));
   int64_t expected = 0, bytes = 0;
   db.query("SELECT idx, data FROM blob_chunks WHERE sha256 = ? ORDER BY idx", {id.sha256}, [&](const Row& r) {
     if (r.integer(0) != expected) throw corrupt("chunk " + std::to_string(expected) + " is missing");
     ++expected;
     const std::string_view data = r.bytes(1);
-    sha.update(data.data(), data.size());
+    sha.update(data);
     bytes += static_cast<int64_t>(data.size());
     if (bytes > id.size) throw corrupt("it holds more than the recorded " + std::to_string(id.size) + " bytes");
     try {

@@ -65,7 +65,7 @@ StoreSize Hub::store_size() {
   StoreSize s;
   if (auto pid = state_->project_id(false))
     s.models = state_->db->query_int("SELECT COUNT(*) FROM models WHERE project_id = ?", {*pid}).value_or(0);
-  state_->db->query("SELECT COUNT(*), COALESCE(SUM(size), 0) FROM blobs", {}, [&](const detail::Row& r) {
+  state_->db->query("SELECT COUNT(*), CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM blobs", {}, [&](const detail::Row& r) {
     s.blobs = r.integer(0);
     s.blob_bytes = r.integer(1);
   });

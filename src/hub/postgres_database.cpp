@@ -1,10 +1,14 @@
 // The PostgreSQL backend (libpq). Statements' `?` become $1, $2, ...; bytes go as binary
-// parameters, results come as text (bytea in hex) one row at a time, so a blob's chunks stream.
+// parameters, results come in binary one row at a time, so a blob's chunks stream.
 // Lock conflicts (serialisation failures, deadlocks) are BusyError and retried. The password,
 // from the URL, PGPASSFILE or PGPASSWORD, is never part of a message.
+#include <endian.h>
 #include <libpq-fe.h>
 
+#include <bit>
+#include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <unordered_map>
 
 #include "database.hpp"
@@ -30,33 +34,66 @@ std::string numbered(std::string_view sql) {
   return out;
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  throw Error("hub (PostgreSQL): a bytea value is not in hex format");
-}
+// Results come in binary: bytea is the raw bytes (hex text doubled a blob's size and cost a
+// decode pass), numbers are big-endian. Columns are decoded by their type OID (pg_type.h).
+enum PgType : Oid { kBool = 16, kBytea = 17, kName = 19, kInt8 = 20, kInt2 = 21, kInt4 = 23, kText = 25,
+                    kFloat4 = 700, kFloat8 = 701, kUnknown = 705, kVarchar = 1043 };
 
 class PgRow final : public Row {
  public:
   explicit PgRow(PGresult* r) : r_(r) {}
   bool is_null(int c) const override { return PQgetisnull(r_, 0, c); }
-  int64_t integer(int c) const override { return std::strtoll(PQgetvalue(r_, 0, c), nullptr, 10); }
-  double real(int c) const override { return std::strtod(PQgetvalue(r_, 0, c), nullptr); }
-  std::string text(int c) const override { return std::string(PQgetvalue(r_, 0, c), PQgetlength(r_, 0, c)); }
+  int64_t integer(int c) const override {
+    switch (PQftype(r_, c)) {
+      case kInt8: return static_cast<int64_t>(be64toh(load<uint64_t>(c)));
+      case kInt4: return static_cast<int32_t>(be32toh(load<uint32_t>(c)));
+      case kInt2: return static_cast<int16_t>(be16toh(load<uint16_t>(c)));
+      case kBool: return *PQgetvalue(r_, 0, c) != 0;
+      case kFloat4: case kFloat8: return static_cast<int64_t>(real(c));
+      default: throw unsupported(c, "an integer");
+    }
+  }
+  double real(int c) const override {
+    switch (PQftype(r_, c)) {
+      case kFloat8: return std::bit_cast<double>(be64toh(load<uint64_t>(c)));
+      case kFloat4: return std::bit_cast<float>(be32toh(load<uint32_t>(c)));
+      case kInt8: case kInt4: case kInt2: case kBool: return static_cast<double>(integer(c));
+      default: throw unsupported(c, "a number");
+    }
+  }
+  std::string text(int c) const override {
+    switch (PQftype(r_, c)) {
+      case kText: case kVarchar: case kName: case kUnknown:
+        return std::string(PQgetvalue(r_, 0, c), PQgetlength(r_, 0, c));
+      case kInt8: case kInt4: case kInt2: case kBool: return std::to_string(integer(c));
+      case kFloat4: case kFloat8: {
+        char buf[32];
+        const auto end = std::to_chars(buf, buf + sizeof buf, real(c)).ptr;  // shortest round trip, as PostgreSQL prints
+        return std::string(buf, end);
+      }
+      default: throw unsupported(c, "text");
+    }
+  }
   std::string_view bytes(int c) const override {
-    const char* p = PQgetvalue(r_, 0, c);
-    const int n = PQgetlength(r_, 0, c);
-    if (n < 2 || p[0] != '\\' || p[1] != 'x') throw Error("hub (PostgreSQL): expected a hex bytea value");
-    scratch_.resize((n - 2) / 2);
-    for (size_t i = 0; i < scratch_.size(); ++i)
-      scratch_[i] = static_cast<char>(hex_value(p[2 + 2 * i]) << 4 | hex_value(p[3 + 2 * i]));
-    return scratch_;
+    if (PQftype(r_, c) != kBytea) throw unsupported(c, "bytes");
+    return {PQgetvalue(r_, 0, c), static_cast<size_t>(PQgetlength(r_, 0, c))};
   }
 
  private:
+  template <typename T>
+  T load(int c) const {
+    if (PQgetlength(r_, 0, c) != sizeof(T)) throw unsupported(c, "a " + std::to_string(sizeof(T)) + "-byte value");
+    T v;
+    std::memcpy(&v, PQgetvalue(r_, 0, c), sizeof v);
+    return v;
+  }
+  Error unsupported(int c, const std::string& wanted) const {
+    const char* name = PQfname(r_, c);
+    return Error("hub (PostgreSQL): column " + std::string(name ? name : "?") + " has type OID " +
+                 std::to_string(PQftype(r_, c)) + ", which cannot be read as " + wanted);
+  }
+
   PGresult* r_;
-  mutable std::string scratch_;
 };
 
 class PostgresDatabase final : public Database {
@@ -105,7 +142,7 @@ class PostgresDatabase final : public Database {
       lengths[i] = static_cast<int>(storage[i].size());
     }
     if (!PQsendQueryPrepared(conn_, prepared(sql, static_cast<int>(params.size())).c_str(),
-                             static_cast<int>(params.size()), values.data(), lengths.data(), formats.data(), 0))
+                             static_cast<int>(params.size()), values.data(), lengths.data(), formats.data(), /*binary results*/ 1))
       throw Error("hub (PostgreSQL " + url_ + "): " + scrub(PQerrorMessage(conn_)));
     PQsetSingleRowMode(conn_);
     // Every result must be collected, even after a failure or a throwing callback, or the
