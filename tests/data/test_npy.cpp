@@ -14,7 +14,7 @@ using namespace strata::data;
 
 namespace {
 
-const std::string kScript = (std::filesystem::path(__FILE__).parent_path() / "make_npy_fixture.py").string();
+const std::string kScript = (std::filesystem::path(STRATA_TESTS_DIR) / "data/make_npy_fixture.py").string();
 
 class Npy : public strata::testing::TempDirTest {
  protected:
