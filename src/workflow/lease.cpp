@@ -36,9 +36,16 @@ std::string lease_sql(Dialect dialect, size_t n_kinds, size_t n_tags) {
                      "(SELECT 1 FROM task_tags g WHERE g.task_id = t.id" +
                      (n_tags ? " AND g.tag NOT IN (" + placeholders(n_tags) + ")" : std::string()) +
                      ") ORDER BY t.priority DESC, t.id LIMIT 1";
-  if (dialect == Dialect::postgres) pick += " FOR UPDATE SKIP LOCKED";
+  // PostgreSQL takes no lock before the statement, whose snapshot may see a dependency that
+  // committed after the worker read its clock: leased_at is then the later of that reading and
+  // the moment the row is updated, so it is never earlier than the dependency's finish.
+  std::string leased_at = "?";
+  if (dialect == Dialect::postgres) {
+    pick += " FOR UPDATE SKIP LOCKED";
+    leased_at = "GREATEST(CAST(? AS DOUBLE PRECISION), CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION))";
+  }
   return "UPDATE tasks SET status = 'leased', attempts = attempts + 1, worker = ?, lease_expires_at = ?, "
-         "leased_at = ?, started_at = NULL WHERE id = (" + pick + ") RETURNING " + kTaskColumns;
+         "leased_at = " + leased_at + ", started_at = NULL WHERE id = (" + pick + ") RETURNING " + kTaskColumns;
 }
 
 }  // namespace
@@ -62,8 +69,8 @@ std::optional<Lease> Queue::lease(const std::string& worker, const std::vector<s
   std::optional<Lease> out;
   atomically(db, [&] {
     out.reset();
-    // The time is read once the write lock is held, so that leased_at is never earlier than
-    // the finish of a dependency that committed while this waited for the lock.
+    // On SQLite the time is read once the write lock is held, so that leased_at is never
+    // earlier than the finish of a dependency that committed while this waited for the lock.
     const double now = unix_now();
     Params params{std::string_view(worker), now + lease_seconds, now, *project, now};
     for (const auto& k : kinds) params.emplace_back(std::string_view(k));
