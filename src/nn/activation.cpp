@@ -3,6 +3,7 @@
 #include <cstring>
 #include <map>
 
+#include "strata/nn/functions.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/softmax.hpp"
 
@@ -14,9 +15,18 @@ Tensor sigmoid(const Tensor& x) { return strata::sigmoid(x); }
 Tensor softmax(const Tensor& x) { return strata::softmax(x, -1); }
 Tensor leaky_relu(const Tensor& x) { return strata::leaky_relu(x, 0.2); }
 
+Activation::Activation(Tensor (*fn)(const Tensor&)) : fn_(fn) {
+  static const std::pair<Tensor (*)(const Tensor&), const char*> known[] = {
+      {nn::relu, "relu"}, {nn::tanh, "tanh"}, {nn::sigmoid, "sigmoid"}, {nn::softmax, "softmax"},
+      {nn::leaky_relu, "lrelu0.2"}};
+  for (auto& [f, n] : known)
+    if (f == fn) name_ = n;
+}
+
 Activation::Activation(const char* name) {
   std::string n = name ? name : "";
   if (n.empty() || n == "linear" || n == "identity" || n == "none") return;
+  name_ = n;
   // "lrelu" or "leaky_relu" optionally followed by the slope: "lrelu0.2".
   for (const char* prefix : {"leaky_relu", "lrelu"}) {
     if (n.rfind(prefix, 0) == 0) {
@@ -53,10 +63,15 @@ Activation::Activation(const char* name) {
       {"hard_tanh", [](const Tensor& x) { return strata::hard_tanh(x); }},
   };
   auto it = named.find(n);
+  if (it == named.end() && has_function(n)) {
+    fn_ = [f = find_function(n)](const Tensor& x) { return f({x}, {}); };
+    return;
+  }
   if (it == named.end()) {
     std::string known;
     for (auto& [k, v] : named) known += (known.empty() ? "" : ", ") + k;
-    throw Error("unknown activation '" + n + "' (known: linear, lrelu<slope>, " + known + ")");
+    throw Error("unknown activation '" + n + "' (known: linear, lrelu<slope>, " + known +
+                ", or a name given to nn::register_function)");
   }
   fn_ = it->second;
 }

@@ -1,4 +1,6 @@
 // Scaled dot-product attention composed of ops (two batched matmuls, one softmax), and
+
+#include "strata/nn/layer_config.hpp"
 // MultiheadAttention on top of it: heads are [B, H, S, D] views, so one matmul covers them all.
 #include "strata/nn/attention.hpp"
 
@@ -185,5 +187,17 @@ Tensor MultiheadAttention::attend(const Tensor& query, const Tensor& key, const 
   if (args_.want_weights) last_weights_ = args_.average_heads ? mean(weights, {1}) : weights;
   return linear(reshape(permute(o, {0, 2, 1, 3}), {B, sq, embed_dim_}), out_weight, out_bias);
 }
+
+using nlohmann::json;
+
+
+void MultiheadAttention::get_config(json& c) const {
+  c = {{"embed_dim", embed_dim_}, {"num_heads", num_heads_}, {"dropout", dropout_}, {"use_bias", use_bias_}};
+}
+
+STRATA_LAYER_CLASS("multiheadattention", [](const json& c, const std::string& name) {
+  return std::make_shared<MultiheadAttention>(c.at("embed_dim").get<int64_t>(), c.at("num_heads").get<int64_t>(),
+                                              c.at("dropout").get<double>(), c.at("use_bias").get<bool>(), name);
+});
 
 }  // namespace strata::nn

@@ -1,5 +1,7 @@
 #include "strata/nn/dense.hpp"
 
+#include "strata/nn/layer_config.hpp"
+
 #include "strata/ops/linalg.hpp"
 
 namespace strata::nn {
@@ -25,5 +27,17 @@ Tensor Dense::forward(const Tensor& x) {
          "expected input of shape [..., " + std::to_string(in_units_) + "], got " + x.shape().str());
   return act_(linear(x, W, b));
 }
+
+using nlohmann::json;
+
+
+void Dense::get_config(json& c) const {
+  c = {{"units", units_}, {"act", activation_name(act_, *this)}, {"in_units", in_units_}, {"use_bias", use_bias_}};
+}
+
+STRATA_LAYER_CLASS("dense", [](const json& c, const std::string& name) {
+  return std::make_shared<Dense>(c.at("units").get<int64_t>(), Activation(c.at("act").get<std::string>()), name,
+                                 c.at("in_units").get<int64_t>(), c.at("use_bias").get<bool>());
+});
 
 }  // namespace strata::nn

@@ -1,5 +1,7 @@
 #include "strata/nn/depthwise.hpp"
 
+#include "strata/nn/layer_config.hpp"
+
 #include "strata/ops/linalg.hpp"
 #include "strata/ops/shape.hpp"
 
@@ -92,5 +94,44 @@ GroupConv2d::GroupConv2d(int64_t n_filter, SpatialSizes filter_size, int64_t n_g
     : ConvLayer("groupconv2d", 2, false, conv2d, n_filter, std::move(filter_size), std::move(act),
                 with_groups(std::move(options), n_group), std::move(name), in_channels, use_bias, std::move(w_init),
                 std::move(b_init)) {}
+
+using nlohmann::json;
+
+
+void DepthwiseConv2d::get_config(json& c) const {
+  c = {{"filter_size", filter_size_}, {"act", activation_name(act_, *this)}, {"options", conv_options_config(options_)},
+       {"depth_multiplier", depth_multiplier_}, {"in_channels", in_channels_}, {"use_bias", use_bias_}};
+}
+
+STRATA_LAYER_CLASS("depthwiseconv2d", [](const json& c, const std::string& name) {
+  return std::make_shared<DepthwiseConv2d>(dims_of(c.at("filter_size")), Activation(c.at("act").get<std::string>()),
+                                           conv_options_from(c.at("options")), c.at("depth_multiplier").get<int64_t>(),
+                                           name, c.at("in_channels").get<int64_t>(), c.at("use_bias").get<bool>());
+});
+
+void SeparableConv2d::get_config(json& c) const {
+  c = {{"n_filter", n_filter_},
+       {"filter_size", filter_size_},
+       {"act", activation_name(act_, *this)},
+       {"options", conv_options_config(options_)},
+       {"depth_multiplier", depth_multiplier_},
+       {"in_channels", in_channels_},
+       {"use_bias", use_bias_}};
+}
+
+STRATA_LAYER_CLASS("separableconv2d", [](const json& c, const std::string& name) {
+  return std::make_shared<SeparableConv2d>(c.at("n_filter").get<int64_t>(), dims_of(c.at("filter_size")),
+                                           Activation(c.at("act").get<std::string>()),
+                                           conv_options_from(c.at("options")), c.at("depth_multiplier").get<int64_t>(),
+                                           name, c.at("in_channels").get<int64_t>(), c.at("use_bias").get<bool>());
+});
+
+// The config's options already carry n_group as their groups.
+STRATA_LAYER_CLASS("groupconv2d", [](const json& c, const std::string& name) {
+  const ConvOptions options = conv_options_from(c.at("options"));
+  return std::make_shared<GroupConv2d>(c.at("n_filter").get<int64_t>(), dims_of(c.at("filter_size")), options.groups,
+                                       Activation(c.at("act").get<std::string>()), options, name,
+                                       c.at("in_channels").get<int64_t>(), c.at("use_bias").get<bool>());
+});
 
 }  // namespace strata::nn

@@ -1,5 +1,7 @@
 #include "strata/nn/dropout.hpp"
 
+#include "strata/nn/layer_config.hpp"
+
 #include "strata/ops/dropout.hpp"
 
 namespace strata::nn {
@@ -9,5 +11,14 @@ Dropout::Dropout(double p, std::string name) : Layer("dropout", std::move(name))
 }
 
 Tensor Dropout::forward(const Tensor& x) { return strata::dropout(x, p_, training()); }
+
+using nlohmann::json;
+
+
+void Dropout::get_config(json& c) const { c = {{"p", p_}}; }
+
+STRATA_LAYER_CLASS("dropout", [](const json& c, const std::string& name) {
+  return std::make_shared<Dropout>(c.at("p").get<double>(), name);
+});
 
 }  // namespace strata::nn

@@ -1,5 +1,7 @@
 #include "strata/nn/embedding.hpp"
 
+#include "strata/nn/layer_config.hpp"
+
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/indexing.hpp"
 #include "strata/ops/shape.hpp"
@@ -50,5 +52,28 @@ Tensor OneHot::forward(const Tensor& ids) {
   }
   return contiguous(permute(y, order));
 }
+
+using nlohmann::json;
+
+
+void Embedding::get_config(json& c) const {
+  c = {{"vocabulary_size", vocabulary_size_}, {"embedding_size", embedding_size_}};
+}
+
+STRATA_LAYER_CLASS("embedding", [](const json& c, const std::string& name) {
+  return std::make_shared<Embedding>(c.at("vocabulary_size").get<int64_t>(), c.at("embedding_size").get<int64_t>(),
+                                     random_uniform(-0.1, 0.1), name);
+});
+
+void OneHot::get_config(json& c) const {
+  c = {{"depth", depth_}, {"on_value", on_value_}, {"off_value", off_value_}, {"axis", axis_},
+       {"dtype", dtype_config(dtype_)}};
+}
+
+STRATA_LAYER_CLASS("onehot", [](const json& c, const std::string& name) {
+  return std::make_shared<OneHot>(c.at("depth").get<int64_t>(), c.at("on_value").get<double>(),
+                                  c.at("off_value").get<double>(), c.at("axis").get<int64_t>(),
+                                  dtype_from(c.at("dtype")), name);
+});
 
 }  // namespace strata::nn

@@ -1,5 +1,8 @@
 #include "strata/nn/lambda.hpp"
 
+#include "strata/nn/layer_config.hpp"
+
+#include "strata/nn/functions.hpp"
 #include "strata/ops/shape.hpp"
 
 namespace strata::nn {
@@ -20,5 +23,22 @@ void Lambda::build(const Shape&) {
 }
 
 Tensor Lambda::forward(const Tensor& x) { return fn_(x, weights_); }
+
+using nlohmann::json;
+
+
+Lambda::Lambda(const std::string& function, std::vector<std::pair<std::string, Tensor>> weights, std::string name)
+    : Layer("lambda", std::move(name)), function_(function), initial_(std::move(weights)) {
+  NamedFn f = find_function(function);
+  fn_ = [f](const Tensor& x, const std::vector<Tensor>& w) { return f({x}, w); };
+}
+
+void Lambda::get_config(json& c) const {
+  c = {{"function", lambda_function_name(function_, *this)}, {"weights", lambda_weights_config(initial_)}};
+}
+
+STRATA_LAYER_CLASS("lambda", [](const json& c, const std::string& name) {
+  return std::make_shared<Lambda>(c.at("function").get<std::string>(), lambda_weights_from(c.at("weights")), name);
+});
 
 }  // namespace strata::nn

@@ -4,6 +4,7 @@
 
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/error.hpp"
+#include "strata/io/safetensors.hpp"
 #include "strata/ops/elementwise.hpp"
 
 namespace strata::nn {
@@ -60,6 +61,14 @@ size_t assign_weights_by_name(Layer& layer, const std::vector<std::pair<std::str
     ++assigned;
   }
   return assigned;
+}
+
+void save_weights(const Layer& layer, const std::string& path) {
+  io::save_safetensors(path, built_weights(layer));
+}
+
+size_t load_weights(Layer& layer, const std::string& path, bool skip_unknown) {
+  return assign_weights_by_name(layer, io::load_safetensors(path).tensors, skip_unknown);
 }
 
 }  // namespace strata::nn

@@ -1,5 +1,8 @@
 #include "strata/nn/merge.hpp"
 
+#include "strata/nn/functions.hpp"
+#include "strata/nn/layer_config.hpp"
+
 #include "strata/ops/combine.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/shape.hpp"
@@ -48,7 +51,7 @@ Tensor Concat::forward(const Tensor& x) {
 }
 
 Elementwise::Elementwise(const std::string& combine, Activation act, std::string name)
-    : Layer("elementwise", std::move(name)), act_(std::move(act)) {
+    : Layer("elementwise", std::move(name)), combine_(combine), act_(std::move(act)) {
   if (combine == "add" || combine == "mean") {
     fn_ = [](const Tensor& a, const Tensor& b) { return a + b; };
     mean_ = combine == "mean";
@@ -106,5 +109,40 @@ void ElementwiseLambda::build_many(const std::vector<Shape>&) {
 }
 
 Tensor ElementwiseLambda::forward_many(const std::vector<Tensor>& xs) { return fn_(xs, weights_); }
+
+using nlohmann::json;
+
+
+void Concat::get_config(json& c) const { c = {{"concat_dim", concat_dim_}}; }
+
+STRATA_LAYER_CLASS("concat", [](const json& c, const std::string& name) {
+  return std::make_shared<Concat>(c.at("concat_dim").get<int64_t>(), name);
+});
+
+void Elementwise::get_config(json& c) const {
+  expect(!combine_.empty(), "its combine is a C++ function, which a saved model cannot hold; use a named combine "
+                            "(add, multiply, maximum, minimum, mean) or an ElementwiseLambda of a registered function");
+  c = {{"combine", combine_}, {"act", activation_name(act_, *this)}};
+}
+
+STRATA_LAYER_CLASS("elementwise", [](const json& c, const std::string& name) {
+  return std::make_shared<Elementwise>(c.at("combine").get<std::string>(), Activation(c.at("act").get<std::string>()),
+                                       name);
+});
+
+ElementwiseLambda::ElementwiseLambda(const std::string& function, std::vector<std::pair<std::string, Tensor>> weights,
+                                     std::string name)
+    : ElementwiseLambda(find_function(function), std::move(weights), std::move(name)) {
+  function_ = function;
+}
+
+void ElementwiseLambda::get_config(json& c) const {
+  c = {{"function", lambda_function_name(function_, *this)}, {"weights", lambda_weights_config(initial_)}};
+}
+
+STRATA_LAYER_CLASS("elementwiselambda", [](const json& c, const std::string& name) {
+  return std::make_shared<ElementwiseLambda>(c.at("function").get<std::string>(), lambda_weights_from(c.at("weights")),
+                                             name);
+});
 
 }  // namespace strata::nn

@@ -1,10 +1,12 @@
 #include "strata/nn/misc.hpp"
 
+#include "strata/nn/layer_config.hpp"
+
 #include "strata/ops/elementwise.hpp"
 
 namespace strata::nn {
 
-Tensor prelu(const Tensor& x, const Tensor& alpha) { return relu(x) - alpha * relu(-x); }
+Tensor prelu(const Tensor& x, const Tensor& alpha) { return strata::relu(x) - alpha * strata::relu(-x); }
 
 PRelu::PRelu(bool channel_shared, int64_t in_channels, Initializer a_init, std::string name)
     : Layer("prelu", std::move(name)), channel_shared_(channel_shared), in_channels_(in_channels),
@@ -31,7 +33,7 @@ void Scale::build(const Shape&) { scale = add_weight("scale", {1}, constant_init
 Tensor Scale::forward(const Tensor& x) { return x * scale; }
 
 GaussianNoise::GaussianNoise(double mean, double stddev, bool is_always, int64_t seed, std::string name)
-    : Layer("gaussiannoise", std::move(name)), mean_(mean), stddev_(stddev), is_always_(is_always),
+    : Layer("gaussiannoise", std::move(name)), mean_(mean), stddev_(stddev), is_always_(is_always), seed_(seed),
       gen_(seed >= 0 ? std::make_unique<Generator>(static_cast<uint64_t>(seed)) : nullptr) {
   expect(stddev >= 0, "stddev must be non-negative, got " + std::to_string(stddev));
 }
@@ -41,5 +43,30 @@ Tensor GaussianNoise::forward(const Tensor& x) {
   expect(is_floating(x.dtype()), std::string("expects a float32 or float64 input, got ") + dtype_name(x.dtype()));
   return x + normal(x.shape(), mean_, stddev_, x.dtype(), gen_.get());
 }
+
+using nlohmann::json;
+
+
+void PRelu::get_config(json& c) const { c = {{"channel_shared", channel_shared_}, {"in_channels", in_channels_}}; }
+
+STRATA_LAYER_CLASS("prelu", [](const json& c, const std::string& name) {
+  return std::make_shared<PRelu>(c.at("channel_shared").get<bool>(), c.at("in_channels").get<int64_t>(),
+                                 truncated_normal(0.0, 0.05), name);
+});
+
+void Scale::get_config(json& c) const { c = {{"init_scale", init_scale_}}; }
+
+STRATA_LAYER_CLASS("scale", [](const json& c, const std::string& name) {
+  return std::make_shared<Scale>(c.at("init_scale").get<double>(), name);
+});
+
+void GaussianNoise::get_config(json& c) const {
+  c = {{"mean", mean_}, {"stddev", stddev_}, {"is_always", is_always_}, {"seed", seed_}};
+}
+
+STRATA_LAYER_CLASS("gaussiannoise", [](const json& c, const std::string& name) {
+  return std::make_shared<GaussianNoise>(c.at("mean").get<double>(), c.at("stddev").get<double>(),
+                                         c.at("is_always").get<bool>(), c.at("seed").get<int64_t>(), name);
+});
 
 }  // namespace strata::nn

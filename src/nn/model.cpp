@@ -21,7 +21,7 @@ struct SymbolNode {
 
 const Shape& Symbol::shape() const { return node_->shape; }
 
-Symbol Input(const Shape& shape, std::string name) {
+Symbol Input(const Shape& shape, std::string name, DType dtype) {
   auto node = std::make_shared<SymbolNode>();
   node->name = name.empty() ? "input" : std::move(name);
   node->shape = shape;
@@ -31,7 +31,7 @@ Symbol Input(const Shape& shape, std::string name) {
                  " (only the first axis may be -1)");
     if (probe_shape[d] == -1) probe_shape[d] = 1;
   }
-  node->probe = Tensor::empty(probe_shape, kFloat32, kMeta);
+  node->probe = Tensor::empty(probe_shape, dtype, kMeta);
   return Symbol(node);
 }
 
@@ -103,6 +103,8 @@ Model::Model(const std::vector<Symbol>& inputs, const std::vector<Symbol>& outpu
     expect(!slot.count(in.node().get()), "the same input is given twice");
     slot[in.node().get()] = num_slots_++;
     input_shapes_.push_back(in.shape());
+    input_names_.push_back(in.node()->name);
+    input_dtypes_.push_back(in.node()->probe.dtype());
   }
   // Depth-first from the outputs gives an order where every layer runs after its arguments.
   std::set<SymbolNode*> visiting;

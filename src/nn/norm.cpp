@@ -1,5 +1,7 @@
 #include "strata/nn/norm.hpp"
 
+#include "strata/nn/layer_config.hpp"
+
 #include <algorithm>
 
 #include "strata/ops/elementwise.hpp"
@@ -185,5 +187,52 @@ Tensor GroupNorm::forward(const Tensor& x) {
          "expected input of rank " + str(rank_) + " with " + str(channels_) + " channels, got " + x.shape().str());
   return act_(group_norm(x, groups_, gamma, beta, epsilon_));
 }
+
+using nlohmann::json;
+
+
+void BatchNorm::get_config(json& c) const {
+  c = {{"decay", decay_}, {"epsilon", epsilon_}, {"act", activation_name(act_, *this)}, {"num_features", num_features_}};
+}
+
+template <class L>
+std::shared_ptr<Layer> batch_norm_from_config(const json& c, const std::string& name) {
+  return std::make_shared<L>(c.at("decay").get<double>(), c.at("epsilon").get<double>(),
+                             Activation(c.at("act").get<std::string>()), name, c.at("num_features").get<int64_t>());
+}
+
+STRATA_LAYER_CLASS("batchnorm", batch_norm_from_config<BatchNorm>);
+STRATA_LAYER_CLASS("batchnorm1d", batch_norm_from_config<BatchNorm1d>);
+STRATA_LAYER_CLASS("batchnorm2d", batch_norm_from_config<BatchNorm2d>);
+STRATA_LAYER_CLASS("batchnorm3d", batch_norm_from_config<BatchNorm3d>);
+
+void LayerNorm::get_config(json& c) const {
+  c = {{"act", activation_name(act_, *this)}, {"epsilon", epsilon_}, {"begin_norm_axis", begin_norm_axis_},
+       {"begin_params_axis", begin_params_axis_}, {"center", center_}, {"scale", scale_}};
+}
+
+STRATA_LAYER_CLASS("layernorm", [](const json& c, const std::string& name) {
+  return std::make_shared<LayerNorm>(Activation(c.at("act").get<std::string>()), c.at("epsilon").get<double>(),
+                                     c.at("begin_norm_axis").get<int>(), c.at("begin_params_axis").get<int>(),
+                                     c.at("center").get<bool>(), c.at("scale").get<bool>(), name);
+});
+
+void InstanceNorm::get_config(json& c) const {
+  c = {{"act", activation_name(act_, *this)}, {"epsilon", epsilon_}, {"num_features", num_features_}};
+}
+
+STRATA_LAYER_CLASS("instancenorm", [](const json& c, const std::string& name) {
+  return std::make_shared<InstanceNorm>(Activation(c.at("act").get<std::string>()), c.at("epsilon").get<double>(), name,
+                                        c.at("num_features").get<int64_t>());
+});
+
+void GroupNorm::get_config(json& c) const {
+  c = {{"groups", groups_}, {"act", activation_name(act_, *this)}, {"epsilon", epsilon_}};
+}
+
+STRATA_LAYER_CLASS("groupnorm", [](const json& c, const std::string& name) {
+  return std::make_shared<GroupNorm>(c.at("groups").get<int64_t>(), Activation(c.at("act").get<std::string>()),
+                                     c.at("epsilon").get<double>(), name);
+});
 
 }  // namespace strata::nn

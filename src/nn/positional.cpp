@@ -1,5 +1,7 @@
 #include "strata/nn/positional.hpp"
 
+#include "strata/nn/layer_config.hpp"
+
 #include <cmath>
 #include <vector>
 
@@ -51,5 +53,18 @@ Tensor LearnedPositionalEmbedding::forward(const Tensor& x) {
              std::to_string(embeddings.size(1)) + "], got " + x.shape().str());
   return x + narrow(embeddings, 0, 0, x.size(1));
 }
+
+using nlohmann::json;
+
+
+void SinusoidalPositionalEmbedding::get_config(json& c) const { c = {{"base", base_}}; }
+void LearnedPositionalEmbedding::get_config(json& c) const { c = {{"max_length", max_length_}}; }
+
+STRATA_LAYER_CLASS("sinusoidalpositionalembedding", [](const json& c, const std::string& name) {
+  return std::make_shared<SinusoidalPositionalEmbedding>(c.at("base").get<double>(), name);
+});
+STRATA_LAYER_CLASS("learnedpositionalembedding", [](const json& c, const std::string& name) {
+  return std::make_shared<LearnedPositionalEmbedding>(c.at("max_length").get<int64_t>(), name);
+});
 
 }  // namespace strata::nn

@@ -1,4 +1,6 @@
 // Recurrent layers: each layer projects the whole input sequence with one matmul, then runs
+
+#include "strata/nn/layer_config.hpp"
 // one recurrent matmul and one fused cell op per step (nn/rnn_cells.hpp, ops/rnn.hpp).
 #include "strata/nn/recurrent.hpp"
 
@@ -158,5 +160,46 @@ Tensor Bidirectional::forward(const Tensor& x) {
   final_.insert(final_.end(), b.state.begin(), b.state.end());
   return concat({a.output, b.output}, -1);
 }
+
+using nlohmann::json;
+
+
+void Recurrent::get_config(json& c) const {
+  c = {{"units", units_},
+       {"num_layers", options_.num_layers},
+       {"return_sequences", options_.return_sequences},
+       {"dropout", options_.dropout},
+       {"reverse", options_.reverse},
+       {"act", activation_name(act_, *this)}};
+}
+
+RNNOptions rnn_options_from(const json& c) {
+  RNNOptions o;
+  o.num_layers = c.at("num_layers").get<int64_t>();
+  o.return_sequences = c.at("return_sequences").get<bool>();
+  o.dropout = c.at("dropout").get<double>();
+  o.reverse = c.at("reverse").get<bool>();
+  return o;
+}
+
+STRATA_LAYER_CLASS("simple_rnn", [](const json& c, const std::string& name) {
+  return std::make_shared<SimpleRNN>(c.at("units").get<int64_t>(), rnn_options_from(c), name,
+                                     Activation(c.at("act").get<std::string>()));
+});
+STRATA_LAYER_CLASS("lstm", [](const json& c, const std::string& name) {
+  return std::make_shared<LSTM>(c.at("units").get<int64_t>(), rnn_options_from(c), name);
+});
+STRATA_LAYER_CLASS("gru", [](const json& c, const std::string& name) {
+  return std::make_shared<GRU>(c.at("units").get<int64_t>(), rnn_options_from(c), name);
+});
+
+void Bidirectional::get_config(json& c) const { c = {{"layer", layer_config(*fw_)}}; }
+
+STRATA_LAYER_CLASS("bidirectional", [](const json& c, const std::string& name) {
+  std::shared_ptr<Layer> inner = layer_from_config(c.at("layer"));
+  auto* recurrent = dynamic_cast<Recurrent*>(inner.get());
+  STRATA_CHECK(recurrent != nullptr, "\"layer\" must be a recurrent layer, got ", inner->kind());
+  return std::make_shared<Bidirectional>(std::move(*recurrent), name);
+});
 
 }  // namespace strata::nn

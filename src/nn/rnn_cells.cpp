@@ -1,5 +1,7 @@
 #include "strata/nn/rnn_cells.hpp"
 
+#include "strata/nn/layer_config.hpp"
+
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/linalg.hpp"
 #include "strata/ops/rnn.hpp"
@@ -107,5 +109,22 @@ std::vector<Tensor> RNNCell::step(const Tensor& x, const std::vector<Tensor>& st
   (*this)(xs);
   return std::move(new_state_);
 }
+
+using nlohmann::json;
+
+
+void RNNCell::get_config(json& c) const {
+  c = {{"units", units_}, {"act", activation_name(act_, *this)}};
+}
+
+STRATA_LAYER_CLASS("simple_rnn_cell", [](const json& c, const std::string& name) {
+  return std::make_shared<SimpleRNNCell>(c.at("units").get<int64_t>(), name, Activation(c.at("act").get<std::string>()));
+});
+STRATA_LAYER_CLASS("lstm_cell", [](const json& c, const std::string& name) {
+  return std::make_shared<LSTMCell>(c.at("units").get<int64_t>(), name);
+});
+STRATA_LAYER_CLASS("gru_cell", [](const json& c, const std::string& name) {
+  return std::make_shared<GRUCell>(c.at("units").get<int64_t>(), name);
+});
 
 }  // namespace strata::nn

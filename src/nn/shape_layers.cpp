@@ -1,5 +1,7 @@
 #include "strata/nn/shape_layers.hpp"
 
+#include "strata/nn/layer_config.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -123,5 +125,49 @@ Tensor DownSampling2d::forward(const Tensor& x) {
              x.shape().str());
   return resize2d(x, x.size(1) / scale_[0], x.size(2) / scale_[1], method_);
 }
+
+using nlohmann::json;
+
+
+void Transpose::get_config(json& c) const { c = {{"perm", perm_}}; }
+void ExpandDims::get_config(json& c) const { c = {{"axis", axis_}}; }
+void Tile::get_config(json& c) const { c = {{"multiples", multiples_}}; }
+void ZeroPad::get_config(json& c) const { c = {{"padding", padding_}}; }
+void UpSampling2d::get_config(json& c) const {
+  c = {{"scale", scale_}, {"method", method_ == ResizeMethod::nearest ? "nearest" : "bilinear"}};
+}
+void DownSampling2d::get_config(json& c) const {
+  c = {{"scale", scale_}, {"method", method_ == ResizeMethod::nearest ? "nearest" : "bilinear"}};
+}
+
+ResizeMethod resize_method_from(const json& c) {
+  const std::string m = c.get<std::string>();
+  STRATA_CHECK(m == "nearest" || m == "bilinear", "method: expected nearest or bilinear, got '", m, "'");
+  return m == "nearest" ? ResizeMethod::nearest : ResizeMethod::bilinear;
+}
+
+template <class L>
+std::shared_ptr<Layer> zero_pad_from_config(const json& c, const std::string& name) {
+  return std::make_shared<L>(c.at("padding").get<PadPairs>(), name);
+}
+
+STRATA_LAYER_CLASS("transpose", [](const json& c, const std::string& name) {
+  return std::make_shared<Transpose>(dims_of(c.at("perm")), name);
+});
+STRATA_LAYER_CLASS("expanddims", [](const json& c, const std::string& name) {
+  return std::make_shared<ExpandDims>(c.at("axis").get<int64_t>(), name);
+});
+STRATA_LAYER_CLASS("tile", [](const json& c, const std::string& name) {
+  return std::make_shared<Tile>(dims_of(c.at("multiples")), name);
+});
+STRATA_LAYER_CLASS("zeropad1d", zero_pad_from_config<ZeroPad1d>);
+STRATA_LAYER_CLASS("zeropad2d", zero_pad_from_config<ZeroPad2d>);
+STRATA_LAYER_CLASS("zeropad3d", zero_pad_from_config<ZeroPad3d>);
+STRATA_LAYER_CLASS("upsampling2d", [](const json& c, const std::string& name) {
+  return std::make_shared<UpSampling2d>(dims_of(c.at("scale")), resize_method_from(c.at("method")), name);
+});
+STRATA_LAYER_CLASS("downsampling2d", [](const json& c, const std::string& name) {
+  return std::make_shared<DownSampling2d>(dims_of(c.at("scale")), resize_method_from(c.at("method")), name);
+});
 
 }  // namespace strata::nn

@@ -1,5 +1,7 @@
 #include "strata/nn/transformer.hpp"
 
+#include "strata/nn/layer_config.hpp"
+
 #include "nn/scoped_assign.hpp"
 #include "strata/ops/dropout.hpp"
 #include "strata/ops/elementwise.hpp"
@@ -143,5 +145,73 @@ Tensor Transformer::forward_many(const std::vector<Tensor>& xs) {
   Tensor memory = encoder(xs[0], masks_.src);
   return decoder(xs[1], memory, masks_.tgt, masks_.memory);
 }
+
+using nlohmann::json;
+
+
+json transformer_options_config(const TransformerOptions& o, const Layer& owner) {
+  return {{"dim_feedforward", o.dim_feedforward}, {"dropout", o.dropout},
+          {"activation", activation_name(o.activation, owner)}, {"layer_norm_eps", o.layer_norm_eps},
+          {"norm_first", o.norm_first}};
+}
+
+TransformerOptions transformer_options_from(const json& c) {
+  TransformerOptions o;
+  o.dim_feedforward = c.at("dim_feedforward").get<int64_t>();
+  o.dropout = c.at("dropout").get<double>();
+  o.activation = Activation(c.at("activation").get<std::string>());
+  o.layer_norm_eps = c.at("layer_norm_eps").get<double>();
+  o.norm_first = c.at("norm_first").get<bool>();
+  return o;
+}
+
+void TransformerEncoderLayer::get_config(json& c) const {
+  c = {{"d_model", self_attn.embed_dim()}, {"nhead", self_attn.num_heads()},
+       {"options", transformer_options_config(options_, *this)}};
+}
+void TransformerDecoderLayer::get_config(json& c) const {
+  c = {{"d_model", self_attn.embed_dim()}, {"nhead", self_attn.num_heads()},
+       {"options", transformer_options_config(options_, *this)}};
+}
+void TransformerEncoder::get_config(json& c) const {
+  const TransformerEncoderLayer& first = *layers_.front();
+  c = {{"num_layers", layers_.size()}, {"d_model", first.self_attn.embed_dim()}, {"nhead", first.self_attn.num_heads()},
+       {"options", transformer_options_config(first.options(), *this)}, {"final_norm", norm_ != nullptr}};
+}
+void TransformerDecoder::get_config(json& c) const {
+  const TransformerDecoderLayer& first = *layers_.front();
+  c = {{"num_layers", layers_.size()}, {"d_model", first.self_attn.embed_dim()}, {"nhead", first.self_attn.num_heads()},
+       {"options", transformer_options_config(first.options(), *this)}, {"final_norm", norm_ != nullptr}};
+}
+void Transformer::get_config(json& c) const {
+  json enc, dec;
+  encoder.get_config(enc);
+  decoder.get_config(dec);
+  c = {{"d_model", enc["d_model"]}, {"nhead", enc["nhead"]}, {"num_encoder_layers", enc["num_layers"]},
+       {"num_decoder_layers", dec["num_layers"]}, {"options", enc["options"]}};
+}
+
+template <class L>
+std::shared_ptr<Layer> transformer_layer_from_config(const json& c, const std::string& name) {
+  return std::make_shared<L>(c.at("d_model").get<int64_t>(), c.at("nhead").get<int64_t>(),
+                             transformer_options_from(c.at("options")), name);
+}
+template <class L>
+std::shared_ptr<Layer> transformer_stack_from_config(const json& c, const std::string& name) {
+  return std::make_shared<L>(c.at("num_layers").get<int64_t>(), c.at("d_model").get<int64_t>(),
+                             c.at("nhead").get<int64_t>(), transformer_options_from(c.at("options")),
+                             c.at("final_norm").get<bool>(), name);
+}
+
+STRATA_LAYER_CLASS("transformerencoderlayer", transformer_layer_from_config<TransformerEncoderLayer>);
+STRATA_LAYER_CLASS("transformerdecoderlayer", transformer_layer_from_config<TransformerDecoderLayer>);
+STRATA_LAYER_CLASS("transformerencoder", transformer_stack_from_config<TransformerEncoder>);
+STRATA_LAYER_CLASS("transformerdecoder", transformer_stack_from_config<TransformerDecoder>);
+STRATA_LAYER_CLASS("transformer", [](const json& c, const std::string& name) {
+  return std::make_shared<Transformer>(c.at("d_model").get<int64_t>(), c.at("nhead").get<int64_t>(),
+                                       c.at("num_encoder_layers").get<int64_t>(),
+                                       c.at("num_decoder_layers").get<int64_t>(),
+                                       transformer_options_from(c.at("options")), name);
+});
 
 }  // namespace strata::nn

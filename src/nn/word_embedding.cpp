@@ -1,5 +1,7 @@
 #include "strata/nn/word_embedding.hpp"
 
+#include "strata/nn/layer_config.hpp"
+
 #include "strata/nn/sampled_loss.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/indexing.hpp"
@@ -42,7 +44,7 @@ Word2vecEmbedding::Word2vecEmbedding(int64_t vocabulary_size, int64_t embedding_
                                      SampledLossKind loss, int64_t seed, std::string name, Initializer e_init,
                                      Initializer nce_w_init, Initializer nce_b_init)
     : Layer("word2vecembedding", std::move(name)), vocabulary_size_(vocabulary_size), embedding_size_(embedding_size),
-      num_sampled_(num_sampled), loss_kind_(loss),
+      num_sampled_(num_sampled), loss_kind_(loss), seed_(seed),
       gen_(seed >= 0 ? std::make_unique<Generator>(static_cast<uint64_t>(seed)) : nullptr), e_init_(std::move(e_init)),
       nce_w_init_(std::move(nce_w_init)), nce_b_init_(std::move(nce_b_init)) {
   expect(vocabulary_size > 0 && embedding_size > 0,
@@ -89,5 +91,36 @@ std::pair<Tensor, Tensor> Word2vecEmbedding::with_loss(const Tensor& ids, const 
   Tensor y = Layer::operator()(std::vector<Tensor>{ids, labels});
   return {y, std::exchange(last_loss_, Tensor())};
 }
+
+using nlohmann::json;
+
+
+void AverageEmbedding::get_config(json& c) const {
+  c = {{"vocabulary_size", vocabulary_size_}, {"embedding_size", embedding_size_}, {"pad_value", pad_value_}};
+}
+
+STRATA_LAYER_CLASS("averageembedding", [](const json& c, const std::string& name) {
+  return std::make_shared<AverageEmbedding>(c.at("vocabulary_size").get<int64_t>(),
+                                            c.at("embedding_size").get<int64_t>(), c.at("pad_value").get<int64_t>(),
+                                            name);
+});
+
+void Word2vecEmbedding::get_config(json& c) const {
+  static const char* losses[] = {"nce", "sampled_softmax", "none"};
+  c = {{"vocabulary_size", vocabulary_size_}, {"embedding_size", embedding_size_}, {"num_sampled", num_sampled_},
+       {"loss", losses[static_cast<int>(loss_kind_)]}, {"seed", seed_}};
+}
+
+STRATA_LAYER_CLASS("word2vecembedding", [](const json& c, const std::string& name) {
+  const std::string loss = c.at("loss").get<std::string>();
+  STRATA_CHECK(loss == "nce" || loss == "sampled_softmax" || loss == "none",
+               "loss: expected nce, sampled_softmax or none, got '", loss, "'");
+  const SampledLossKind kind = loss == "nce"               ? SampledLossKind::nce
+                               : loss == "sampled_softmax" ? SampledLossKind::sampled_softmax
+                                                           : SampledLossKind::none;
+  return std::make_shared<Word2vecEmbedding>(c.at("vocabulary_size").get<int64_t>(),
+                                             c.at("embedding_size").get<int64_t>(), c.at("num_sampled").get<int64_t>(),
+                                             kind, c.at("seed").get<int64_t>(), name);
+});
 
 }  // namespace strata::nn

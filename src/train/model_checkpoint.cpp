@@ -4,6 +4,7 @@
 
 #include "strata/core/error.hpp"
 #include "strata/nn/layer.hpp"
+#include "strata/train/hub_models.hpp"
 
 namespace strata::train {
 
@@ -24,7 +25,7 @@ void ModelCheckpoint::on_epoch_end(int64_t epoch, Logs& logs) {
   const bool improved = monitor_.update(monitor_.read(logs, "ModelCheckpoint"));
   if (options_.save_best_only && !improved) return;
   hub::ModelMeta meta;
-  meta.architecture = options_.architecture.empty() ? model().kind() : options_.architecture;
+  meta.architecture = options_.architecture.empty() ? architecture_of(model()) : options_.architecture;
   for (const auto& [key, value] : logs)
     if (std::isfinite(value)) meta.metrics[key] = value;
   meta.tags = options_.tags;

@@ -15,14 +15,19 @@ class Activation {
  public:
   Activation() = default;
   Activation(ActivationFn fn) : fn_(std::move(fn)) {}  // NOLINT: implicit by design
-  Activation(Tensor (*fn)(const Tensor&)) : fn_(fn) {}  // NOLINT
+  // nn::relu, nn::tanh, ... keep their names (for saved models); other pointers are unnamed.
+  Activation(Tensor (*fn)(const Tensor&));                // NOLINT
+  // A built-in name or a function registered with nn::register_function (nn/functions.hpp).
   Activation(const char* name);                          // NOLINT
   Activation(const std::string& name) : Activation(name.c_str()) {}  // NOLINT
   Tensor operator()(const Tensor& x) const { return fn_ ? fn_(x) : x; }
   explicit operator bool() const { return static_cast<bool>(fn_); }
+  // The name it was made from ("" for the identity and for unnamed functions).
+  const std::string& name() const { return name_; }
 
  private:
   ActivationFn fn_;
+  std::string name_;
 };
 
 // The functional activations under nn:: so that `nn::Dense(10, nn::relu)` reads naturally.

@@ -35,6 +35,7 @@ Tensor causal_mask(int64_t sq, int64_t sk = -1);
 class MultiheadAttention : public Layer {
  public:
   STRATA_LAYER_MOVABLE(MultiheadAttention)
+  void get_config(nlohmann::json& config) const override;
   MultiheadAttention(int64_t embed_dim, int64_t num_heads, double dropout = 0, bool use_bias = true,
                      std::string name = "", Initializer w_init = glorot_uniform(), Initializer b_init = zeros_init());
   Tensor q_weight, k_weight, v_weight, out_weight, q_bias, k_bias, v_bias, out_bias;

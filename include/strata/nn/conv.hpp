@@ -10,6 +10,7 @@ namespace strata::nn {
 class Conv2d : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Conv2d)
+  void get_config(nlohmann::json& config) const override;
   Conv2d(int64_t n_filter, SpatialSizes filter_size = {3, 3}, Activation act = {}, ConvOptions options = same_padding(),
          std::string name = "", int64_t in_channels = -1, bool use_bias = true, Initializer w_init = glorot_uniform(),
          Initializer b_init = zeros_init());

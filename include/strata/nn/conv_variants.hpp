@@ -14,6 +14,7 @@ namespace strata::nn {
 class ConvLayer : public Layer {
  public:
   STRATA_LAYER_MOVABLE(ConvLayer)
+  void get_config(nlohmann::json& config) const override;
   using ConvFn = Tensor (*)(const Tensor&, const Tensor&, const Tensor&, const ConvOptions&);
   ConvLayer(std::string kind, int rank, bool transposed, ConvFn conv, int64_t n_filter, SpatialSizes filter_size,
             Activation act, ConvOptions options, std::string name, int64_t in_channels, bool use_bias,

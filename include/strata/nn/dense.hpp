@@ -9,6 +9,7 @@ namespace strata::nn {
 class Dense : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Dense)
+  void get_config(nlohmann::json& config) const override;
   // in_units = -1: inferred at the first call; given, it is checked.
   Dense(int64_t units, Activation act = {}, std::string name = "", int64_t in_units = -1, bool use_bias = true,
         Initializer w_init = glorot_uniform(), Initializer b_init = zeros_init());

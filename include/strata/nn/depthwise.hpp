@@ -11,6 +11,7 @@ namespace strata::nn {
 class DepthwiseConv2d : public Layer {
  public:
   STRATA_LAYER_MOVABLE(DepthwiseConv2d)
+  void get_config(nlohmann::json& config) const override;
   explicit DepthwiseConv2d(SpatialSizes filter_size = {3, 3}, Activation act = {}, ConvOptions options = same_padding(),
                            int64_t depth_multiplier = 1, std::string name = "", int64_t in_channels = -1,
                            bool use_bias = true, Initializer w_init = glorot_uniform(),
@@ -36,6 +37,7 @@ class DepthwiseConv2d : public Layer {
 class SeparableConv2d : public Layer {
  public:
   STRATA_LAYER_MOVABLE(SeparableConv2d)
+  void get_config(nlohmann::json& config) const override;
   explicit SeparableConv2d(int64_t n_filter, SpatialSizes filter_size = {3, 3}, Activation act = {},
                            ConvOptions options = {}, int64_t depth_multiplier = 1, std::string name = "",
                            int64_t in_channels = -1, bool use_bias = true,

@@ -8,6 +8,7 @@ namespace strata::nn {
 class Dropout : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Dropout)
+  void get_config(nlohmann::json& config) const override;
   // TensorLayer's DropoutLayer takes keep; this takes the drop probability p, as Keras and PyTorch.
   explicit Dropout(double p, std::string name = "");
 

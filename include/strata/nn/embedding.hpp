@@ -10,6 +10,7 @@ namespace strata::nn {
 class Embedding : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Embedding)
+  void get_config(nlohmann::json& config) const override;
   Embedding(int64_t vocabulary_size, int64_t embedding_size, Initializer e_init = random_uniform(-0.1, 0.1),
             std::string name = "");
   Tensor embeddings;
@@ -28,6 +29,7 @@ class Embedding : public Layer {
 class OneHot : public Layer {
  public:
   STRATA_LAYER_MOVABLE(OneHot)
+  void get_config(nlohmann::json& config) const override;
   explicit OneHot(int64_t depth, double on_value = 1, double off_value = 0, int64_t axis = -1, DType dtype = kFloat32,
                   std::string name = "");
 

@@ -23,4 +23,11 @@ void assign_weights(Layer& layer, const std::vector<std::pair<std::string, Tenso
 size_t assign_weights_by_name(Layer& layer, const std::vector<std::pair<std::string, Tensor>>& weights,
                               bool skip_unknown = false);
 
+// Weights-only files, for dynamic Modules (whose architecture is their C++ class) or any
+// layer: a safetensors file of named_weights(), loaded back by name into a built layer.
+// load_weights returns how many weights it assigned; a weight the file has and the layer lacks
+// is an error unless skip_unknown.
+void save_weights(const Layer& layer, const std::string& path);
+size_t load_weights(Layer& layer, const std::string& path, bool skip_unknown = false);
+
 }  // namespace strata::nn

@@ -13,6 +13,7 @@ namespace strata::nn {
 class Concat : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Concat)
+  void get_config(nlohmann::json& config) const override;
   explicit Concat(int64_t concat_dim = -1, std::string name = "");
 
  protected:
@@ -32,6 +33,7 @@ class Concat : public Layer {
 class Elementwise : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Elementwise)
+  void get_config(nlohmann::json& config) const override;
   using CombineFn = std::function<Tensor(const Tensor&, const Tensor&)>;
   // combine: "add", "multiply", "maximum", "minimum" or "mean".
   explicit Elementwise(const std::string& combine = "add", Activation act = {}, std::string name = "");
@@ -46,6 +48,7 @@ class Elementwise : public Layer {
 
  private:
   CombineFn fn_;
+  std::string combine_;  // the name it was made from; empty for a function
   bool mean_ = false;
   Activation act_;
   std::vector<Shape> shapes_;
@@ -57,9 +60,14 @@ class Elementwise : public Layer {
 class ElementwiseLambda : public Layer {
  public:
   STRATA_LAYER_MOVABLE(ElementwiseLambda)
+  void get_config(nlohmann::json& config) const override;
   using Fn = std::function<Tensor(const std::vector<Tensor>& xs, const std::vector<Tensor>& weights)>;
   // The weights' values are their initial values (copied at the first call).
   explicit ElementwiseLambda(Fn fn, std::vector<std::pair<std::string, Tensor>> weights = {}, std::string name = "");
+  // A function registered with nn::register_function (nn/functions.hpp): a saved model holds
+  // its name.
+  explicit ElementwiseLambda(const std::string& function, std::vector<std::pair<std::string, Tensor>> weights = {},
+                             std::string name = "");
 
  protected:
   void build_many(const std::vector<Shape>& input_shapes) override;
@@ -69,6 +77,7 @@ class ElementwiseLambda : public Layer {
 
  private:
   Fn fn_;
+  std::string function_;  // the registered name, if made from one
   std::vector<std::pair<std::string, Tensor>> initial_;
   std::vector<Tensor> weights_;
 };

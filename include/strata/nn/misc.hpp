@@ -13,6 +13,7 @@ namespace strata::nn {
 class PRelu : public Layer {
  public:
   STRATA_LAYER_MOVABLE(PRelu)
+  void get_config(nlohmann::json& config) const override;
   explicit PRelu(bool channel_shared = false, int64_t in_channels = -1,
                  Initializer a_init = truncated_normal(0.0, 0.05), std::string name = "");
   Tensor alpha;
@@ -34,6 +35,7 @@ Tensor prelu(const Tensor& x, const Tensor& alpha);
 class Scale : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Scale)
+  void get_config(nlohmann::json& config) const override;
   explicit Scale(double init_scale = 0.05, std::string name = "");
   Tensor scale;
 
@@ -51,6 +53,7 @@ class Scale : public Layer {
 class GaussianNoise : public Layer {
  public:
   STRATA_LAYER_MOVABLE(GaussianNoise)
+  void get_config(nlohmann::json& config) const override;
   explicit GaussianNoise(double mean = 0.0, double stddev = 1.0, bool is_always = false, int64_t seed = -1,
                          std::string name = "");
 
@@ -60,6 +63,7 @@ class GaussianNoise : public Layer {
  private:
   double mean_, stddev_;
   bool is_always_;
+  int64_t seed_;
   std::unique_ptr<Generator> gen_;
 };
 

@@ -11,6 +11,10 @@
 // shape-only batch-1 probe (a meta tensor: no data, no arithmetic), in eval mode and without
 // autograd, which gives every symbol its shape (-1 stands for the batch). Declaring a model
 // allocates its weights and no activations.
+//
+// Whole-model files: net.save("net.safetensors") writes the architecture (every layer's class
+// and arguments, and the graph) as JSON in the safetensors __metadata__ beside the weights;
+// nn::Model::load("net.safetensors") rebuilds it with no user code (docs/models.md).
 #pragma once
 #include <memory>
 #include <string>
@@ -32,8 +36,9 @@ class Symbol {
   std::shared_ptr<SymbolNode> node_;
 };
 
-// A model input of this shape; -1 in the first axis is a batch of any size.
-Symbol Input(const Shape& shape, std::string name = "");
+// A model input of this shape; -1 in the first axis is a batch of any size. The dtype is what
+// the layers see while the model is declared (int64 for ids going into an Embedding).
+Symbol Input(const Shape& shape, std::string name = "", DType dtype = kFloat32);
 
 class Model : public Layer {
  public:
@@ -44,6 +49,22 @@ class Model : public Layer {
   std::vector<Tensor> run(const std::vector<Tensor>& inputs);
   size_t num_inputs() const { return input_shapes_.size(); }
   size_t num_outputs() const { return output_slots_.size(); }
+
+  // The architecture as JSON: {"format": "strata.model", "version": 1, "model": layer config}.
+  // Throws strata::Error naming the layer that cannot be described (an unregistered class, an
+  // unnamed activation or Lambda function).
+  std::string to_json() const;
+  // A new model of that architecture with freshly initialised weights. Throws strata::Error
+  // for JSON that is not such an architecture, naming what is wrong.
+  static std::shared_ptr<Model> from_json(const std::string& architecture);
+  // One safetensors file: the weights by name and the architecture under the metadata key
+  // "strata.model". load checks that every weight of the rebuilt model is in the file.
+  void save(const std::string& path) const;
+  static std::shared_ptr<Model> load(const std::string& path);
+  // The graph as a layer config (inputs, layers, nodes, outputs) and back (used by the above
+  // and for models nested in models).
+  void get_config(nlohmann::json& config) const override;
+  static std::shared_ptr<Model> from_config(const nlohmann::json& config, const std::string& name);
 
  protected:
   Tensor forward(const Tensor& x) override;  // one input, the first output
@@ -57,6 +78,8 @@ class Model : public Layer {
     int out;
   };
   std::vector<Shape> input_shapes_;
+  std::vector<std::string> input_names_;
+  std::vector<DType> input_dtypes_;
   std::vector<Step> steps_;
   std::vector<int> output_slots_;
   int num_slots_ = 0;

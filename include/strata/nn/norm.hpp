@@ -15,6 +15,7 @@ namespace strata::nn {
 class BatchNorm : public Layer {
  public:
   STRATA_LAYER_MOVABLE(BatchNorm)
+  void get_config(nlohmann::json& config) const override;
   explicit BatchNorm(double decay = 0.9, double epsilon = 1e-5, Activation act = {}, std::string name = "",
                      int64_t num_features = -1, Initializer beta_init = zeros_init(),
                      Initializer gamma_init = ones_init(), Initializer moving_mean_init = zeros_init(),
@@ -65,6 +66,7 @@ class BatchNorm3d : public BatchNorm {
 class LayerNorm : public Layer {
  public:
   STRATA_LAYER_MOVABLE(LayerNorm)
+  void get_config(nlohmann::json& config) const override;
   explicit LayerNorm(Activation act = {}, double epsilon = 1e-12, int begin_norm_axis = 1, int begin_params_axis = -1,
                      bool center = true, bool scale = true, std::string name = "", Initializer beta_init = zeros_init(),
                      Initializer gamma_init = ones_init());
@@ -88,6 +90,7 @@ class LayerNorm : public Layer {
 class InstanceNorm : public Layer {
  public:
   STRATA_LAYER_MOVABLE(InstanceNorm)
+  void get_config(nlohmann::json& config) const override;
   explicit InstanceNorm(Activation act = {}, double epsilon = 1e-5, std::string name = "", int64_t num_features = -1,
                         Initializer beta_init = zeros_init(), Initializer gamma_init = ones_init());
   Tensor beta, gamma;
@@ -109,6 +112,7 @@ class InstanceNorm : public Layer {
 class GroupNorm : public Layer {
  public:
   STRATA_LAYER_MOVABLE(GroupNorm)
+  void get_config(nlohmann::json& config) const override;
   explicit GroupNorm(int64_t groups = 32, Activation act = {}, double epsilon = 1e-5, std::string name = "",
                      Initializer beta_init = zeros_init(), Initializer gamma_init = ones_init());
   Tensor beta, gamma;

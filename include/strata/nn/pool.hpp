@@ -13,6 +13,7 @@ class Pool2d : public Layer {
   Pool2d(std::string kind, PoolFn pool, SpatialSizes filter_size, PoolOptions options, std::string name)
       : Layer(std::move(kind), std::move(name)), pool_(pool), filter_size_(std::move(filter_size)),
         options_(std::move(options)) {}
+  void get_config(nlohmann::json& config) const override;  // pool_variants.cpp
 
  protected:
   Tensor forward(const Tensor& x) override { return pool_(x, filter_size_, options_); }

@@ -13,6 +13,7 @@ Tensor sinusoidal_positions(int64_t length, int64_t dim, DType dtype = kFloat32,
 class SinusoidalPositionalEmbedding : public Layer {
  public:
   STRATA_LAYER_MOVABLE(SinusoidalPositionalEmbedding)
+  void get_config(nlohmann::json& config) const override;
   explicit SinusoidalPositionalEmbedding(double base = 10000, std::string name = "");
 
  protected:
@@ -28,6 +29,7 @@ class SinusoidalPositionalEmbedding : public Layer {
 class LearnedPositionalEmbedding : public Layer {
  public:
   STRATA_LAYER_MOVABLE(LearnedPositionalEmbedding)
+  void get_config(nlohmann::json& config) const override;
   explicit LearnedPositionalEmbedding(int64_t max_length, std::string name = "",
                                       Initializer init = truncated_normal(0.0, 0.02));
   Tensor embeddings;

@@ -30,6 +30,7 @@ struct RNNResult {
 class Recurrent : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Recurrent)
+  void get_config(nlohmann::json& config) const override;
   Recurrent(CellKind kind, int64_t units, RNNOptions options = {}, std::string name = "", Activation act = {});
 
   // Variable lengths: `lengths` [batch] (integers) or `mask` [batch, time] (non-zero = valid),
@@ -86,6 +87,7 @@ struct GRU : Recurrent {
 class Bidirectional : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Bidirectional)
+  void get_config(nlohmann::json& config) const override;
   explicit Bidirectional(Recurrent&& layer, std::string name = "");
   RNNResult run(const Tensor& x, const std::vector<Tensor>& initial_state = {}, const Tensor& lengths = {},
                 const Tensor& mask = {});

@@ -17,6 +17,7 @@ class Flatten : public Layer {
 class Reshape : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Reshape)
+  void get_config(nlohmann::json& config) const override;
   explicit Reshape(Shape shape, std::string name = "") : Layer("reshape", std::move(name)), shape_(shape) {}
 
  protected:

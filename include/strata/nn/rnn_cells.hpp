@@ -29,6 +29,7 @@ struct CellInit {
 class RNNCell : public Layer {
  public:
   STRATA_LAYER_MOVABLE(RNNCell)
+  void get_config(nlohmann::json& config) const override;
   // `act` is SimpleRNN's activation (default tanh); LSTM and GRU use sigmoid and tanh, fused.
   RNNCell(CellKind kind, int64_t units, std::string name = "", CellInit init = {}, Activation act = {});
   std::vector<Tensor> step(const Tensor& x, const std::vector<Tensor>& state);

@@ -11,6 +11,7 @@ namespace strata::nn {
 class Sequential : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Sequential)
+  void get_config(nlohmann::json& config) const override;
   explicit Sequential(std::vector<std::shared_ptr<Layer>> layers = {}, std::string name = "");
   // seq.add<Dense>(10, "relu") constructs and appends a layer, returning it.
   template <class L, class... Args>

@@ -13,6 +13,7 @@ namespace strata::nn {
 class Transpose : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Transpose)
+  void get_config(nlohmann::json& config) const override;
   explicit Transpose(std::vector<int64_t> perm, std::string name = "");
 
  protected:
@@ -26,6 +27,7 @@ class Transpose : public Layer {
 class ExpandDims : public Layer {
  public:
   STRATA_LAYER_MOVABLE(ExpandDims)
+  void get_config(nlohmann::json& config) const override;
   explicit ExpandDims(int64_t axis, std::string name = "");
 
  protected:
@@ -39,6 +41,7 @@ class ExpandDims : public Layer {
 class Tile : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Tile)
+  void get_config(nlohmann::json& config) const override;
   explicit Tile(std::vector<int64_t> multiples, std::string name = "");
 
  protected:
@@ -54,6 +57,7 @@ using PadPairs = std::vector<std::pair<int64_t, int64_t>>;
 class ZeroPad : public Layer {
  public:
   STRATA_LAYER_MOVABLE(ZeroPad)
+  void get_config(nlohmann::json& config) const override;
   // One {before, after} per spatial axis.
   ZeroPad(std::string kind, int rank, PadPairs padding, std::string name);
 
@@ -102,6 +106,7 @@ Tensor resize2d(const Tensor& x, int64_t out_h, int64_t out_w, ResizeMethod meth
 class UpSampling2d : public Layer {
  public:
   STRATA_LAYER_MOVABLE(UpSampling2d)
+  void get_config(nlohmann::json& config) const override;
   explicit UpSampling2d(std::vector<int64_t> scale = {2, 2}, ResizeMethod method = ResizeMethod::bilinear,
                         std::string name = "");
 
@@ -117,6 +122,7 @@ class UpSampling2d : public Layer {
 class DownSampling2d : public Layer {
  public:
   STRATA_LAYER_MOVABLE(DownSampling2d)
+  void get_config(nlohmann::json& config) const override;
   explicit DownSampling2d(std::vector<int64_t> scale = {2, 2}, ResizeMethod method = ResizeMethod::bilinear,
                           std::string name = "");
 

@@ -67,11 +67,13 @@ class DecoderCall : public Layer {
 class TransformerEncoderLayer : public EncoderCall {
  public:
   STRATA_LAYER_MOVABLE(TransformerEncoderLayer)
+  void get_config(nlohmann::json& config) const override;
   TransformerEncoderLayer(int64_t d_model, int64_t nhead, TransformerOptions options = {}, std::string name = "");
 
   MultiheadAttention self_attn;
   Dense linear1, linear2;
   LayerNorm norm1, norm2;
+  const TransformerOptions& options() const { return options_; }
 
  protected:
   Tensor encode(const Tensor& src, const AttentionMask& mask) override;
@@ -85,11 +87,13 @@ class TransformerEncoderLayer : public EncoderCall {
 class TransformerDecoderLayer : public DecoderCall {
  public:
   STRATA_LAYER_MOVABLE(TransformerDecoderLayer)
+  void get_config(nlohmann::json& config) const override;
   TransformerDecoderLayer(int64_t d_model, int64_t nhead, TransformerOptions options = {}, std::string name = "");
 
   MultiheadAttention self_attn, cross_attn;
   Dense linear1, linear2;
   LayerNorm norm1, norm2, norm3;
+  const TransformerOptions& options() const { return options_; }
 
  protected:
   Tensor decode(const Tensor& tgt, const Tensor& memory, const AttentionMask& tgt_mask,
@@ -103,6 +107,7 @@ class TransformerDecoderLayer : public DecoderCall {
 class TransformerEncoder : public EncoderCall {
  public:
   STRATA_LAYER_MOVABLE(TransformerEncoder)
+  void get_config(nlohmann::json& config) const override;
   TransformerEncoder(int64_t num_layers, int64_t d_model, int64_t nhead, TransformerOptions options = {},
                      bool final_norm = false, std::string name = "");
   TransformerEncoderLayer& layer(size_t i) { return *layers_.at(i); }
@@ -119,6 +124,7 @@ class TransformerEncoder : public EncoderCall {
 class TransformerDecoder : public DecoderCall {
  public:
   STRATA_LAYER_MOVABLE(TransformerDecoder)
+  void get_config(nlohmann::json& config) const override;
   TransformerDecoder(int64_t num_layers, int64_t d_model, int64_t nhead, TransformerOptions options = {},
                      bool final_norm = false, std::string name = "");
   TransformerDecoderLayer& layer(size_t i) { return *layers_.at(i); }
@@ -144,6 +150,7 @@ struct TransformerMasks {
 class Transformer : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Transformer)
+  void get_config(nlohmann::json& config) const override;
   explicit Transformer(int64_t d_model = 512, int64_t nhead = 8, int64_t num_encoder_layers = 6,
                        int64_t num_decoder_layers = 6, TransformerOptions options = {}, std::string name = "");
   using Layer::operator();  // transformer({src, tgt})

@@ -14,6 +14,7 @@ namespace strata::nn {
 class AverageEmbedding : public Layer {
  public:
   STRATA_LAYER_MOVABLE(AverageEmbedding)
+  void get_config(nlohmann::json& config) const override;
   AverageEmbedding(int64_t vocabulary_size, int64_t embedding_size, int64_t pad_value = 0, std::string name = "",
                    Initializer e_init = random_uniform(-0.1, 0.1));
   Tensor embeddings;
@@ -38,6 +39,7 @@ enum class SampledLossKind { nce, sampled_softmax, none };
 class Word2vecEmbedding : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Word2vecEmbedding)
+  void get_config(nlohmann::json& config) const override;
   Word2vecEmbedding(int64_t vocabulary_size, int64_t embedding_size, int64_t num_sampled = 64,
                     SampledLossKind loss = SampledLossKind::nce, int64_t seed = -1, std::string name = "",
                     Initializer e_init = random_uniform(-1.0, 1.0), Initializer nce_w_init = truncated_normal(0.0, 0.03),
@@ -57,6 +59,7 @@ class Word2vecEmbedding : public Layer {
  private:
   int64_t vocabulary_size_, embedding_size_, num_sampled_;
   SampledLossKind loss_kind_;
+  int64_t seed_;
   std::unique_ptr<Generator> gen_;
   Initializer e_init_, nce_w_init_, nce_b_init_;
   Tensor last_loss_;

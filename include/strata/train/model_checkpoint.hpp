@@ -21,7 +21,7 @@ struct ModelCheckpointOptions {
   bool save_best_only = true;  // false: a version after every epoch
   std::optional<int64_t> run_id;  // recorded with each version (e.g. HubLogger::run_id())
   std::vector<std::string> tags;
-  std::string architecture;  // empty: the model's kind ("module", "sequential", ...)
+  std::string architecture;  // empty: a static model's JSON, else the kind ("module", ...) (hub_models.hpp)
 };
 
 class ModelCheckpoint : public Callback {

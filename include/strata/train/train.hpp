@@ -8,6 +8,7 @@
 #include "strata/train/fit.hpp"
 #include "strata/train/history.hpp"
 #include "strata/train/history_html.hpp"
+#include "strata/train/hub_models.hpp"
 #include "strata/train/hub_logger.hpp"
 #include "strata/train/lr_scheduler.hpp"
 #include "strata/train/metrics.hpp"

@@ -1,0 +1,126 @@
+// A static model's architecture as JSON and whole-model files (architecture + weights in one
+// safetensors file). The graph config lists each layer once (shared layers are one entry used by
+// several nodes) and the nodes in execution order; value slots are the inputs, then each node's
+// output in order, so a node's arguments always refer to earlier slots.
+#include <map>
+#include <set>
+
+#include "strata/io/safetensors.hpp"
+#include "strata/nn/layer_config.hpp"
+#include "strata/nn/load_weights.hpp"
+#include "strata/nn/model.hpp"
+
+namespace strata::nn {
+namespace {
+
+constexpr const char* kFormat = "strata.model";
+constexpr int kVersion = 1;
+constexpr const char* kMetadataKey = "strata.model";
+
+int slot_at(const nlohmann::json& v, size_t available, const std::string& what) {
+  STRATA_CHECK(v.is_number_integer(), what, ": expected a value slot (an integer), got ", v.dump());
+  const int64_t s = v.get<int64_t>();
+  STRATA_CHECK(s >= 0 && static_cast<size_t>(s) < available, what, ": slot ", s, " is not among the ", available,
+               " values defined before it");
+  return static_cast<int>(s);
+}
+
+}  // namespace
+
+void Model::get_config(nlohmann::json& config) const {
+  nlohmann::json inputs = nlohmann::json::array(), layers = nlohmann::json::array(), nodes = nlohmann::json::array();
+  for (size_t i = 0; i < input_shapes_.size(); ++i) {
+    const Shape& s = input_shapes_[i];
+    inputs.push_back({{"name", input_names_[i]},
+                      {"shape", std::vector<int64_t>(s.begin(), s.end())},
+                      {"dtype", dtype_config(input_dtypes_[i])}});
+  }
+  std::map<const Layer*, size_t> index;
+  for (const Step& step : steps_) {
+    auto [it, fresh] = index.emplace(step.layer, layers.size());
+    if (fresh) layers.push_back(layer_config(*step.layer));
+    nodes.push_back({{"layer", it->second}, {"args", step.args}});
+  }
+  config = {{"inputs", inputs}, {"layers", layers}, {"nodes", nodes}, {"outputs", output_slots_}};
+}
+
+std::shared_ptr<Model> Model::from_config(const nlohmann::json& c, const std::string& name) {
+  std::vector<Symbol> values, inputs, outputs;
+  for (const auto& in : c.at("inputs")) {
+    inputs.push_back(Input(Shape(dims_of(in.at("shape"))), in.value("name", std::string("input")),
+                           in.contains("dtype") ? dtype_from(in["dtype"]) : kFloat32));
+    values.push_back(inputs.back());
+  }
+  std::vector<std::shared_ptr<Layer>> layers;
+  for (const auto& l : c.at("layers")) layers.push_back(layer_from_config(l));
+  for (const auto& node : c.at("nodes")) {
+    const nlohmann::json& li = node.at("layer");
+    STRATA_CHECK(li.is_number_integer() && li.get<int64_t>() >= 0 && li.get<size_t>() < layers.size(),
+                 "model '", name, "': node ", values.size(), " names layer ", li.dump(), " of ", layers.size());
+    Layer& layer = *layers[li.get<size_t>()];
+    std::vector<Symbol> args;
+    for (const auto& a : node.at("args"))
+      args.push_back(values[slot_at(a, values.size(), "model '" + name + "', layer '" + layer.name() + "'")]);
+    STRATA_CHECK(!args.empty(), "model '", name, "': layer '", layer.name(), "' is called with no arguments");
+    values.push_back(args.size() == 1 ? layer(args[0]) : layer(args));
+  }
+  for (const auto& o : c.at("outputs")) outputs.push_back(values[slot_at(o, values.size(), "model '" + name + "' output")]);
+  auto model = std::make_shared<Model>(inputs, outputs, name);
+  model->owned_.insert(model->owned_.end(), layers.begin(), layers.end());
+  return model;
+}
+
+STRATA_LAYER_CLASS("model", [](const nlohmann::json& c, const std::string& name) -> std::shared_ptr<Layer> {
+  return Model::from_config(c, name);
+});
+
+std::string Model::to_json() const {
+  return nlohmann::json{{"format", kFormat}, {"version", kVersion}, {"model", layer_config(*this)}}.dump();
+}
+
+std::shared_ptr<Model> Model::from_json(const std::string& architecture) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(architecture);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(std::string("model architecture: not valid JSON (") + e.what() + ")");
+  }
+  STRATA_CHECK(doc.is_object() && doc.value("format", std::string()) == kFormat, "model architecture: expected {\"format\": \"",
+               kFormat, "\", ...}, got ", doc.dump().substr(0, 120));
+  STRATA_CHECK(doc.value("version", 0) == kVersion, "model architecture: version ", doc.value("version", 0),
+               " is not supported (this build reads version ", kVersion, ")");
+  STRATA_CHECK(doc.contains("model") && doc["model"].is_object() && doc["model"].value("class", std::string()) == "model",
+               "model architecture: \"model\" must be a layer config of class \"model\"");
+  std::shared_ptr<Layer> layer = layer_from_config(doc["model"]);
+  return std::static_pointer_cast<Model>(layer);
+}
+
+void Model::save(const std::string& path) const {
+  const std::string architecture = to_json();  // first: an unsavable layer fails before any file is written
+  auto weights = named_weights();
+  std::set<std::string> names;
+  for (const auto& [n, t] : weights)
+    STRATA_CHECK(names.insert(n).second, name(), ": two different weights are named '", n,
+                 "' (two layers share a name); give the layers distinct names to save the model");
+  io::save_safetensors(path, weights, {{kMetadataKey, architecture}});
+}
+
+std::shared_ptr<Model> Model::load(const std::string& path) {
+  io::Safetensors file = io::load_safetensors(path);
+  auto it = file.metadata.find(kMetadataKey);
+  STRATA_CHECK(it != file.metadata.end(), path, ": not a whole-model file (no \"", kMetadataKey,
+               "\" in its __metadata__); a weights-only file loads into a model with nn::load_weights");
+  std::shared_ptr<Model> model;
+  try {
+    model = from_json(it->second);
+  } catch (const Error& e) {
+    throw Error(path + ": " + e.what());
+  }
+  const size_t expected = model->named_weights().size();
+  const size_t assigned = assign_weights_by_name(*model, file.tensors);
+  STRATA_CHECK(assigned == expected, path, ": the model has ", expected, " weights but the file holds ", assigned,
+               " of them");
+  return model;
+}
+
+}  // namespace strata::nn

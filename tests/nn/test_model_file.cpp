@@ -1,0 +1,332 @@
+// Whole-model files: a static model saved with Model::save and rebuilt by Model::load (no user
+// code) gives bit-identical outputs; every registered layer class takes part in some round trip;
+// what cannot be saved or loaded fails with an error that names it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "data/temp_dir.hpp"
+#include "expect_error.hpp"
+#include "strata/io/safetensors.hpp"
+#include "strata/nn/functions.hpp"
+#include "strata/nn/layer_config.hpp"
+#include "strata/strata.hpp"
+
+namespace strata {
+namespace {
+
+using nlohmann::json;
+using ModelFileTest = testing::TempDirTest;
+
+// Registered once for the whole program, as a user would at start-up.
+const bool functions_registered = [] {
+  nn::register_function("test_double", [](const Tensor& x) { return x * 2.0; });
+  nn::register_function("test_mix", nn::NamedFn([](const std::vector<Tensor>& xs, const std::vector<Tensor>& w) {
+                          return xs[0] * w[0] + xs[1];
+                        }));
+  nn::register_function("test_affine", [](const Tensor& x, const std::vector<Tensor>& w) { return x * w[0] + w[1]; });
+  return true;
+}();
+
+// Every weight gets values away from its initialiser's (biases and norms too), all positive so
+// that batch norm's moving variance stays valid.
+void randomise(nn::Layer& net) {
+  NoGradGuard no_grad;
+  for (Tensor w : net.all_weights()) copy_(w, rand(w.shape()) + 0.5);
+}
+
+// Every "class" in a config, nested ones included.
+void collect_classes(const json& j, std::set<std::string>& out) {
+  if (j.is_object()) {
+    if (j.contains("class") && j["class"].is_string() && j.contains("config")) out.insert(j["class"].get<std::string>());
+    for (auto& [k, v] : j.items()) collect_classes(v, out);
+  } else if (j.is_array()) {
+    for (auto& v : j) collect_classes(v, out);
+  }
+}
+
+struct Case {
+  std::shared_ptr<nn::Model> net;
+  std::vector<Tensor> inputs;
+};
+
+// A CNN over every 2-D layer, with branches and merges.
+Case image_case() {
+  auto x = nn::Input({-1, 8, 8, 3}, "image");
+  auto h = nn::Conv2d(4, {3, 3}, "relu")(x);
+  h = nn::BatchNorm2d()(h);
+  h = nn::DepthwiseConv2d({3, 3}, "tanh", nn::same_padding(), 2)(h);
+  h = nn::SeparableConv2d(6, {3, 3}, "relu", nn::same_padding())(h);
+  h = nn::GroupConv2d(4, {3, 3}, 2)(h);
+  h = nn::DeConv2d(4, {3, 3})(h);  // 16 x 16
+  h = nn::MaxPool2d({2, 2})(h);
+  h = nn::MeanPool2d({2, 2}, {.stride = {2, 2}, .padding = Padding::valid()})(h);  // 4 x 4
+  h = nn::ZeroPad2d(1)(h);
+  h = nn::UpSampling2d({2, 2})(h);
+  h = nn::DownSampling2d({3, 3}, nn::ResizeMethod::nearest)(h);  // 4 x 4
+  h = nn::PRelu()(h);
+  h = nn::Scale(0.5)(h);
+  h = nn::InstanceNorm()(h);
+  h = nn::GroupNorm(2)(h);
+  h = nn::LayerNorm()(h);
+  h = nn::BatchNorm(0.8, 1e-3, "sigmoid")(h);
+  auto a = nn::GlobalMaxPool2d()(h);
+  auto b = nn::GlobalMeanPool2d()(h);
+  auto m = nn::Concat()({a, b});
+  auto e = nn::Elementwise("multiply")({a, b});
+  auto d = nn::Dense(5, "lrelu0.1")(nn::Concat(1)({m, e, nn::Flatten()(h)}));
+  d = nn::GaussianNoise(0, 0.1)(nn::Dropout(0.3)(d));
+  d = nn::Lambda("test_double")(nn::Reshape({5, 1})(d));
+  d = nn::Lambda("test_affine", {{"w", ones({1})}, {"b", zeros({1})}})(d);
+  return {std::make_shared<nn::Model>(x, d, "image_net"), {randn({2, 8, 8, 3})}};
+}
+
+Case signal_case() {
+  auto x = nn::Input({-1, 10, 4}, "signal");
+  auto h = nn::Conv1d(6, {3}, "relu")(x);
+  h = nn::BatchNorm1d()(h);
+  h = nn::MeanPool1d({2})(nn::MaxPool1d({2})(h));  // 3 steps
+  h = nn::ZeroPad1d(1)(h);                          // 5
+  h = nn::Transpose({0, 2, 1})(h);                  // [6, 5]
+  h = nn::Tile({1, 2, 1, 1})(nn::ExpandDims(1)(h));  // [2, 6, 5]
+  h = nn::Reshape({12, 5})(h);
+  auto out = nn::Concat()({nn::GlobalMaxPool1d()(h), nn::GlobalMeanPool1d()(h)});
+  return {std::make_shared<nn::Model>(x, out, "signal_net"), {randn({3, 10, 4})}};
+}
+
+Case volume_case() {
+  auto x = nn::Input({-1, 4, 4, 4, 2}, "volume");
+  auto h = nn::BatchNorm3d()(nn::Conv3d(3, {3, 3, 3})(x));
+  h = nn::DeConv3d(2, {3, 3, 3})(h);                     // 8^3
+  h = nn::MeanPool3d({2, 2, 2})(nn::MaxPool3d()(h));      // 2^3
+  h = nn::ZeroPad3d(1)(h);                                // 4^3
+  auto out = nn::Elementwise("maximum", "relu")({nn::GlobalMaxPool3d()(h), nn::GlobalMeanPool3d()(h)});
+  return {std::make_shared<nn::Model>(x, out, "volume_net"), {randn({2, 4, 4, 4, 2})}};
+}
+
+Case sequence_case() {
+  auto x = nn::Input({-1, 5, 8}, "tokens");
+  nn::TransformerOptions opt{.dim_feedforward = 16, .dropout = 0.1, .activation = "gelu"};
+  auto h = nn::LearnedPositionalEmbedding(5)(nn::SinusoidalPositionalEmbedding()(x));
+  h = nn::LSTM(6)(h);
+  h = nn::GRU(6, {.num_layers = 2, .dropout = 0.2})(h);
+  h = nn::SimpleRNN(8, {.reverse = true}, "", "relu")(h);
+  h = nn::Bidirectional(nn::LSTM(4))(h);  // 8
+  h = nn::MultiheadAttention(8, 2)(h);
+  h = nn::TransformerEncoderLayer(8, 2, opt)(h);
+  h = nn::TransformerEncoder(2, 8, 2, {.dim_feedforward = 12, .norm_first = true}, true)(h);
+  h = nn::Sequential({std::make_shared<nn::Dense>(8, "relu"), std::make_shared<nn::LayerNorm>("", 1e-5, -1)})(h);
+  h = nn::ElementwiseLambda("test_mix", {{"alpha", ones({1})}})({h, x});
+  auto last = nn::LSTM(4, {.return_sequences = false})(h);  // [batch, 4]
+  auto c = nn::GRUCell(4)(nn::LSTMCell(4)(nn::SimpleRNNCell(4, "", "tanh")(last)));
+  return {std::make_shared<nn::Model>(std::vector<nn::Symbol>{x}, std::vector<nn::Symbol>{h, c}, "sequence_net"),
+          {randn({2, 5, 8})}};
+}
+
+Case translation_case() {
+  auto src = nn::Input({-1, 5, 8}, "src");
+  auto tgt = nn::Input({-1, 4, 8}, "tgt");
+  nn::TransformerOptions opt{.dim_feedforward = 16};
+  auto a = nn::TransformerDecoderLayer(8, 2, opt)({tgt, src});
+  auto b = nn::TransformerDecoder(1, 8, 2, opt, true)({a, src});
+  auto c = nn::Transformer(8, 2, 1, 1, opt)({src, tgt});
+  return {std::make_shared<nn::Model>(std::vector<nn::Symbol>{src, tgt}, std::vector<nn::Symbol>{a, b, c},
+                                      "translation_net"),
+          {randn({2, 5, 8}), randn({2, 4, 8})}};
+}
+
+Case ids_case() {
+  auto ids = nn::Input({-1, 6}, "ids", kInt64);
+  auto a = nn::Flatten()(nn::Embedding(20, 4)(ids));
+  auto b = nn::Flatten()(nn::OneHot(20, 1.0, -1.0)(ids));
+  auto c = nn::AverageEmbedding(20, 4, 0)(ids);
+  auto d = nn::Flatten()(nn::Word2vecEmbedding(20, 4, 8)(ids));
+  auto out = nn::Concat()({a, b, c, d});
+  Tensor x = cast(floor(rand({3, 6}) * 19.0) + 1.0, kInt64);
+  return {std::make_shared<nn::Model>(ids, out, "ids_net"), {x}};
+}
+
+// Two inputs through a shared layer, a model nested (and itself used twice), two outputs.
+Case shared_nested_case() {
+  auto a = nn::Input({-1, 4}, "left");
+  auto b = nn::Input({-1, 4}, "right");
+  auto inner_in = nn::Input({-1, 4});
+  auto inner = std::make_shared<nn::Model>(inner_in, nn::Dense(3)(nn::Dense(4, "relu")(inner_in)), "inner");
+  auto shared = std::make_shared<nn::Dense>(4, "tanh", "shared");
+  auto ha = (*shared)(a), hb = (*shared)(b);
+  auto o1 = (*inner)(nn::Elementwise("add")({ha, hb}));
+  auto o2 = nn::Concat()({ha, (*inner)(hb)});
+  auto net = std::make_shared<nn::Model>(std::vector<nn::Symbol>{a, b}, std::vector<nn::Symbol>{o1, o2}, "siamese");
+  // The graph only refers to the named layers; keep them alive with the model for the test.
+  static std::vector<std::shared_ptr<nn::Layer>> keep;
+  keep.push_back(inner);
+  keep.push_back(shared);
+  return {net, {randn({2, 4}), randn({2, 4})}};
+}
+
+std::vector<Case> all_cases() {
+  return {image_case(), signal_case(), volume_case(), sequence_case(), translation_case(), ids_case(),
+          shared_nested_case()};
+}
+
+// Saves, loads and compares: same architecture JSON, same parameter count, identical outputs.
+std::shared_ptr<nn::Model> round_trip(Case& c, const std::string& path) {
+  randomise(*c.net);
+  c.net->eval();
+  const auto before = c.net->run(c.inputs);
+  c.net->save(path);
+  auto loaded = nn::Model::load(path);
+  loaded->eval();
+  EXPECT_EQ(loaded->to_json(), c.net->to_json()) << c.net->name();
+  EXPECT_EQ(loaded->count_params(), c.net->count_params()) << c.net->name();
+  const auto after = loaded->run(c.inputs);
+  EXPECT_EQ(after.size(), before.size());
+  for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
+    EXPECT_EQ(after[i].shape(), before[i].shape()) << c.net->name() << " output " << i;
+    EXPECT_TRUE(allclose(after[i], before[i], 0, 0)) << c.net->name() << " output " << i;
+  }
+  return loaded;
+}
+
+TEST_F(ModelFileTest, EveryCaseRoundTripsWithIdenticalOutputs) {
+  for (Case& c : all_cases()) round_trip(c, path(c.net->name() + ".safetensors"));
+}
+
+// The conformance rule for whole-model files: a layer class registered without a case here
+// fails this test, so every class that can be saved has been loaded back.
+TEST_F(ModelFileTest, EveryRegisteredLayerClassIsCovered) {
+  std::set<std::string> seen;
+  for (Case& c : all_cases()) collect_classes(json::parse(c.net->to_json()), seen);
+  for (const std::string& kind : nn::registered_layer_classes())
+    EXPECT_TRUE(seen.count(kind)) << "layer class '" << kind << "' has no whole-model round trip";
+}
+
+TEST_F(ModelFileTest, SharedLayersAndNestedModelsStayShared) {
+  Case c = shared_nested_case();
+  auto loaded = round_trip(c, path("siamese.safetensors"));
+  const json config = json::parse(loaded->to_json())["model"]["config"];
+  int shared_entries = 0;
+  for (const auto& l : config["layers"]) shared_entries += l["name"] == "shared";
+  EXPECT_EQ(shared_entries, 1);               // one layer ...
+  EXPECT_EQ(config["nodes"].size(), 6u);       // ... called twice, the inner model twice
+  EXPECT_EQ(loaded->all_weights().size(), 6u);  // shared: 2, inner: 4
+  // The loaded shared layer is one object: changing its weight changes both branches.
+  NoGradGuard no_grad;
+  Tensor w = loaded->get_layer("shared").all_weights()[0];
+  const auto before = loaded->run(c.inputs);
+  copy_(w, zeros(w.shape()));
+  const auto after = loaded->run(c.inputs);
+  EXPECT_FALSE(allclose(before[1], after[1]));
+  // With W = 0 the shared layer's output is tanh(b) whatever the input: both rows agree.
+  const Tensor shared_out = narrow(after[1], 1, 0, 4);
+  EXPECT_TRUE(allclose(narrow(shared_out, 0, 0, 1), narrow(shared_out, 0, 1, 1), 0, 0));
+}
+
+TEST_F(ModelFileTest, DynamicModuleSavesWeightsByName) {
+  struct Net : nn::Module {
+    nn::Dense a{6, "relu", "net_a"}, b{2, {}, "net_b"};
+    Tensor forward(const Tensor& x) override { return b(a(x)); }
+  };
+  Net first, second;
+  Tensor x = randn({3, 5});
+  first(x);
+  second(x);
+  randomise(first);
+  nn::save_weights(first, path("net.safetensors"));
+  EXPECT_EQ(nn::load_weights(second, path("net.safetensors")), 4u);
+  EXPECT_TRUE(allclose(second(x), first(x), 0, 0));
+  // A file of another model's weights is refused by name.
+  Case other = signal_case();
+  nn::save_weights(*other.net, path("other.safetensors"));
+  testing::expect_error([&] { nn::load_weights(second, path("other.safetensors")); }, {"has no weight named"});
+  // A dynamic module has no architecture to save whole.
+  testing::expect_error([&] { nn::layer_config(first); }, {"module", "not registered", "save_weights"});
+}
+
+TEST_F(ModelFileTest, UnregisteredFunctionsFailAtSaveTime) {
+  auto x = nn::Input({-1, 3});
+  nn::Model lambda_net(x, nn::Lambda([](const Tensor& t) { return t * 3.0; }, "triple")(x), "lambda_net");
+  testing::expect_error([&] { lambda_net.save(path("a.safetensors")); }, {"triple", "register_function"});
+  EXPECT_FALSE(std::filesystem::exists(path("a.safetensors")));
+
+  auto y = nn::Input({-1, 3});
+  nn::Model act_net(y, nn::Dense(2, nn::ActivationFn([](const Tensor& t) { return t * 3.0; }), "odd_act")(y));
+  testing::expect_error([&] { act_net.save(path("b.safetensors")); }, {"odd_act", "unnamed function"});
+
+  auto z = nn::Input({-1, 3});
+  nn::Model combine_net(z, nn::Elementwise([](const Tensor& p, const Tensor& q) { return p - q; }, {}, "diff")({z, z}));
+  testing::expect_error([&] { combine_net.to_json(); }, {"diff", "combine"});
+
+  struct Custom : nn::Layer {
+    Custom() : nn::Layer("my_custom", "custom") {}
+    Tensor forward(const Tensor& t) override { return t; }
+  } custom;
+  auto w = nn::Input({-1, 3});
+  nn::Model custom_net(w, custom(w));
+  testing::expect_error([&] { custom_net.to_json(); }, {"custom", "my_custom", "not registered"});
+  testing::expect_error([] { nn::Lambda("no_such_function"); }, {"no_such_function", "register_function"});
+}
+
+TEST_F(ModelFileTest, BadArchitecturesGiveClearErrors) {
+  Case c = signal_case();
+  const std::string good = c.net->to_json();
+  testing::expect_error([] { nn::Model::from_json("{not json"); }, {"not valid JSON"});
+  testing::expect_error([] { nn::Model::from_json("{\"format\": \"other\"}"); }, {"strata.model"});
+  auto edited = [&](const std::function<void(json&)>& edit) {
+    json j = json::parse(good);
+    edit(j);
+    return j.dump();
+  };
+  testing::expect_error([&] { nn::Model::from_json(edited([](json& j) { j["version"] = 99; })); }, {"version 99"});
+  testing::expect_error(
+      [&] { nn::Model::from_json(edited([](json& j) { j["model"]["config"]["layers"][0]["class"] = "nosuchlayer"; })); },
+      {"unknown class 'nosuchlayer'", "conv1d"});
+  testing::expect_error(
+      [&] {
+        nn::Model::from_json(edited([](json& j) { j["model"]["config"]["layers"][0]["config"].erase("n_filter"); }));
+      },
+      {"conv1d", "n_filter"});
+  testing::expect_error(
+      [&] {
+        nn::Model::from_json(edited([](json& j) { j["model"]["config"]["layers"][0]["config"]["n_filter"] = "six"; }));
+      },
+      {"conv1d", "n_filter"});
+  testing::expect_error(
+      [&] { nn::Model::from_json(edited([](json& j) { j["model"]["config"]["layers"][0]["config"]["n_filter"] = -2; })); },
+      {"n_filter must be positive"});
+  testing::expect_error([&] { nn::Model::from_json(edited([](json& j) { j["model"]["config"]["nodes"][1]["args"] = {7}; })); },
+                        {"slot 7"});
+  testing::expect_error([&] { nn::Model::from_json(edited([](json& j) { j["model"]["config"]["nodes"][0]["layer"] = 40; })); },
+                        {"layer 40"});
+  testing::expect_error([&] { nn::Model::from_json(edited([](json& j) { j["model"]["config"]["outputs"] = {99}; })); },
+                        {"slot 99"});
+  testing::expect_error(
+      [&] { nn::Model::from_json(edited([](json& j) { j["model"]["config"]["layers"][1]["config"]["act"] = "zap"; })); },
+      {"unknown activation 'zap'"});
+}
+
+TEST_F(ModelFileTest, BadFilesGiveClearErrors) {
+  Case c = signal_case();
+  c.net->save(path("net.safetensors"));
+  // A weights-only file has no architecture.
+  nn::save_weights(*c.net, path("weights.safetensors"));
+  testing::expect_error([&] { nn::Model::load(path("weights.safetensors")); }, {"weights.safetensors", "not a whole-model"});
+  // A weight missing or of the wrong shape.
+  io::Safetensors file = io::load_safetensors(path("net.safetensors"));
+  io::NamedTensors fewer(file.tensors.begin() + 1, file.tensors.end());
+  io::save_safetensors(path("fewer.safetensors"), fewer, file.metadata);
+  testing::expect_error([&] { nn::Model::load(path("fewer.safetensors")); }, {"fewer.safetensors", "weights"});
+  io::NamedTensors reshaped = file.tensors;
+  reshaped[0].second = zeros({1, 2, 3});
+  io::save_safetensors(path("reshaped.safetensors"), reshaped, file.metadata);
+  testing::expect_error([&] { nn::Model::load(path("reshaped.safetensors")); }, {reshaped[0].first, "shape"});
+  // Truncated.
+  const auto size = std::filesystem::file_size(path("net.safetensors"));
+  std::filesystem::resize_file(path("net.safetensors"), size / 2);
+  EXPECT_THROW(nn::Model::load(path("net.safetensors")), Error);
+}
+
+}  // namespace
+}  // namespace strata
