@@ -8,14 +8,29 @@
 
 namespace strata::data::detail {
 
-// Checks that `image` is HWC (rank 3) and uint8, float32 or float64.
-inline void check_image(const Tensor& image, const char* op) {
-  STRATA_CHECK(image.defined() && image.dim() == 3, op, ": expected an HWC image of rank 3, got ",
-               image.defined() ? image.shape().str() : std::string("an undefined tensor"));
+inline void check_image_dtype(const Tensor& image, const char* op) {
   const DType t = image.dtype();
   STRATA_CHECK(t == kUInt8 || t == kFloat32 || t == kFloat64, op, ": expected a uint8, float32 or float64 image, got ",
                dtype_name(t));
 }
+
+// Checks that `image` is HWC (rank 3) and uint8, float32 or float64.
+inline void check_image(const Tensor& image, const char* op) {
+  STRATA_CHECK(image.defined() && image.dim() == 3, op, ": expected an HWC image of rank 3, got ",
+               image.defined() ? image.shape().str() : std::string("an undefined tensor"));
+  check_image_dtype(image, op);
+}
+
+// Checks that `images` is one HWC image or an NHWC batch of uint8, float32 or float64.
+inline void check_images(const Tensor& images, const char* op) {
+  STRATA_CHECK(images.defined() && (images.dim() == 3 || images.dim() == 4), op,
+               ": expected an HWC image or an NHWC batch, got ",
+               images.defined() ? images.shape().str() : std::string("an undefined tensor"));
+  check_image_dtype(images, op);
+}
+
+// 1 for an HWC image, N for an NHWC batch.
+inline int64_t sample_count(const Tensor& images) { return images.dim() == 4 ? images.size(0) : 1; }
 
 // Calls fn(type_tag<T>{}) for the image dtypes.
 template <class F>

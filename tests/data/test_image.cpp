@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "data/max_abs_diff.hpp"
 #include "strata/data/image.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/shape.hpp"
@@ -28,14 +29,6 @@ Tensor smooth(int64_t h, int64_t w) {
   for (int64_t y = 0; y < h; ++y)
     for (int64_t x = 0; x < w; ++x) v.push_back(std::sin(0.2f * x) + std::cos(0.15f * y));
   return from_vector(v, {h, w, 1});
-}
-
-double max_abs_diff(const Tensor& a, const Tensor& b) {
-  EXPECT_EQ(a.shape(), b.shape());
-  std::vector<double> x = a.to_vector<double>(), y = b.to_vector<double>();
-  double m = 0;
-  for (size_t i = 0; i < x.size(); ++i) m = std::max(m, std::abs(x[i] - y[i]));
-  return m;
 }
 
 float px(const Tensor& t, int64_t y, int64_t x, int64_t c = 0) {

@@ -9,6 +9,7 @@
 #include "strata/data/dataset.hpp"
 #include "strata/data/example.hpp"
 #include "strata/data/idx.hpp"
+#include "strata/data/color.hpp"
 #include "strata/data/image.hpp"
 #include "strata/data/image_codec.hpp"
 #include "strata/data/image_folder.hpp"
