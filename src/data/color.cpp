@@ -99,17 +99,12 @@ Tensor rgb_to_hsv(const Tensor& image) {
   const Tensor in = contiguous(image);
   Tensor out = Tensor::empty(in.shape(), in.dtype() == kUInt8 ? kFloat32 : in.dtype());
   const double scale = in.dtype() == kUInt8 ? 1.0 / 255 : 1.0;
-  detail::dispatch_image(in.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    detail::dispatch_image(out.dtype(), [&](auto out_tag) {
-      using U = typename decltype(out_tag)::type;
-      const T* src = in.data<T>();
-      U* dst = out.data<U>();
-      for (int64_t i = 0; i < in.numel(); i += 3) {
-        const Hsv p = to_hsv(src[i] * scale, src[i + 1] * scale, src[i + 2] * scale);
-        dst[i] = static_cast<U>(p.h), dst[i + 1] = static_cast<U>(p.s), dst[i + 2] = static_cast<U>(p.v);
-      }
-    });
+  detail::dispatch_image_pair(in, out, [&](const auto* src, auto* dst) {
+    using U = std::remove_pointer_t<decltype(dst)>;
+    for (int64_t i = 0; i < in.numel(); i += 3) {
+      const Hsv p = to_hsv(src[i] * scale, src[i + 1] * scale, src[i + 2] * scale);
+      dst[i] = static_cast<U>(p.h), dst[i + 1] = static_cast<U>(p.s), dst[i + 2] = static_cast<U>(p.v);
+    }
   });
   return out;
 }

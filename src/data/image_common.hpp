@@ -42,6 +42,18 @@ decltype(auto) dispatch_image(DType t, F&& fn) {
   }
 }
 
+// Calls fn(src, dst) with typed pointers to `in` and `out` (both contiguous, image dtypes).
+template <class F>
+void dispatch_image_pair(const Tensor& in, Tensor& out, F&& fn) {
+  dispatch_image(in.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    dispatch_image(out.dtype(), [&](auto out_tag) {
+      using U = typename decltype(out_tag)::type;
+      fn(in.data<T>(), out.data<U>());
+    });
+  });
+}
+
 // v as a T: rounded and clamped to [0, 255] for uint8.
 template <class T>
 T store(double v) {

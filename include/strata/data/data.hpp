@@ -8,6 +8,7 @@
 #include "strata/data/csv.hpp"
 #include "strata/data/dataset.hpp"
 #include "strata/data/example.hpp"
+#include "strata/data/featurewise.hpp"
 #include "strata/data/idx.hpp"
 #include "strata/data/color.hpp"
 #include "strata/data/image.hpp"
