@@ -7,6 +7,7 @@
 #include "strata/data/cifar.hpp"
 #include "strata/data/csv.hpp"
 #include "strata/data/dataset.hpp"
+#include "strata/data/elastic.hpp"
 #include "strata/data/example.hpp"
 #include "strata/data/featurewise.hpp"
 #include "strata/data/idx.hpp"
