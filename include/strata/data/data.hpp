@@ -1,6 +1,7 @@
 // The data module's umbrella header: datasets and streams, loaders, image preprocessing and
 // online data.
 #pragma once
+#include "strata/data/annotations.hpp"
 #include "strata/data/appendable_stream.hpp"
 #include "strata/data/batch.hpp"
 #include "strata/data/change_trigger.hpp"
