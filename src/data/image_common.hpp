@@ -2,6 +2,7 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <type_traits>
 
 #include "strata/core/tensor.hpp"
@@ -31,6 +32,13 @@ inline void check_images(const Tensor& images, const char* op) {
 
 // 1 for an HWC image, N for an NHWC batch.
 inline int64_t sample_count(const Tensor& images) { return images.dim() == 4 ? images.size(0) : 1; }
+
+inline bool is_batch(const Tensor& images) { return images.defined() && images.dim() == 4; }
+
+// For the functions written for one HWC image: an NHWC batch goes through fn one image at a
+// time, in order (so image 0 gets the first random draws, as a single image would), and the
+// results are stacked. An empty batch is an error (the output shape is unknown).
+Tensor per_image(const Tensor& images, const char* op, const std::function<Tensor(const Tensor&)>& fn);
 
 // Calls fn(type_tag<T>{}) for the image dtypes.
 template <class F>

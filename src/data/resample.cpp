@@ -10,6 +10,8 @@
 namespace strata::data {
 
 Tensor resize(const Tensor& image, int64_t height, int64_t width, Interpolation mode) {
+  if (detail::is_batch(image))
+    return detail::per_image(image, "resize", [&](const Tensor& one) { return resize(one, height, width, mode); });
   detail::check_image(image, "resize");
   STRATA_CHECK(height >= 1 && width >= 1, "resize: expected a positive size, got ", height, "x", width);
   STRATA_CHECK(image.size(0) >= 1 && image.size(1) >= 1, "resize: cannot resize an empty image of shape ",
@@ -43,6 +45,8 @@ Affine operator*(const Affine& p, const Affine& q) {
 }
 
 Tensor affine_transform(const Tensor& image, const Affine& transform, Interpolation mode, double fill) {
+  if (detail::is_batch(image))
+    return detail::per_image(image, "affine_transform", [&](const Tensor& one) { return affine_transform(one, transform, mode, fill); });
   detail::check_image(image, "affine_transform");
   const Affine inv = transform.inverse();
   const double cx = (static_cast<double>(image.size(1)) - 1) / 2, cy = (static_cast<double>(image.size(0)) - 1) / 2;
@@ -59,6 +63,15 @@ Affine random_affine(const AffineRanges& r, Generator& gen) {
   const double zoom = 1 + draw(r.zoom);
   return Affine::shift(draw(r.shift_x), draw(r.shift_y)) * Affine::rotation(draw(r.rotation_degrees)) *
          Affine::shear(draw(r.shear_degrees)) * Affine::zoom(zoom, zoom);
+}
+
+Tensor random_affine_transform(const Tensor& images, const AffineRanges& ranges, Generator& gen, Interpolation mode,
+                               double fill) {
+  if (detail::is_batch(images))
+    return detail::per_image(images, "random_affine_transform",
+                             [&](const Tensor& one) { return random_affine_transform(one, ranges, gen, mode, fill); });
+  detail::check_image(images, "random_affine_transform");
+  return affine_transform(images, random_affine(ranges, gen), mode, fill);
 }
 
 }  // namespace strata::data
