@@ -44,6 +44,11 @@ void check_boxes(const AnnotatedImage& in, const char* op) {
   }
 }
 
+AnnotatedImage crop_annotated(const AnnotatedImage& in, const detail::CropWindow& window) {
+  const auto top = static_cast<double>(window.top), left = static_cast<double>(window.left);
+  return move_annotations(in, detail::crop(in.image, window), [=](Point p) { return Point{p.x - left, p.y - top}; });
+}
+
 }  // namespace
 
 Point transform_point(const Point& p, const Affine& t, int64_t height, int64_t width) {
@@ -96,11 +101,12 @@ AnnotatedImage affine_transform(const AnnotatedImage& in, const Affine& t, Inter
 
 AnnotatedImage central_crop(const AnnotatedImage& in, int64_t height, int64_t width) {
   check_boxes(in, "central_crop");
-  // The same corner central_crop picks.
-  const auto top = static_cast<double>((in.image.size(0) - height) / 2);
-  const auto left = static_cast<double>((in.image.size(1) - width) / 2);
-  return move_annotations(in, central_crop(in.image, height, width),
-                          [=](Point p) { return Point{p.x - left, p.y - top}; });
+  return crop_annotated(in, detail::central_crop_window(in.image, height, width, "central_crop"));
+}
+
+AnnotatedImage random_crop(const AnnotatedImage& in, int64_t height, int64_t width, Generator& gen) {
+  check_boxes(in, "random_crop");
+  return crop_annotated(in, detail::random_crop_window(in.image, height, width, gen, "random_crop"));
 }
 
 AnnotatedImage resize(const AnnotatedImage& in, int64_t height, int64_t width, Interpolation mode) {

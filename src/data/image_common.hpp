@@ -5,6 +5,7 @@
 #include <functional>
 #include <type_traits>
 
+#include "strata/core/factory.hpp"
 #include "strata/core/tensor.hpp"
 
 namespace strata::data::detail {
@@ -39,6 +40,15 @@ inline bool is_batch(const Tensor& images) { return images.defined() && images.d
 // time, in order (so image 0 gets the first random draws, as a single image would), and the
 // results are stacked. An empty batch is an error (the output shape is unknown).
 Tensor per_image(const Tensor& images, const char* op, const std::function<Tensor(const Tensor&)>& fn);
+
+// Where central_crop and random_crop cut (checked to fit), and the cut itself; shared with the
+// box-carrying crops so that boxes move by the same offset.
+struct CropWindow {
+  int64_t top, left, height, width;
+};
+CropWindow central_crop_window(const Tensor& image, int64_t height, int64_t width, const char* op);
+CropWindow random_crop_window(const Tensor& image, int64_t height, int64_t width, Generator& gen, const char* op);
+Tensor crop(const Tensor& image, const CropWindow& window);
 
 // Calls fn(type_tag<T>{}) for the image dtypes.
 template <class F>

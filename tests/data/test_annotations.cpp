@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 
+#include "data/max_abs_diff.hpp"
 #include "strata/data/annotations.hpp"
 
 using namespace strata;
@@ -107,6 +108,15 @@ TEST(Annotations, BoxesFollowAffineTransforms) {
     expect_box_follows(affine_transform(in, a, Interpolation::nearest), "random affine, nearest");
   }
   expect_box_follows(central_crop(in, 30, 30), "central crop");
+  Generator g1(42), g2(42);
+  for (int i = 0; i < 5; ++i) {
+    const AnnotatedImage cropped = random_crop(in, 28, 36, g1);
+    expect_box_follows(cropped, "random crop");
+    const std::optional<Box> lit = lit_pixels(cropped.image);  // whole-pixel offsets: exact
+    EXPECT_EQ(cropped.boxes[0].x1, lit->x1);
+    EXPECT_EQ(cropped.boxes[0].y2, lit->y2);
+    EXPECT_EQ(max_abs_diff(cropped.image, random_crop(in.image, 28, 36, g2)), 0);  // the same window
+  }
   expect_box_follows(resize(in, 60, 35), "resize");
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <vector>
 
+#include "strata/core/factory.hpp"
 #include "strata/core/tensor.hpp"
 #include "strata/data/image.hpp"
 
@@ -40,6 +41,9 @@ AnnotatedImage rot90(const AnnotatedImage& in, int k = 1);
 AnnotatedImage affine_transform(const AnnotatedImage& in, const Affine& transform,
                                 Interpolation mode = Interpolation::bilinear, double fill = 0);
 AnnotatedImage central_crop(const AnnotatedImage& in, int64_t height, int64_t width);
+// The same window random_crop(image, height, width, gen) would cut with this generator.
+AnnotatedImage random_crop(const AnnotatedImage& in, int64_t height, int64_t width,
+                           Generator& gen = default_generator());
 AnnotatedImage resize(const AnnotatedImage& in, int64_t height, int64_t width,
                       Interpolation mode = Interpolation::bilinear);
 
