@@ -41,7 +41,8 @@ void to_rgb(Hsv p, double* rgb) {
   const double v = p.v, lo = v * (1 - p.s), falling = v * (1 - p.s * f), rising = v * (1 - p.s * (1 - f));
   const double table[6][3] = {{v, rising, lo}, {falling, v, lo}, {lo, v, rising},
                               {lo, falling, v}, {rising, lo, v}, {v, lo, falling}};
-  const double* row = table[static_cast<int>(sector) % 6];
+  // NaN (from a NaN pixel) must not index the table; h6 == 6 (rounding) is sector 0.
+  const double* row = table[h6 >= 0 && h6 < 6 ? static_cast<int>(sector) : 0];
   rgb[0] = row[0], rgb[1] = row[1], rgb[2] = row[2];
 }
 
@@ -129,24 +130,26 @@ Tensor hsv_to_rgb(const Tensor& hsv) {
 
 Tensor adjust_hue(const Tensor& image, double delta) {
   check_rgb(image, "adjust_hue");
+  STRATA_CHECK(std::isfinite(delta), "adjust_hue: expected a finite delta, got ", delta);
   return map_hsv(image, [delta](Hsv p, int64_t) { return Hsv{p.h + delta, p.s, p.v}; });
 }
 
 Tensor adjust_saturation(const Tensor& image, double factor) {
   check_rgb(image, "adjust_saturation");
+  STRATA_CHECK(std::isfinite(factor) && factor >= 0, "adjust_saturation: expected a finite factor >= 0, got ", factor);
   return map_hsv(image, [factor](Hsv p, int64_t) { return Hsv{p.h, std::clamp(p.s * factor, 0.0, 1.0), p.v}; });
 }
 
 Tensor random_hue(const Tensor& image, double max_delta, Generator& gen) {
   check_rgb(image, "random_hue");
-  STRATA_CHECK(max_delta >= 0, "random_hue: expected max_delta >= 0, got ", max_delta);
+  STRATA_CHECK(std::isfinite(max_delta) && max_delta >= 0, "random_hue: expected max_delta >= 0, got ", max_delta);
   const std::vector<double> delta = draw_uniform(detail::sample_count(image), -max_delta, max_delta, gen);
   return map_hsv(image, [&](Hsv p, int64_t n) { return Hsv{p.h + delta[n], p.s, p.v}; });
 }
 
 Tensor random_saturation(const Tensor& image, double lower, double upper, Generator& gen) {
   check_rgb(image, "random_saturation");
-  STRATA_CHECK(0 <= lower && lower <= upper, "random_saturation: expected 0 <= lower <= upper, got [", lower, ", ",
+  STRATA_CHECK(0 <= lower && lower <= upper && std::isfinite(upper), "random_saturation: expected 0 <= lower <= upper, got [", lower, ", ",
                upper, "]");
   const std::vector<double> factor = draw_uniform(detail::sample_count(image), lower, upper, gen);
   return map_hsv(image, [&](Hsv p, int64_t n) { return Hsv{p.h, std::clamp(p.s * factor[n], 0.0, 1.0), p.v}; });
@@ -159,7 +162,7 @@ Tensor channel_shift(const Tensor& image, double intensity) {
 
 Tensor random_channel_shift(const Tensor& image, double intensity_range, Generator& gen) {
   detail::check_images(image, "random_channel_shift");
-  STRATA_CHECK(intensity_range >= 0, "random_channel_shift: expected intensity_range >= 0, got ", intensity_range);
+  STRATA_CHECK(std::isfinite(intensity_range) && intensity_range >= 0, "random_channel_shift: expected intensity_range >= 0, got ", intensity_range);
   return shift_channels(image, draw_uniform(detail::sample_count(image), -intensity_range, intensity_range, gen));
 }
 

@@ -58,6 +58,11 @@ TEST(Color, RgbHsvRoundTrip) {
   EXPECT_LT(max_abs_diff(back, f32), 1e-6);
   EXPECT_THROW(rgb_to_hsv(rand({4, 4, 2})), Error);
   EXPECT_THROW(hsv_to_rgb(pixel(1, 2, 3, kUInt8)), Error);
+  // A NaN hue gives NaN where it enters, not a read outside the sector table.
+  std::vector<double> from_nan = hsv_to_rgb(pixel(NAN, 0.5, 1)).to_vector<double>();
+  EXPECT_TRUE(std::isnan(from_nan[1]));
+  EXPECT_THROW(adjust_hue(img, NAN), Error);
+  EXPECT_THROW(adjust_saturation(img, -1), Error);
 }
 
 TEST(Color, HueShifts) {
