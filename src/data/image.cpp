@@ -49,6 +49,47 @@ std::vector<double> channel_means(const Tensor& image) {
 
 }  // namespace
 
+namespace detail {
+
+Tensor per_image(const Tensor& images, const char* op, const std::function<Tensor(const Tensor&)>& fn) {
+  check_images(images, op);
+  STRATA_CHECK(images.size(0) > 0, op, ": expected at least one image in the batch, got shape ", images.shape().str());
+  NoGradGuard no_grad;
+  std::vector<Tensor> results;
+  results.reserve(images.size(0));
+  for (int64_t n = 0; n < images.size(0); ++n) results.push_back(fn(select(images, 0, n)));
+  return stack(results, 0);
+}
+
+namespace {
+
+void check_crop(const Tensor& image, int64_t height, int64_t width, const char* op) {
+  check_image(image, op);
+  STRATA_CHECK(height >= 1 && width >= 1 && height <= image.size(0) && width <= image.size(1), op, ": a ", height, "x",
+               width, " crop does not fit in an image of shape ", image.shape().str());
+}
+
+}  // namespace
+
+CropWindow central_crop_window(const Tensor& image, int64_t height, int64_t width, const char* op) {
+  check_crop(image, height, width, op);
+  return {(image.size(0) - height) / 2, (image.size(1) - width) / 2, height, width};
+}
+
+CropWindow random_crop_window(const Tensor& image, int64_t height, int64_t width, Generator& gen, const char* op) {
+  check_crop(image, height, width, op);
+  const int64_t top = static_cast<int64_t>(gen.engine()() % static_cast<uint64_t>(image.size(0) - height + 1));
+  const int64_t left = static_cast<int64_t>(gen.engine()() % static_cast<uint64_t>(image.size(1) - width + 1));
+  return {top, left, height, width};
+}
+
+Tensor crop(const Tensor& image, const CropWindow& window) {
+  NoGradGuard no_grad;
+  return contiguous(narrow(narrow(image, 0, window.top, window.height), 1, window.left, window.width));
+}
+
+}  // namespace detail
+
 Tensor flip_left_right(const Tensor& image) {
   check_flip(image, "flip_left_right");
   NoGradGuard no_grad;
@@ -73,36 +114,35 @@ Tensor rot90(const Tensor& image, int k) {
 }
 
 Tensor central_crop(const Tensor& image, int64_t height, int64_t width) {
-  detail::check_image(image, "central_crop");
-  STRATA_CHECK(height >= 1 && width >= 1 && height <= image.size(0) && width <= image.size(1),
-               "central_crop: a ", height, "x", width, " crop does not fit in an image of shape ", image.shape().str());
-  NoGradGuard no_grad;
-  const int64_t top = (image.size(0) - height) / 2, left = (image.size(1) - width) / 2;
-  return contiguous(narrow(narrow(image, 0, top, height), 1, left, width));
+  if (detail::is_batch(image))
+    return detail::per_image(image, "central_crop", [&](const Tensor& one) { return central_crop(one, height, width); });
+  return detail::crop(image, detail::central_crop_window(image, height, width, "central_crop"));
 }
 
 Tensor random_crop(const Tensor& image, int64_t height, int64_t width, Generator& gen) {
-  detail::check_image(image, "random_crop");
-  STRATA_CHECK(height >= 1 && width >= 1 && height <= image.size(0) && width <= image.size(1),
-               "random_crop: a ", height, "x", width, " crop does not fit in an image of shape ", image.shape().str());
-  NoGradGuard no_grad;
-  const int64_t top = static_cast<int64_t>(gen.engine()() % static_cast<uint64_t>(image.size(0) - height + 1));
-  const int64_t left = static_cast<int64_t>(gen.engine()() % static_cast<uint64_t>(image.size(1) - width + 1));
-  return contiguous(narrow(narrow(image, 0, top, height), 1, left, width));
+  if (detail::is_batch(image))
+    return detail::per_image(image, "random_crop", [&](const Tensor& one) { return random_crop(one, height, width, gen); });
+  return detail::crop(image, detail::random_crop_window(image, height, width, gen, "random_crop"));
 }
 
 Tensor adjust_brightness(const Tensor& image, double delta) {
+  if (detail::is_batch(image))
+    return detail::per_image(image, "adjust_brightness", [&](const Tensor& one) { return adjust_brightness(one, delta); });
   detail::check_image(image, "adjust_brightness");
   return map_values(image, [delta](double v, int64_t) { return v + delta; });
 }
 
 Tensor adjust_contrast(const Tensor& image, double factor) {
+  if (detail::is_batch(image))
+    return detail::per_image(image, "adjust_contrast", [&](const Tensor& one) { return adjust_contrast(one, factor); });
   detail::check_image(image, "adjust_contrast");
   const std::vector<double> mean = channel_means(image);
   return map_values(image, [&](double v, int64_t c) { return (v - mean[c]) * factor + mean[c]; });
 }
 
 Tensor samplewise_normalize(const Tensor& image, double epsilon) {
+  if (detail::is_batch(image))
+    return detail::per_image(image, "samplewise_normalize", [&](const Tensor& one) { return samplewise_normalize(one, epsilon); });
   detail::check_image(image, "samplewise_normalize");
   const Tensor x = image.dtype() == kUInt8 ? image.to(kFloat32) : image;
   const std::vector<double> values = x.to_vector<double>();

@@ -1,57 +1,17 @@
-// Resampling: resize and affine transforms share one sampler (nearest or bilinear).
+// Resampling: resize and affine transforms (the sampler is in sampler.hpp).
 #include <cmath>
 #include <numbers>
 
 #include "image_common.hpp"
+#include "sampler.hpp"
 #include "strata/data/image.hpp"
 #include "strata/ops/shape.hpp"
 
 namespace strata::data {
 
-namespace {
-
-// out[oy, ox] = in sampled at where(ox, oy) = (x, y); neighbours outside the input are `fill`.
-template <class T, class Where>
-void sample(const T* in, int64_t h, int64_t w, int64_t channels, T* out, int64_t oh, int64_t ow, Where where,
-            Interpolation mode, double fill) {
-  auto at = [&](int64_t y, int64_t x, int64_t c) {
-    return (y < 0 || y >= h || x < 0 || x >= w) ? fill : static_cast<double>(in[(y * w + x) * channels + c]);
-  };
-  for (int64_t oy = 0; oy < oh; ++oy) {
-    for (int64_t ox = 0; ox < ow; ++ox) {
-      const auto [x, y] = where(static_cast<double>(ox), static_cast<double>(oy));
-      T* dst = out + (oy * ow + ox) * channels;
-      if (mode == Interpolation::nearest) {
-        const auto nx = static_cast<int64_t>(std::floor(x + 0.5)), ny = static_cast<int64_t>(std::floor(y + 0.5));
-        for (int64_t c = 0; c < channels; ++c) dst[c] = detail::store<T>(at(ny, nx, c));
-        continue;
-      }
-      const double fx = std::floor(x), fy = std::floor(y);
-      const auto x0 = static_cast<int64_t>(fx), y0 = static_cast<int64_t>(fy);
-      const double tx = x - fx, ty = y - fy;
-      for (int64_t c = 0; c < channels; ++c) {
-        const double top = at(y0, x0, c) * (1 - tx) + (tx > 0 ? at(y0, x0 + 1, c) * tx : 0);
-        const double bottom = ty > 0 ? at(y0 + 1, x0, c) * (1 - tx) + (tx > 0 ? at(y0 + 1, x0 + 1, c) * tx : 0) : 0;
-        dst[c] = detail::store<T>(top * (1 - ty) + bottom * ty);
-      }
-    }
-  }
-}
-
-template <class Where>
-Tensor resample(const Tensor& image, int64_t oh, int64_t ow, Where where, Interpolation mode, double fill) {
-  const Tensor in = contiguous(image);
-  Tensor out = Tensor::empty({oh, ow, in.size(2)}, in.dtype());
-  detail::dispatch_image(in.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    sample(in.data<T>(), in.size(0), in.size(1), in.size(2), out.data<T>(), oh, ow, where, mode, fill);
-  });
-  return out;
-}
-
-}  // namespace
-
 Tensor resize(const Tensor& image, int64_t height, int64_t width, Interpolation mode) {
+  if (detail::is_batch(image))
+    return detail::per_image(image, "resize", [&](const Tensor& one) { return resize(one, height, width, mode); });
   detail::check_image(image, "resize");
   STRATA_CHECK(height >= 1 && width >= 1, "resize: expected a positive size, got ", height, "x", width);
   STRATA_CHECK(image.size(0) >= 1 && image.size(1) >= 1, "resize: cannot resize an empty image of shape ",
@@ -62,7 +22,7 @@ Tensor resize(const Tensor& image, int64_t height, int64_t width, Interpolation 
   auto where = [=](double ox, double oy) {
     return std::pair{std::clamp((ox + 0.5) * sx - 0.5, 0.0, max_x), std::clamp((oy + 0.5) * sy - 0.5, 0.0, max_y)};
   };
-  return resample(image, height, width, where, mode, 0);
+  return detail::resample(image, height, width, where, mode, 0);
 }
 
 Affine Affine::rotation(double degrees) {
@@ -85,6 +45,8 @@ Affine operator*(const Affine& p, const Affine& q) {
 }
 
 Tensor affine_transform(const Tensor& image, const Affine& transform, Interpolation mode, double fill) {
+  if (detail::is_batch(image))
+    return detail::per_image(image, "affine_transform", [&](const Tensor& one) { return affine_transform(one, transform, mode, fill); });
   detail::check_image(image, "affine_transform");
   const Affine inv = transform.inverse();
   const double cx = (static_cast<double>(image.size(1)) - 1) / 2, cy = (static_cast<double>(image.size(0)) - 1) / 2;
@@ -92,7 +54,7 @@ Tensor affine_transform(const Tensor& image, const Affine& transform, Interpolat
     const double x = ox - cx, y = oy - cy;
     return std::pair{inv.a * x + inv.b * y + inv.c + cx, inv.d * x + inv.e * y + inv.f + cy};
   };
-  return resample(image, image.size(0), image.size(1), where, mode, fill);
+  return detail::resample(image, image.size(0), image.size(1), where, mode, fill);
 }
 
 Affine random_affine(const AffineRanges& r, Generator& gen) {
@@ -101,6 +63,15 @@ Affine random_affine(const AffineRanges& r, Generator& gen) {
   const double zoom = 1 + draw(r.zoom);
   return Affine::shift(draw(r.shift_x), draw(r.shift_y)) * Affine::rotation(draw(r.rotation_degrees)) *
          Affine::shear(draw(r.shear_degrees)) * Affine::zoom(zoom, zoom);
+}
+
+Tensor random_affine_transform(const Tensor& images, const AffineRanges& ranges, Generator& gen, Interpolation mode,
+                               double fill) {
+  if (detail::is_batch(images))
+    return detail::per_image(images, "random_affine_transform",
+                             [&](const Tensor& one) { return random_affine_transform(one, ranges, gen, mode, fill); });
+  detail::check_image(images, "random_affine_transform");
+  return affine_transform(images, random_affine(ranges, gen), mode, fill);
 }
 
 }  // namespace strata::data

@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 
+#include "data/max_abs_diff.hpp"
 #include "strata/data/image.hpp"
 #include "strata/ops/combine.hpp"
+#include "strata/ops/elementwise.hpp"
 #include "strata/ops/shape.hpp"
 
 using namespace strata;
@@ -28,14 +31,6 @@ Tensor smooth(int64_t h, int64_t w) {
   for (int64_t y = 0; y < h; ++y)
     for (int64_t x = 0; x < w; ++x) v.push_back(std::sin(0.2f * x) + std::cos(0.15f * y));
   return from_vector(v, {h, w, 1});
-}
-
-double max_abs_diff(const Tensor& a, const Tensor& b) {
-  EXPECT_EQ(a.shape(), b.shape());
-  std::vector<double> x = a.to_vector<double>(), y = b.to_vector<double>();
-  double m = 0;
-  for (size_t i = 0; i < x.size(); ++i) m = std::max(m, std::abs(x[i] - y[i]));
-  return m;
 }
 
 float px(const Tensor& t, int64_t y, int64_t x, int64_t c = 0) {
@@ -164,4 +159,44 @@ TEST(Image, ZoomThenInverseZoomIsCloseToTheOriginal) {
   EXPECT_NEAR(id.c, 0, 1e-9);
   EXPECT_NEAR(id.e, 1, 1e-9);
   EXPECT_THROW(Affine::zoom(0, 1).inverse(), Error);
+}
+
+TEST(Image, BatchesGoImageByImage) {
+  Tensor a = coded(6, 8, 3), b = smooth(6, 8) * 50.0;
+  b = concat({b, b, b}, 2);
+  Tensor batch = stack({a, b}, 0);
+  // Deterministic functions: each image of the result is the function of that image (statistics
+  // such as contrast's channel means are the image's own).
+  const std::vector<std::pair<const char*, std::function<Tensor(const Tensor&)>>> fns = {
+      {"central_crop", [](const Tensor& x) { return central_crop(x, 4, 5); }},
+      {"resize", [](const Tensor& x) { return resize(x, 9, 4); }},
+      {"adjust_brightness", [](const Tensor& x) { return adjust_brightness(x, 3); }},
+      {"adjust_contrast", [](const Tensor& x) { return adjust_contrast(x, 1.5); }},
+      {"samplewise_normalize", [](const Tensor& x) { return samplewise_normalize(x); }},
+      {"affine_transform", [](const Tensor& x) { return affine_transform(x, Affine::rotation(25)); }},
+  };
+  for (const auto& [name, fn] : fns) {
+    SCOPED_TRACE(name);
+    Tensor out = fn(batch);
+    ASSERT_EQ(out.dim(), 4);
+    EXPECT_EQ(max_abs_diff(select(out, 0, 0), fn(a)), 0);
+    EXPECT_EQ(max_abs_diff(select(out, 0, 1), fn(b)), 0);
+  }
+  // Random ones draw per image, in order: image 0 gets what a single image gets.
+  Tensor same = stack({a, a, a}, 0);
+  const AffineRanges ranges{.rotation_degrees = 30, .shift_x = 2, .zoom = 0.1};
+  Generator g1(3), g2(3), g3(4), g4(4);
+  Tensor crops = random_crop(same, 3, 3, g1);
+  EXPECT_EQ(max_abs_diff(select(crops, 0, 0), random_crop(a, 3, 3, g2)), 0);
+  Tensor moved = random_affine_transform(same, ranges, g3);
+  EXPECT_EQ(max_abs_diff(select(moved, 0, 0), affine_transform(a, random_affine(ranges, g4))), 0);
+  EXPECT_GT(max_abs_diff(select(moved, 0, 0), select(moved, 0, 1)), 1e-3);
+  Generator g5(5);
+  bool crops_differ = false;
+  for (int i = 0; i < 5 && !crops_differ; ++i) {
+    Tensor c = random_crop(same, 3, 3, g5);
+    crops_differ = max_abs_diff(select(c, 0, 0), select(c, 0, 1)) > 0 || max_abs_diff(select(c, 0, 1), select(c, 0, 2)) > 0;
+  }
+  EXPECT_TRUE(crops_differ);
+  EXPECT_THROW(central_crop(zeros({0, 4, 4, 1}), 2, 2), Error);
 }

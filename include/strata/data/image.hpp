@@ -1,6 +1,8 @@
 // Image preprocessing and augmentation (TensorLayer's prepro) on one HWC image, uint8 or float.
 // Every function returns a new tensor of the input's dtype (samplewise_normalize: float32 for
-// uint8 input); uint8 results are rounded and clamped to [0, 255]. Flips also take NHWC batches.
+// uint8 input); uint8 results are rounded and clamped to [0, 255]. Each also takes an NHWC batch:
+// image by image, random ones drawing per image in order (image 0 first); statistics
+// (contrast's means, samplewise_normalize's) are per image.
 #pragma once
 #include <cstdint>
 
@@ -55,5 +57,8 @@ struct AffineRanges {
   double rotation_degrees = 0, shift_x = 0, shift_y = 0, zoom = 0, shear_degrees = 0;
 };
 Affine random_affine(const AffineRanges& ranges, Generator& gen = default_generator());
+// affine_transform with a random_affine drawn for each image.
+Tensor random_affine_transform(const Tensor& images, const AffineRanges& ranges, Generator& gen = default_generator(),
+                               Interpolation mode = Interpolation::bilinear, double fill = 0);
 
 }  // namespace strata::data
