@@ -6,6 +6,7 @@
 #include <set>
 
 #include "strata/core/error.hpp"
+#include "strata/core/factory.hpp"
 
 namespace strata::io {
 namespace {
@@ -28,7 +29,72 @@ std::string without_output_index(const std::string& name) {
   return name;
 }
 
+std::string own_name(const std::string& file_name) {
+  const std::string bare = without_output_index(file_name);
+  const size_t slash = bare.rfind('/');
+  return slash == std::string::npos ? bare : bare.substr(slash + 1);
+}
+
+// Gate block `from` of each row of a [rows, 4u] matrix (or a [4u] vector), in TensorFlow 1's
+// order i, j, f, o, goes to block `to` in Keras's i, f, c, o.
+constexpr int kTfToKerasGate[4] = {0, 2, 1, 3};
+
+template <class T>
+Tensor reorder_gates(const std::vector<double>& v, int64_t row_begin, int64_t rows, int64_t units, double forget_add,
+                     bool vector) {
+  std::vector<T> out(static_cast<size_t>(rows * 4 * units));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int g = 0; g < 4; ++g)
+      for (int64_t k = 0; k < units; ++k) {
+        const int to = kTfToKerasGate[g];
+        double value = v[static_cast<size_t>((row_begin + r) * 4 * units + g * units + k)];
+        if (to == 1) value += forget_add;
+        out[static_cast<size_t>(r * 4 * units + to * units + k)] = static_cast<T>(value);
+      }
+  return from_vector(out, vector ? Shape{4 * units} : Shape{rows, 4 * units});
+}
+
+// The bias is one row (a vector); a kernel's rows [row_begin, row_begin + rows).
+Tensor reorder(const Tensor& t, int64_t row_begin, int64_t rows, int64_t units, double forget_add = 0) {
+  const std::vector<double> v = t.to_vector<double>();
+  const bool vector = t.dim() == 1;
+  return t.dtype() == kFloat64 ? reorder_gates<double>(v, row_begin, rows, units, forget_add, vector)
+                               : reorder_gates<float>(v, row_begin, rows, units, forget_add, vector);
+}
+
+// A TensorFlow 1 LSTM cell: a "kernel" and a "bias" under ".../lstm_cell/" or
+// ".../basic_lstm_cell/", and no recurrent_kernel.
+bool is_tf_lstm_cell(const LayerWeights& l) {
+  bool kernel = false, bias = false;
+  for (const auto& [n, t] : l.weights) {
+    const std::string own = own_name(n);
+    if (own == "recurrent_kernel") return false;
+    const bool in_cell = n.find("lstm_cell/") != std::string::npos;
+    kernel = kernel || (in_cell && own == "kernel");
+    bias = bias || (in_cell && own == "bias");
+  }
+  return kernel && bias && l.weights.size() == 2;
+}
+
+bool is_recurrent(const LayerWeights& l) {
+  return std::any_of(l.weights.begin(), l.weights.end(), [](auto& w) { return own_name(w.first) == "recurrent_kernel"; });
+}
+
 }  // namespace
+
+NamedTensors tf_lstm_to_keras(const Tensor& kernel, const Tensor& bias, double forget_bias, const std::string& what) {
+  STRATA_CHECK(kernel.dim() == 2 && kernel.size(1) % 4 == 0 && bias.dim() == 1 && bias.size(0) == kernel.size(1),
+               what, ": a TensorFlow LSTM cell has kernel [in + units, 4 * units] and bias [4 * units], got ",
+               kernel.shape().str(), " and ", bias.shape().str());
+  const int64_t units = kernel.size(1) / 4, in = kernel.size(0) - units;
+  STRATA_CHECK(in > 0, what, ": kernel ", kernel.shape().str(), " has no input rows beside its ", units,
+               " recurrent ones");
+  STRATA_CHECK(is_floating(kernel.dtype()) && is_floating(bias.dtype()), what, ": expected float weights, got ",
+               dtype_name(kernel.dtype()));
+  return {{"kernel", reorder(kernel, 0, in, units)},
+          {"recurrent_kernel", reorder(kernel, in, units, units)},
+          {"bias", reorder(bias, 0, 1, units, forget_bias)}};
+}
 
 std::string strata_weight_name(const std::string& name) {
   const std::string bare = without_output_index(name);
@@ -45,6 +111,25 @@ NamedTensors strata_weights(const std::vector<LayerWeights>& layers) {
   std::set<std::string> seen;
   for (const auto& l : layers) {
     const size_t first = out.size();
+    if (is_tf_lstm_cell(l) || is_recurrent(l)) {
+      // Recurrent weights keep their own names, under the layer's group.
+      NamedTensors own;
+      if (is_tf_lstm_cell(l)) {
+        const Tensor& a = l.weights[0].second;
+        const Tensor& b = l.weights[1].second;
+        const bool kernel_first = own_name(l.weights[0].first) == "kernel";
+        own = tf_lstm_to_keras(kernel_first ? a : b, kernel_first ? b : a, 1.0, "layer '" + l.layer + "'");
+      } else {
+        for (const auto& [file_name, t] : l.weights) own.emplace_back(own_name(file_name), t);
+      }
+      for (auto& [n, t] : own) {
+        const std::string name = l.layer + "/" + n;
+        STRATA_CHECK(seen.insert(name).second, "strata_weights: two weights map to '", name, "' (layer '", l.layer,
+                     "')");
+        out.emplace_back(name, t);
+      }
+      continue;
+    }
     for (const auto& [file_name, t] : l.weights) {
       const std::string mapped = strata_weight_name(file_name);
       const size_t slash = mapped.rfind('/');
