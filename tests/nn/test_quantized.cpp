@@ -1,4 +1,4 @@
-// Quantised layers: each forward equals the layer computed with weights (and inputs) quantised
+// Quantised layers (and, last, the new layers of issue 7 in a static model): each forward equals the layer computed with weights (and inputs) quantised
 // by an independent loop, and gradients pass straight through the quantiser.
 #include <gtest/gtest.h>
 
@@ -189,6 +189,29 @@ TEST(QuantizedTest, Conv2dLayers) {
   nn::QuanConv2d quan(4, {3});
   check_conv(quan, [](const Tensor& w) { return min_max_loop(w, 8); },
              [](const Tensor& t) { return identity_grad(t, min_max_loop(t, 8)); }, same);
+}
+
+}  // namespace
+}  // namespace strata
+
+namespace strata {
+namespace {
+
+// The new layers declare static models (shape inference on meta tensors, or the batch-1 probe).
+TEST(QuantizedTest, NewLayersInAStaticModel) {
+  auto x = nn::Input({-1, 8, 8, 3});
+  auto h = nn::QuanConv2d(8)(x);
+  h = nn::DorefaConv2d(8, {3}, 2, 2)(h);
+  h = nn::SubpixelConv2d(2)(h);  // [N, 16, 16, 2]
+  h = nn::Shuffle(2)(h);
+  h = nn::PadLayer({{0, 0}, {1, 1}, {1, 1}, {0, 0}}, nn::PadLayerMode::symmetric)(h);
+  h = nn::AdaptiveAvgPool2d({3})(h);
+  h = nn::PRelu6()(nn::Flatten()(h));
+  h = nn::DropconnectDense(5, 0.8)(nn::TernaryDense(6)(nn::BinaryDense(7)(h)));
+  nn::Model net(x, h);
+  Tensor y = net(randn({2, 8, 8, 3}));
+  EXPECT_EQ(y.shape(), Shape({2, 5}));
+  EXPECT_EQ(net.get_layer(2).kind(), "subpixelconv2d");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The layer module's umbrella header.
 #pragma once
 #include "strata/nn/activation.hpp"
+#include "strata/nn/adaptive_pool.hpp"
 #include "strata/nn/channel_shuffle.hpp"
 #include "strata/nn/conv.hpp"
 #include "strata/nn/conv_variants.hpp"
@@ -23,6 +24,7 @@
 #include "strata/nn/sequential.hpp"
 #include "strata/nn/shape_layers.hpp"
 #include "strata/nn/stack.hpp"
+#include "strata/nn/subpixel.hpp"
 #include "strata/nn/attention.hpp"
 #include "strata/nn/transformer.hpp"
 #include "strata/nn/positional.hpp"
