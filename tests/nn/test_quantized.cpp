@@ -191,6 +191,81 @@ TEST(QuantizedTest, Conv2dLayers) {
              [](const Tensor& t) { return identity_grad(t, min_max_loop(t, 8)); }, same);
 }
 
+// Batch norm folded into Quan weights: the forward by loops (moments of the float product,
+// folding, quantising, product), the moving statistics, eval mode, and gradients equal to the
+// folded float computation with the quantisers passed straight through.
+TEST(QuantizedTest, QuanDenseWithBNFoldsBatchNorm) {
+  const double decay = 0.8, eps = 1e-5;
+  nn::QuanDenseWithBN layer(3, 6, 5, {}, decay, eps);
+  Tensor x = randn({8, 4});
+  EXPECT_EQ(layer(x).shape(), Shape({8, 3}));
+  EXPECT_EQ(layer.trainable_weights().size(), 3u);    // W, gamma, beta
+  EXPECT_EQ(layer.nontrainable_weights().size(), 2u);  // moving_mean, moving_var
+  testing_nn::randomize(layer);
+  {
+    NoGradGuard no_grad;
+    copy_(layer.gamma, abs(layer.gamma) + 0.5);
+    fill_(layer.moving_mean, 0.0);
+    fill_(layer.moving_var, 1.0);
+  }
+  // Loop reference of one training step.
+  Tensor mid = matmul_loop(x, layer.W, zeros({3}));
+  std::vector<double> mv = mid.to_vector<double>(), g = layer.gamma.to_vector<double>(),
+                      be = layer.beta.to_vector<double>(), wv = layer.W.to_vector<double>();
+  std::vector<double> m(3, 0), v(3, 0), wfold(12), bfold(3);
+  for (int64_t i = 0; i < 8; ++i)
+    for (int64_t j = 0; j < 3; ++j) m[j] += mv[i * 3 + j] / 8;
+  for (int64_t i = 0; i < 8; ++i)
+    for (int64_t j = 0; j < 3; ++j) v[j] += (mv[i * 3 + j] - m[j]) * (mv[i * 3 + j] - m[j]) / 8;
+  for (int64_t k = 0; k < 4; ++k)
+    for (int64_t j = 0; j < 3; ++j) wfold[k * 3 + j] = wv[k * 3 + j] * g[j] / std::sqrt(v[j] + eps);
+  for (int64_t j = 0; j < 3; ++j) bfold[j] = be[j] - g[j] * m[j] / std::sqrt(v[j] + eps);
+  Tensor wq = min_max_loop(from_vector(wfold, {4, 3}), 6), xq = min_max_loop(x, 5);
+  Tensor expected = matmul_loop(xq, wq, from_vector(bfold, {3}));
+  Tensor y = layer(x);
+  EXPECT_TRUE(allclose(y, expected, 1e-4, 1e-4));
+  std::vector<double> moving_mean = layer.moving_mean.to_vector<double>(), moving_var = layer.moving_var.to_vector<double>();
+  for (int64_t j = 0; j < 3; ++j) {
+    EXPECT_NEAR(moving_mean[j], (1 - decay) * m[j], 1e-5);
+    EXPECT_NEAR(moving_var[j], decay + (1 - decay) * v[j], 1e-5);
+  }
+  // Gradients of a training step: the batch moments differentiate, the quantisers pass straight.
+  auto reference = [&](const Tensor& t) {
+    Tensor p = linear(t, layer.W);
+    Tensor bm = mean(p, {0}), bv = var(p, {0}, 0), inv = rsqrt(bv + eps);
+    Tensor wf = layer.W * (layer.gamma * inv);
+    return linear(identity_grad(t, min_max_loop(t, 5)), identity_grad(wf, min_max_loop(wf, 6)),
+                  layer.beta - layer.gamma * bm * inv);
+  };
+  expect_same_as([&](const Tensor& t) { return layer(t); }, reference, x, {layer.W, layer.gamma, layer.beta}, 1e-4);
+  // Eval: the moving statistics, which no longer change.
+  layer.eval();
+  Tensor mm = clone(layer.moving_mean), mvar = clone(layer.moving_var);
+  Tensor inv = rsqrt(mvar + eps), wf = layer.W * (layer.gamma * inv);
+  Tensor eval_expected = matmul_loop(min_max_loop(x, 5), min_max_loop(wf, 6), layer.beta - layer.gamma * mm * inv);
+  EXPECT_TRUE(allclose(layer(x), eval_expected, 1e-4, 1e-4));
+  EXPECT_TRUE(allclose(layer.moving_mean, mm, 0, 0));
+  expect_error([&] { layer(randn({2, 5})); }, {layer.name(), "4 channels", "[2, 5]"});
+}
+
+TEST(QuantizedTest, QuanConv2dWithBNFoldsBatchNorm) {
+  nn::QuanConv2dWithBN layer(4, {3}, 8, 8, {}, ConvOptions{.padding = Padding::same()}, 0.9, 1e-5);
+  Tensor x = randn({2, 5, 5, 3});
+  EXPECT_EQ(layer(x).shape(), Shape({2, 5, 5, 4}));
+  EXPECT_EQ(layer.W.shape(), Shape({3, 3, 3, 4}));
+  testing_nn::randomize(layer);
+  const ConvOptions same{.padding = Padding::same()};
+  auto reference = [&](const Tensor& t) {
+    Tensor p = conv2d(t, layer.W, Tensor(), same);
+    Tensor bm = mean(p, {0, 1, 2}), bv = var(p, {0, 1, 2}, 0), inv = rsqrt(bv + 1e-5);
+    Tensor wf = layer.W * (layer.gamma * inv);
+    return conv2d(identity_grad(t, min_max_loop(t, 8)), identity_grad(wf, min_max_loop(wf, 8)),
+                  layer.beta - layer.gamma * bm * inv, same);
+  };
+  expect_same_as([&](const Tensor& t) { return layer(t); }, reference, x, {layer.W, layer.gamma, layer.beta}, 1e-4);
+  expect_error([] { nn::QuanConv2dWithBN(4, {3}, 0); }, {"quanconv2dwithbn", "bit_w", "got 0"});
+}
+
 }  // namespace
 }  // namespace strata
 
@@ -207,10 +282,11 @@ TEST(QuantizedTest, NewLayersInAStaticModel) {
   h = nn::PadLayer({{0, 0}, {1, 1}, {1, 1}, {0, 0}}, nn::PadLayerMode::symmetric)(h);
   h = nn::AdaptiveAvgPool2d({3})(h);
   h = nn::PRelu6()(nn::Flatten()(h));
-  h = nn::DropconnectDense(5, 0.8)(nn::TernaryDense(6)(nn::BinaryDense(7)(h)));
+  h = nn::DropconnectDense(5, 0.8)(nn::TernaryDense(6)(nn::BinaryDense(7)(nn::QuanDenseWithBN(9)(h))));
+  h = nn::Flatten()(nn::QuanConv2dWithBN(2)(nn::Reshape({1, 5, 1})(h)));
   nn::Model net(x, h);
   Tensor y = net(randn({2, 8, 8, 3}));
-  EXPECT_EQ(y.shape(), Shape({2, 5}));
+  EXPECT_EQ(y.shape(), Shape({2, 10}));
   EXPECT_EQ(net.get_layer(2).kind(), "subpixelconv2d");
 }
 

@@ -30,6 +30,7 @@
 #include "strata/nn/positional.hpp"
 #include "strata/nn/prelu6.hpp"
 #include "strata/nn/quantized.hpp"
+#include "strata/nn/quantized_bn.hpp"
 #include "strata/nn/word_embedding.hpp"
 #include "strata/nn/sampled_loss.hpp"
 #include "strata/nn/rnn_cells.hpp"
