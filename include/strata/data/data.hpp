@@ -18,6 +18,7 @@
 #include "strata/data/image_folder.hpp"
 #include "strata/data/iterate.hpp"
 #include "strata/data/npy.hpp"
+#include "strata/data/npz.hpp"
 #include "strata/data/sequence.hpp"
 #include "strata/data/skip_gram.hpp"
 #include "strata/data/stream.hpp"
