@@ -44,7 +44,9 @@ Tensor dorefa_weight(const Tensor& x, int bits) {
   if (bits == 32) return x;
   if (bits == 1) {
     Tensor e = mean(abs(x.detach()));
-    return sign_ste(x / e) * e;
+    // All-zero weights (E = 0) quantise to zeros; sign(x / 1) is then 0 as well.
+    Tensor safe_e = where(e > 0.0, e, ones({}, e.dtype()));
+    return sign_ste(x / safe_e) * e;
   }
   return dorefa_round(clamp(x * 0.5 + 0.5, 0.0, 1.0), bits) * 2.0 - 1.0;
 }

@@ -85,6 +85,10 @@ TEST(QuantizedTest, QuantisersMatchLoopsAndPassGradientsStraightThrough) {
   EXPECT_TRUE(allclose(nn::dorefa_activation(x, 3), dorefa_activation_loop(x, 3), 1e-6, 1e-6));
   EXPECT_TRUE(allclose(nn::quantize_min_max(x, 3), min_max_loop(x, 3), 1e-5, 1e-5));
   EXPECT_TRUE(allclose(nn::dorefa_weight(x, 32), x, 0, 0));
+  // All-zero weights stay zeros (no 0 / 0), for every quantiser.
+  Tensor z = zeros({3, 2});
+  for (const Tensor& q : {nn::dorefa_weight(z, 1), nn::ternarize(z), nn::quantize_min_max(z, 4), nn::sign_ste(z)})
+    EXPECT_TRUE(allclose(q, z, 0, 0));
   EXPECT_TRUE(allclose(nn::quantize_min_max(x, 32), x, 0, 0));
   // Quantised values take at most 2^bits levels.
   std::vector<float> q = nn::quantize_min_max(x, 2).to_vector<float>();
