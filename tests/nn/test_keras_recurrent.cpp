@@ -14,7 +14,7 @@ namespace strata {
 namespace {
 
 std::string fixture(const std::string& name) {
-  return (std::filesystem::path(__FILE__).parent_path() / "fixtures" / name).string();
+  return (std::filesystem::path(STRATA_NN_FIXTURES) / name).string();
 }
 
 Tensor reference(const std::string& key) {
