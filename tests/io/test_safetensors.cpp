@@ -179,7 +179,7 @@ TEST_F(SafetensorsTest, RejectsBadTensorsOnWrite) {
 // Writes with Strata, reads with Python's safetensors, and the other way round.
 TEST_F(SafetensorsTest, PythonInterop) {
   if (std::system("python3 --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "python3 not found";
-  const fs::path script = fs::path(__FILE__).parent_path() / "make_safetensors_fixture.py";
+  const fs::path script = fs::path(STRATA_IO_FIXTURES).parent_path() / "make_safetensors_fixture.py";
   save_safetensors(path("strata.safetensors"), every_dtype(), {{"who", "strata"}, {"quote", "it's \"q\"; é"}});
   const int rc = std::system(("python3 '" + script.string() + "' '" + dir_.string() + "'").c_str());
   ASSERT_NE(rc, -1);
