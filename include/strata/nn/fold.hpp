@@ -1,0 +1,45 @@
+// Sliding-window patches of NHWC images and their adjoint (PyTorch's Unfold and Fold,
+// tf.image.extract_patches). Patches keep the spatial layout: [N, OH, OW, kh * kw * C], each
+// patch in (i, j, c) order — the order of a Conv2d weight [kh, kw, C, O] flattened, so
+// unfold2d(x) · W.reshape({-1, O}) is conv2d(x, W) with the same options.
+#pragma once
+#include "strata/nn/layer.hpp"
+#include "strata/ops/conv.hpp"
+
+namespace strata::nn {
+
+// x [N, H, W, C] -> [N, OH, OW, kh * kw * C]; options as for conv2d (stride, padding,
+// dilation; groups must be 1). Padded positions read zeros.
+Tensor unfold2d(const Tensor& x, const SpatialSizes& kernel, const ConvOptions& options = {});
+// The adjoint of unfold2d: patches [N, OH, OW, kh * kw * C] summed back into an image
+// [N, H, W, C] of output_size {H, W} (overlapping elements add; padded ones are dropped).
+Tensor fold2d(const Tensor& patches, const SpatialSizes& output_size, const SpatialSizes& kernel,
+              const ConvOptions& options = {});
+
+class Unfold : public Layer {
+ public:
+  STRATA_LAYER_MOVABLE(Unfold)
+  explicit Unfold(SpatialSizes kernel, ConvOptions options = {}, std::string name = "");
+
+ protected:
+  Tensor forward(const Tensor& x) override;
+
+ private:
+  SpatialSizes kernel_;
+  ConvOptions options_;
+};
+
+class Fold : public Layer {
+ public:
+  STRATA_LAYER_MOVABLE(Fold)
+  Fold(SpatialSizes output_size, SpatialSizes kernel, ConvOptions options = {}, std::string name = "");
+
+ protected:
+  Tensor forward(const Tensor& x) override;
+
+ private:
+  SpatialSizes output_size_, kernel_;
+  ConvOptions options_;
+};
+
+}  // namespace strata::nn

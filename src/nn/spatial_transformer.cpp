@@ -1,0 +1,79 @@
+#include "strata/nn/spatial_transformer.hpp"
+
+#include "strata/core/factory.hpp"
+#include "strata/nn/sampling.hpp"
+#include "strata/ops/elementwise.hpp"
+#include "strata/ops/linalg.hpp"
+#include "strata/ops/reduce.hpp"
+#include "strata/ops/shape.hpp"
+
+namespace strata::nn {
+namespace {
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+// Normalised centres of `size` pixels: (2k + 1) / size - 1.
+std::vector<double> centres(int64_t size) {
+  std::vector<double> v(size);
+  for (int64_t k = 0; k < size; ++k) v[k] = (2.0 * k + 1.0) / static_cast<double>(size) - 1.0;
+  return v;
+}
+
+}  // namespace
+
+Tensor affine_transform2d(const Tensor& x, const Tensor& theta, int64_t out_h, int64_t out_w) {
+  STRATA_CHECK(x.dim() == 4, "affine_transform2d: expected x [N, H, W, C], got ", x.shape().str());
+  STRATA_CHECK(out_h > 0 && out_w > 0, "affine_transform2d: output size must be positive, got ", out_h, "x", out_w);
+  const int64_t n = x.size(0), h = x.size(1), w = x.size(2);
+  STRATA_CHECK(theta.numel() == n * 6 && theta.size(0) == n, "affine_transform2d: expected theta [", n,
+               ", 2, 3] or [", n, ", 6], got ", theta.shape().str());
+  // The output grid as rows (x_t, y_t, 1) [M, 3]; source = grid · theta^T [N, M, 2].
+  std::vector<double> grid;
+  const std::vector<double> cy = centres(out_h), cx = centres(out_w);
+  for (int64_t i = 0; i < out_h; ++i)
+    for (int64_t j = 0; j < out_w; ++j) grid.insert(grid.end(), {cx[j], cy[i], 1.0});
+  Tensor g = cast(from_vector(grid, {out_h * out_w, 3}), x.dtype());
+  Tensor src = matmul(g, transpose(reshape(cast(theta, x.dtype()), {n, 2, 3}), 1, 2));  // [N, M, 2]
+  // Normalised to pixel coordinates: ((s + 1) * size - 1) / 2.
+  Tensor xs = (select(src, 2, 0) + 1.0) * (0.5 * static_cast<double>(w)) - 0.5;
+  Tensor ys = (select(src, 2, 1) + 1.0) * (0.5 * static_cast<double>(h)) - 0.5;
+  return reshape(bilinear_sample(x, ys, xs), {n, out_h, out_w, x.size(3)});
+}
+
+SpatialTransformer2dAffine::SpatialTransformer2dAffine(std::vector<int64_t> out_size, int64_t in_channels,
+                                                       std::string name)
+    : Layer("spatialtransformer2daffine", std::move(name)), out_size_(std::move(out_size)), in_channels_(in_channels) {
+  expect(out_size_.size() == 2 && out_size_[0] > 0 && out_size_[1] > 0,
+         "out_size must be two positive sizes, got " + Shape(out_size_).str());
+}
+
+void SpatialTransformer2dAffine::build(const Shape&) { expect(false, "takes two inputs {theta_input, x}, got one"); }
+
+Tensor SpatialTransformer2dAffine::forward(const Tensor&) {
+  expect(false, "takes two inputs {theta_input, x}, got one");
+  return {};
+}
+
+void SpatialTransformer2dAffine::build_many(const std::vector<Shape>& s) {
+  expect(s.size() == 2, "takes two inputs {theta_input, x}, got " + str(s.size()));
+  expect(s[0].size() >= 2, "expects theta_input [N, features...], got " + s[0].str());
+  expect(s[1].size() == 4, "expects x [N, H, W, C], got " + s[1].str());
+  int64_t features = 1;
+  for (size_t i = 1; i < s[0].size(); ++i) features *= s[0][i];
+  expect(in_channels_ < 0 || features == in_channels_, "was declared with " + str(in_channels_) +
+                                                           " theta features but got theta_input " + s[0].str());
+  in_channels_ = features;
+  W = add_weight("W", {in_channels_, 6}, zeros_init());
+  b = add_weight("b", {6}, [](const Shape&, Generator*) { return tensor({1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f}); });
+}
+
+Tensor SpatialTransformer2dAffine::forward_many(const std::vector<Tensor>& xs) {
+  expect(xs.size() == 2, "takes two inputs {theta_input, x}, got " + str(xs.size()));
+  Tensor features = flatten(xs[0], 1);
+  expect(features.size(1) == in_channels_,
+         "expected theta_input with " + str(in_channels_) + " features, got " + xs[0].shape().str());
+  Tensor theta = tanh(linear(features, W, b));
+  return affine_transform2d(xs[1], theta, out_size_[0], out_size_[1]);
+}
+
+}  // namespace strata::nn
