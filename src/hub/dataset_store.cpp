@@ -7,6 +7,7 @@
 
 #include "blob_store.hpp"
 #include "hub_state.hpp"
+#include "staged_writes.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/hub/hub.hpp"
 #include "versions.hpp"
@@ -53,39 +54,23 @@ std::optional<DatasetInfo> lookup(HubState& s, const std::string& name, int64_t 
   return out;
 }
 
-int64_t save(HubState& s, const std::string& name, const io::NamedTensors& tensors, DatasetKind kind,
-             const DatasetMeta& meta) {
+}  // namespace
+
+namespace detail {
+
+PreparedDataset prepare_dataset(const std::string& name, const io::NamedTensors& tensors, const DatasetMeta& meta) {
   STRATA_CHECK(!name.empty(), "Hub::save_dataset: the dataset name is empty");
-  std::string values_json;
+  PreparedDataset d{.name = name, .tensors = tensors, .description = meta.description};
   try {
-    values_json = nlohmann::json(meta.values).dump();
+    d.values_json = nlohmann::json(meta.values).dump();
   } catch (const nlohmann::json::exception&) {
     throw Error("Hub::save_dataset: a value of dataset \"" + name + "\" is not valid UTF-8");
   }
-  const detail::BlobId blob = detail::hash_weights(tensors);  // before the lock, as save_model does
-
-  std::lock_guard lock(s.mu);
-  int64_t version = 0;
-  s.db->transaction(true, [&] {
-    const int64_t pid = *s.project_id(true);
-    detail::put_blob(*s.db, blob, tensors, s.options.chunk_bytes, nullptr);
-    version = detail::allocate_version(*s.db, kDatasets, pid, name);
-    s.db->execute(
-        "INSERT INTO datasets (project_id, name, version, kind, description, user_values, entries, blob_sha256, "
-        "blob_size, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        {pid, name, version, kind_name(kind), meta.description, values_json, static_cast<int64_t>(tensors.size()),
-         blob.sha256, blob.size, detail::unix_now()});
-  });
-  return version;
+  d.blob = hash_weights(tensors);  // before the lock, as save_model does
+  return d;
 }
 
-}  // namespace
-
-int64_t Hub::save_dataset(const std::string& name, const io::NamedTensors& tensors, const DatasetMeta& meta) {
-  return save(*state_, name, tensors, DatasetKind::tensors, meta);
-}
-
-int64_t Hub::save_dataset(const std::string& name, const DatasetFiles& files, const DatasetMeta& meta) {
+PreparedDataset prepare_dataset(const std::string& name, const DatasetFiles& files, const DatasetMeta& meta) {
   io::NamedTensors tensors;
   tensors.reserve(files.size());
   std::set<std::string_view> seen;
@@ -97,7 +82,42 @@ int64_t Hub::save_dataset(const std::string& name, const DatasetFiles& files, co
     if (!f.bytes.empty()) std::memcpy(t.raw_data(), f.bytes.data(), f.bytes.size());
     tensors.emplace_back(f.name, std::move(t));
   }
-  return save(*state_, name, tensors, DatasetKind::files, meta);
+  PreparedDataset d = prepare_dataset(name, tensors, meta);
+  d.kind = DatasetKind::files;
+  return d;
+}
+
+int64_t write_dataset(HubState& s, const PreparedDataset& d) {
+  const int64_t pid = *s.project_id(true);
+  put_blob(*s.db, d.blob, d.tensors, s.options.chunk_bytes, nullptr);
+  const int64_t version = allocate_version(*s.db, kDatasets, pid, d.name);
+  s.db->execute(
+      "INSERT INTO datasets (project_id, name, version, kind, description, user_values, entries, blob_sha256, "
+      "blob_size, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      {pid, d.name, version, kind_name(d.kind), d.description, d.values_json, static_cast<int64_t>(d.tensors.size()),
+       d.blob.sha256, d.blob.size, unix_now()});
+  return version;
+}
+
+}  // namespace detail
+
+namespace {
+
+int64_t save(HubState& s, const detail::PreparedDataset& dataset) {
+  std::lock_guard lock(s.mu);
+  int64_t version = 0;
+  s.db->transaction(true, [&] { version = detail::write_dataset(s, dataset); });
+  return version;
+}
+
+}  // namespace
+
+int64_t Hub::save_dataset(const std::string& name, const io::NamedTensors& tensors, const DatasetMeta& meta) {
+  return save(*state_, detail::prepare_dataset(name, tensors, meta));
+}
+
+int64_t Hub::save_dataset(const std::string& name, const DatasetFiles& files, const DatasetMeta& meta) {
+  return save(*state_, detail::prepare_dataset(name, files, meta));
 }
 
 LoadedDataset Hub::load_dataset(const std::string& name, int64_t version) {

@@ -7,6 +7,7 @@
 
 #include "blob_store.hpp"
 #include "hub_state.hpp"
+#include "staged_writes.hpp"
 #include "strata/hub/hub.hpp"
 #include "versions.hpp"
 
@@ -88,47 +89,59 @@ LoadedModel load(HubState& s, const std::string& name, int64_t version) {
 
 }  // namespace
 
-int64_t Hub::save_model(const std::string& name, const io::NamedTensors& weights, const ModelMeta& meta) {
+namespace detail {
+
+PreparedModel prepare_model(const std::string& name, const io::NamedTensors& weights, const ModelMeta& meta) {
   STRATA_CHECK(!name.empty(), "Hub::save_model: the model name is empty");
   for (const auto& [k, v] : meta.metrics)
     STRATA_CHECK(std::isfinite(v), "Hub::save_model: metric \"", k, "\" of model \"", name, "\" is ", std::to_string(v),
                  ", expected a finite number");
+  PreparedModel m{.name = name, .weights = weights, .meta = meta};
   const std::set<std::string> tags(meta.tags.begin(), meta.tags.end());
-  std::string metrics_json, tags_json, values_json;
+  m.meta.tags.assign(tags.begin(), tags.end());
   try {
-    metrics_json = nlohmann::json(meta.metrics).dump();
-    tags_json = nlohmann::json(tags).dump();
-    values_json = nlohmann::json(meta.values).dump();
+    m.metrics_json = nlohmann::json(meta.metrics).dump();
+    m.tags_json = nlohmann::json(tags).dump();
+    m.values_json = nlohmann::json(meta.values).dump();
   } catch (const nlohmann::json::exception& e) {
     throw Error("Hub::save_model: a metric, tag or value of model \"" + name + "\" is not valid UTF-8");
   }
   // Hashing reads every weight once; done before taking the lock so other threads proceed.
-  const detail::BlobId blob = detail::hash_weights(weights);
+  m.blob = hash_weights(weights);
+  return m;
+}
 
+int64_t write_model(HubState& s, const PreparedModel& m) {
+  const int64_t pid = *s.project_id(true);
+  const ModelMeta& meta = m.meta;
+  if (meta.dataset_id)
+    STRATA_CHECK(s.db->query_int("SELECT 1 FROM datasets WHERE id = ?", {*meta.dataset_id}),
+                 "Hub::save_model: model \"", m.name, "\" names dataset id ", std::to_string(*meta.dataset_id),
+                 ", expected the id of a stored dataset version (Hub::dataset_info(name, version)->id)");
+  put_blob(*s.db, m.blob, m.weights, s.options.chunk_bytes, s.options.on_chunk_written);
+  const int64_t version = allocate_version(*s.db, kModels, pid, m.name);
+  const Param dataset = meta.dataset_id ? Param(*meta.dataset_id) : Param(nullptr);
+  const Param run = meta.run_id ? Param(*meta.run_id) : Param(nullptr);
+  const int64_t id = *s.db->query_int(
+      "INSERT INTO models (project_id, name, version, architecture, blob_sha256, blob_size, metrics, tags, "
+      "user_values, dataset_id, run_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+      {pid, m.name, version, meta.architecture, m.blob.sha256, m.blob.size, m.metrics_json, m.tags_json, m.values_json,
+       dataset, run, unix_now()});
+  for (const auto& [k, v] : meta.metrics)
+    s.db->execute("INSERT INTO model_metrics (model_id, name, value) VALUES (?, ?, ?)", {id, k, v});
+  for (const auto& t : meta.tags) s.db->execute("INSERT INTO model_tags (model_id, tag) VALUES (?, ?)", {id, t});
+  for (const auto& [k, v] : meta.values)
+    s.db->execute("INSERT INTO model_values (model_id, key, value) VALUES (?, ?, ?)", {id, k, v});
+  return version;
+}
+
+}  // namespace detail
+
+int64_t Hub::save_model(const std::string& name, const io::NamedTensors& weights, const ModelMeta& meta) {
+  const detail::PreparedModel model = detail::prepare_model(name, weights, meta);
   std::lock_guard lock(state_->mu);
-  HubState& s = *state_;
   int64_t version = 0;
-  s.db->transaction(true, [&] {
-    const int64_t pid = *s.project_id(true);
-    if (meta.dataset_id)
-      STRATA_CHECK(s.db->query_int("SELECT 1 FROM datasets WHERE id = ?", {*meta.dataset_id}),
-                   "Hub::save_model: model \"", name, "\" names dataset id ", std::to_string(*meta.dataset_id),
-                   ", expected the id of a stored dataset version (Hub::dataset_info(name, version)->id)");
-    detail::put_blob(*s.db, blob, weights, s.options.chunk_bytes, s.options.on_chunk_written);
-    version = detail::allocate_version(*s.db, detail::kModels, pid, name);
-    const Param dataset = meta.dataset_id ? Param(*meta.dataset_id) : Param(nullptr);
-    const Param run = meta.run_id ? Param(*meta.run_id) : Param(nullptr);
-    const int64_t id = *s.db->query_int(
-        "INSERT INTO models (project_id, name, version, architecture, blob_sha256, blob_size, metrics, tags, "
-        "user_values, dataset_id, run_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-        {pid, name, version, meta.architecture, blob.sha256, blob.size, metrics_json, tags_json, values_json, dataset,
-         run, detail::unix_now()});
-    for (const auto& [k, v] : meta.metrics)
-      s.db->execute("INSERT INTO model_metrics (model_id, name, value) VALUES (?, ?, ?)", {id, k, v});
-    for (const auto& t : tags) s.db->execute("INSERT INTO model_tags (model_id, tag) VALUES (?, ?)", {id, t});
-    for (const auto& [k, v] : meta.values)
-      s.db->execute("INSERT INTO model_values (model_id, key, value) VALUES (?, ?, ?)", {id, k, v});
-  });
+  state_->db->transaction(true, [&] { version = detail::write_model(*state_, model); });
   return version;
 }
 

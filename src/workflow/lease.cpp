@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "hub/hub_state.hpp"
+#include "staged_output.hpp"
 #include "strata/workflow/queue.hpp"
 #include "task_rows.hpp"
 
@@ -108,7 +109,15 @@ bool Queue::heartbeat(Lease& lease, double lease_seconds) {
   return held;
 }
 
-bool Queue::complete(const Lease& lease, const std::string& result_json, const std::string& log_tail) {
+bool Queue::complete(const Lease& lease, const std::string& result_json, const std::string& log_tail,
+                     const TaskOutputs* outputs) {
+  std::string with_outputs;  // the result naming the versions written, when there are outputs
+  nlohmann::json result;
+  if (outputs && !outputs->empty()) {
+    result = nlohmann::json::parse(result_json.empty() ? "{}" : result_json);
+    if (result.is_null()) result = nlohmann::json::object();
+    if (!result.is_object()) result = nlohmann::json{{"value", result}};
+  }
   std::lock_guard lock(state_->mu);
   Database& db = *state_->db;
   bool done = false;
@@ -119,9 +128,14 @@ bool Queue::complete(const Lease& lease, const std::string& result_json, const s
                         {std::string_view(result_json), std::string_view(log_tail), unix_now(), lease.task.id,
                          lease.attempt, std::string_view(lease.worker)})
                .has_value();
-    if (done)
-      db.execute("UPDATE tasks SET waiting = waiting - 1 WHERE id IN (SELECT task_id FROM task_deps WHERE depends_on = ?)",
-                 {lease.task.id});
+    if (!done) return;  // a stale lease: nothing of this attempt is written
+    if (outputs && !outputs->empty()) {
+      result["outputs"] = write_outputs(*state_, *outputs);
+      with_outputs = result.dump();
+      db.execute("UPDATE tasks SET result = ? WHERE id = ?", {std::string_view(with_outputs), lease.task.id});
+    }
+    db.execute("UPDATE tasks SET waiting = waiting - 1 WHERE id IN (SELECT task_id FROM task_deps WHERE depends_on = ?)",
+               {lease.task.id});
   });
   return done;
 }

@@ -158,13 +158,13 @@ struct Worker::Impl {
       std::lock_guard lock(mu);
       std::erase_if(running, [&](const Running& r) { return r.context == &context; });
     }
-    commit(link, lease, ok, result, error, permanent, context.log_tail, seconds_since(leased));
+    commit(link, lease, ok, result, error, permanent, context.log_tail, context.outputs, seconds_since(leased));
   }
 
   // Commits the attempt's end, retrying through reconnects; after a reconnect a refusal may
   // mean our own commit went through before the connection broke, so the task is read back.
   void commit(Link& link, const Lease& lease, bool ok, const json& result, const std::string& error, bool permanent,
-              const std::string& log_tail, double seconds) {
+              const std::string& log_tail, const TaskOutputs& outputs, double seconds) {
     const auto deadline = Clock::now() + std::chrono::duration<double>(std::max(60.0, 2 * options.lease_seconds));
     const std::string text = ok ? result.dump() : std::string();
     bool reconnected = false;
@@ -173,7 +173,7 @@ struct Worker::Impl {
         Queue& q = link.queue();
         std::string what;
         if (ok) {
-          bool done = q.complete(lease, text, log_tail);
+          bool done = q.complete(lease, text, log_tail, &outputs);
           if (!done && reconnected) {
             auto t = q.get(lease.task.id);
             done = t && t->status == TaskStatus::succeeded && t->attempts == lease.attempt && t->worker == lease.worker;

@@ -16,6 +16,7 @@
 #include "strata/hub/hub.hpp"
 #include "strata/workflow/plan.hpp"
 #include "strata/workflow/task.hpp"
+#include "strata/workflow/task_outputs.hpp"
 
 namespace strata::hub::detail {
 struct HubState;
@@ -68,8 +69,12 @@ class Queue {
                              const std::vector<std::string>& tags, double lease_seconds);
   bool start(const Lease& lease);                          // leased -> running
   bool heartbeat(Lease& lease, double lease_seconds);      // extends expires_at
-  // Stores the result and the success in one transaction and releases the dependents.
-  bool complete(const Lease& lease, const std::string& result_json, const std::string& log_tail = "");
+  // Stores the result, the success and the staged `outputs` (model and dataset versions) in one
+  // transaction and releases the dependents; false, writing nothing, when the lease is not
+  // current. With outputs, the stored result (an object; anything else becomes {"value": ...})
+  // gets "outputs": [{"model": name, "version": n}, {"dataset": name, "version": n}, ...].
+  bool complete(const Lease& lease, const std::string& result_json, const std::string& log_tail = "",
+                const TaskOutputs* outputs = nullptr);
   // Back to pending after the task's back-off, or failed for good (after max_attempts, or
   // when `permanent`), which cancels its dependents with the reason.
   FailOutcome fail(const Lease& lease, const std::string& error, const std::string& log_tail = "",

@@ -12,6 +12,7 @@
 
 #include "strata/hub/hub.hpp"
 #include "strata/workflow/task.hpp"
+#include "strata/workflow/task_outputs.hpp"
 
 namespace strata::workflow {
 
@@ -30,7 +31,11 @@ struct TaskContext {
   TaskContext(const Task& t, const nlohmann::json& p, hub::Hub& h) : task(t), params(p), hub(h) {}
   const Task& task;
   const nlohmann::json& params;  // validated, defaults filled in
-  hub::Hub& hub;                 // the worker's connection, to save models and datasets
+  // The worker's connection, to read models and datasets. Its saves commit at once, whatever
+  // becomes of the task: save a task's outputs through `outputs` instead.
+  hub::Hub& hub;
+  // Model and dataset versions committed with the result, only if this attempt's result is.
+  TaskOutputs outputs;
   // Appends a line to the task's log tail (the last ~4 KiB are stored with the result).
   void log(const std::string& line);
   // True once the worker lost the lease (it expired, or the task was cancelled): the result
