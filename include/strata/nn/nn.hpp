@@ -41,5 +41,7 @@
 #include "strata/nn/corner_pool.hpp"
 #include "strata/nn/deformable.hpp"
 #include "strata/nn/fold.hpp"
+#include "strata/nn/norm_extras.hpp"
 #include "strata/nn/sampling.hpp"
 #include "strata/nn/spatial_transformer.hpp"
+#include "strata/nn/weight_wrappers.hpp"
