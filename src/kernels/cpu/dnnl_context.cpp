@@ -32,7 +32,9 @@ dnnl::engine& dnnl_engine() {
 }
 
 dnnl::stream& dnnl_stream() {
-  static dnnl::stream s(dnnl_engine());
+  // One per thread: a stream is not safe to use from two threads at once, and two threads
+  // training two models (a worker running tasks concurrently) must not share one.
+  thread_local dnnl::stream s(dnnl_engine());
   return s;
 }
 
