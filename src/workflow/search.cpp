@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "strata/core/error.hpp"
-#include "strata/workflow/queue.hpp"
+#include "dependency_results.hpp"
 
 namespace strata::workflow {
 
@@ -48,17 +48,11 @@ Trial promoted(TaskContext& ctx, const json& promote, Trial trial) {
   const std::string metric = promote.value("metric", "loss");
   const bool ascending = parse_order(promote.value("order", json("ascending")), "trial promotion") == hub::Order::ascending;
   const int64_t rank = promote.value("rank", int64_t{0});
-  Queue queue(ctx.hub);
   std::vector<Ranked> rung;
-  const auto self = queue.get(ctx.task.id);  // a lease's task does not carry its dependencies
-  STRATA_CHECK(self.has_value(), "search \"", trial.search, "\": task ", std::to_string(ctx.task.id), " is gone");
-  for (int64_t dep : self->depends_on) {
-    const auto t = queue.get(dep);
-    STRATA_CHECK(t && t->status == TaskStatus::succeeded && t->result, "search \"", trial.search, "\": rung ",
-                 std::to_string(trial.rung), " promotes from task ", std::to_string(dep), ", which has not succeeded");
-    const json r = json::parse(*t->result);
-    STRATA_CHECK(r.contains("metrics") && r["metrics"].contains(metric) && r["metrics"][metric].is_number(), "search \"",
-                 trial.search, "\": task ", std::to_string(dep), " (trial ", r.value("trial", json(-1)).dump(),
+  const std::string who = "search \"" + trial.search + "\" rung " + std::to_string(trial.rung);
+  for (const auto& [dep, r] : detail::dependency_results(ctx, who)) {
+    STRATA_CHECK(r.contains("metrics") && r["metrics"].contains(metric) && r["metrics"][metric].is_number(), who,
+                 ": task ", std::to_string(dep), " (trial ", r.value("trial", json(-1)).dump(),
                  ") reported no metric \"", metric, "\" to rank by; it reported ", r.value("metrics", json()).dump());
     Ranked c{r["metrics"][metric].get<double>(), r.value("trial", int64_t{-1}), r.value("config", json::object()), {}};
     for (const auto& o : r.value("outputs", json::array()))

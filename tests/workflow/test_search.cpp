@@ -13,9 +13,8 @@
 #include "expect_error.hpp"
 #include "hub/hub_fixture.hpp"
 #include "linear_regression.hpp"
-#include "strata/workflow/queue.hpp"
+#include "run_plan.hpp"
 #include "strata/workflow/search.hpp"
-#include "strata/workflow/worker.hpp"
 
 namespace strata::workflow {
 namespace {
@@ -91,23 +90,10 @@ double direct_loss(const json& config, double budget) {
 const char* kSpace = R"({"lr": {"type": "float", "min": 0.01, "max": 0.9, "log": true, "steps": 4},
                          "weight_decay": {"choices": [0, 0.05, 0.3]}})";
 
-// Runs the plan with an in-process worker and returns every task, in plan order.
 std::vector<Task> run_search(const std::string& url, hub::Hub& hub, const SearchSpec& spec) {
   TaskRegistry kinds;
   kinds.add(regression_trial());
-  Queue q(hub);
-  const PlanProgress submitted = q.submit(search_plan(spec));
-  Worker worker(url, kinds, {.concurrency = 1});
-  worker.start();
-  const PlanProgress done = q.wait_plan(submitted.plan_id, std::chrono::seconds(120));
-  worker.stop();
-  worker.join();
-  EXPECT_TRUE(done.all_succeeded()) << done.summary();
-  for (int64_t id : submitted.task_ids)
-    if (auto t = q.get(id); t->status != TaskStatus::succeeded) ADD_FAILURE() << t->name << ": " << t->error;
-  std::vector<Task> tasks;
-  for (int64_t id : submitted.task_ids) tasks.push_back(*q.get(id));
-  return tasks;
+  return testing::run_plan(url, hub, kinds, search_plan(spec));
 }
 
 TEST_P(SearchTest, GridAndRandomSearchesFindTheBestConfiguration) {
