@@ -1,5 +1,7 @@
 #include "strata/nn/channel_shuffle.hpp"
 
+#include "strata/nn/layer_config.hpp"
+
 #include "strata/ops/shape.hpp"
 
 namespace strata::nn {
@@ -23,5 +25,11 @@ Tensor Shuffle::forward(const Tensor& x) {
          "expected channels (the last axis) divisible by " + std::to_string(groups_) + ", got " + x.shape().str());
   return channel_shuffle(x, groups_);
 }
+
+void Shuffle::get_config(nlohmann::json& c) const { c = {{"groups", groups_}}; }
+
+STRATA_LAYER_CLASS("shuffle", [](const nlohmann::json& c, const std::string& name) {
+  return std::make_shared<Shuffle>(c.at("groups").get<int64_t>(), name);
+});
 
 }  // namespace strata::nn

@@ -1,5 +1,7 @@
 #include "strata/nn/corner_pool.hpp"
 
+#include "strata/nn/layer_config.hpp"
+
 #include <limits>
 
 #include "strata/ops/combine.hpp"
@@ -45,5 +47,14 @@ Tensor CornerPool2d::forward(const Tensor& x) {
   expect(x.dim() == 4, "expects input [N, H, W, C], got " + x.shape().str());
   return corner_pool2d(x, corner_);
 }
+
+void CornerPool2d::get_config(nlohmann::json& c) const {
+  static const char* modes[] = {"TopLeft", "TopRight", "BottomLeft", "BottomRight"};
+  c = {{"mode", modes[static_cast<int>(corner_)]}};
+}
+
+STRATA_LAYER_CLASS("cornerpool2d", [](const nlohmann::json& c, const std::string& name) {
+  return std::make_shared<CornerPool2d>(c.at("mode").get<std::string>(), name);
+});
 
 }  // namespace strata::nn

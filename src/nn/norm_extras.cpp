@@ -1,5 +1,7 @@
 #include "strata/nn/norm_extras.hpp"
 
+#include "strata/nn/layer_config.hpp"
+
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/elementwise.hpp"
@@ -83,5 +85,23 @@ Tensor SwitchNorm::forward(const Tensor& x) {
   Tensor sigma2 = select(vw, 0, 0) * bn_var + select(vw, 0, 1) * in_var + select(vw, 0, 2) * ln_var;
   return act_((x - mu) * rsqrt(sigma2 + epsilon_) * gamma + beta);
 }
+
+void LocalResponseNorm::get_config(nlohmann::json& c) const {
+  c = {{"depth_radius", depth_radius_}, {"bias", bias_}, {"alpha", alpha_}, {"beta", beta_}};
+}
+
+STRATA_LAYER_CLASS("localresponsenorm", [](const nlohmann::json& c, const std::string& name) {
+  return std::make_shared<LocalResponseNorm>(c.at("depth_radius").get<int64_t>(), c.at("bias").get<double>(),
+                                             c.at("alpha").get<double>(), c.at("beta").get<double>(), name);
+});
+
+void SwitchNorm::get_config(nlohmann::json& c) const {
+  c = {{"act", activation_name(act_, *this)}, {"epsilon", epsilon_}, {"decay", decay_}};
+}
+
+STRATA_LAYER_CLASS("switchnorm", [](const nlohmann::json& c, const std::string& name) {
+  return std::make_shared<SwitchNorm>(Activation(c.at("act").get<std::string>()), c.at("epsilon").get<double>(),
+                                      c.at("decay").get<double>(), name);
+});
 
 }  // namespace strata::nn

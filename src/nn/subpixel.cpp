@@ -1,5 +1,7 @@
 #include "strata/nn/subpixel.hpp"
 
+#include "strata/nn/layer_config.hpp"
+
 #include "strata/ops/shape.hpp"
 
 namespace strata::nn {
@@ -30,5 +32,16 @@ Tensor SubpixelConv::forward(const Tensor& x) {
              std::to_string(block) + ", got " + x.shape().str());
   return act_(depth_to_space(x, scale_));
 }
+
+void SubpixelConv::get_config(nlohmann::json& c) const {
+  c = {{"scale", scale_}, {"act", activation_name(act_, *this)}};
+}
+
+STRATA_LAYER_CLASS("subpixelconv1d", [](const nlohmann::json& c, const std::string& name) {
+  return std::make_shared<SubpixelConv1d>(c.at("scale").get<int64_t>(), Activation(c.at("act").get<std::string>()), name);
+});
+STRATA_LAYER_CLASS("subpixelconv2d", [](const nlohmann::json& c, const std::string& name) {
+  return std::make_shared<SubpixelConv2d>(c.at("scale").get<int64_t>(), Activation(c.at("act").get<std::string>()), name);
+});
 
 }  // namespace strata::nn

@@ -166,9 +166,21 @@ Case shared_nested_case() {
   return {net, {randn({2, 4}), randn({2, 4})}};
 }
 
+// Layers of the catalogue's extras that have joined the registry.
+Case extras_case() {
+  auto x = nn::Input({-1, 4, 4, 8}, "features");
+  auto h = nn::LocalResponseNorm(2, 1.0, 0.5, 0.75)(x);
+  h = nn::SwitchNorm("relu", 1e-4, 0.8)(h);
+  h = nn::Shuffle(2)(h);
+  h = nn::CornerPool2d("BottomRight")(h);
+  h = nn::SubpixelConv2d(2, "tanh")(h);  // [8, 8, 2]
+  auto s = nn::SubpixelConv1d(2)(nn::Reshape({16, 8})(h));  // [32, 4]
+  return {std::make_shared<nn::Model>(x, s, "extras_net"), {randn({2, 4, 4, 8})}};
+}
+
 std::vector<Case> all_cases() {
   return {image_case(), signal_case(), volume_case(), sequence_case(), translation_case(), ids_case(),
-          shared_nested_case()};
+          shared_nested_case(), extras_case()};
 }
 
 // Saves, loads and compares: same architecture JSON, same parameter count, identical outputs.

@@ -13,6 +13,7 @@ class Shuffle : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Shuffle)
   explicit Shuffle(int64_t groups, std::string name = "");
+  void get_config(nlohmann::json& config) const override;
 
  protected:
   Tensor forward(const Tensor& x) override;

@@ -17,6 +17,7 @@ class CornerPool2d : public Layer {
   explicit CornerPool2d(Corner corner = Corner::top_left, std::string name = "");
   // TensorLayerX's spelling: "TopLeft", "TopRight", "BottomLeft", "BottomRight".
   explicit CornerPool2d(const std::string& mode, std::string name = "");
+  void get_config(nlohmann::json& config) const override;
 
  protected:
   Tensor forward(const Tensor& x) override;

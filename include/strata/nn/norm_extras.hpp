@@ -17,6 +17,7 @@ class LocalResponseNorm : public Layer {
   STRATA_LAYER_MOVABLE(LocalResponseNorm)
   explicit LocalResponseNorm(int64_t depth_radius = 5, double bias = 1.0, double alpha = 1.0, double beta = 0.5,
                              std::string name = "");
+  void get_config(nlohmann::json& config) const override;
 
  protected:
   Tensor forward(const Tensor& x) override;
@@ -39,6 +40,7 @@ class SwitchNorm : public Layer {
   STRATA_LAYER_MOVABLE(SwitchNorm)
   explicit SwitchNorm(Activation act = {}, double epsilon = 1e-5, double decay = 0.9, std::string name = "",
                       Initializer beta_init = zeros_init(), Initializer gamma_init = ones_init());
+  void get_config(nlohmann::json& config) const override;
   Tensor beta, gamma, mean_weight, var_weight, moving_mean, moving_var;
 
  protected:

@@ -18,6 +18,7 @@ class SubpixelConv : public Layer {
  public:
   STRATA_LAYER_MOVABLE(SubpixelConv)
   SubpixelConv(std::string kind, int rank, int64_t scale, Activation act, std::string name);
+  void get_config(nlohmann::json& config) const override;
 
  protected:
   Tensor forward(const Tensor& x) override;
