@@ -8,7 +8,12 @@ namespace strata::nn {
 
 Dense::Dense(int64_t units, Activation act, std::string name, int64_t in_units, bool use_bias, Initializer w_init,
              Initializer b_init)
-    : Layer("dense", std::move(name)), units_(units), in_units_(in_units), act_(std::move(act)), use_bias_(use_bias),
+    : Dense("dense", units, std::move(act), std::move(name), in_units, use_bias, std::move(w_init),
+            std::move(b_init)) {}
+
+Dense::Dense(std::string kind, int64_t units, Activation act, std::string name, int64_t in_units, bool use_bias,
+             Initializer w_init, Initializer b_init)
+    : Layer(std::move(kind), std::move(name)), units_(units), in_units_(in_units), act_(std::move(act)), use_bias_(use_bias),
       w_init_(std::move(w_init)), b_init_(std::move(b_init)) {
   expect(units > 0, "units must be positive, got " + std::to_string(units));
 }
@@ -22,10 +27,12 @@ void Dense::build(const Shape& s) {
   if (use_bias_) b = add_weight("b", {units_}, b_init_);
 }
 
-Tensor Dense::forward(const Tensor& x) {
+Tensor Dense::forward(const Tensor& x) { return apply(x, W); }
+
+Tensor Dense::apply(const Tensor& x, const Tensor& weight) {
   expect(x.dim() >= 1 && x.shape().back() == in_units_,
          "expected input of shape [..., " + std::to_string(in_units_) + "], got " + x.shape().str());
-  return act_(linear(x, W, b));
+  return act_(linear(x, weight, b));
 }
 
 using nlohmann::json;

@@ -70,26 +70,14 @@ Tensor quantize_min_max(const Tensor& x, int bits) {
 QuantizedDense::QuantizedDense(std::string kind, int64_t units, Quantizer weight_q, Quantizer input_q,
                                Activation act, std::string name, bool use_bias, Initializer w_init,
                                Initializer b_init)
-    : Layer(std::move(kind), std::move(name)), units_(units), weight_q_(std::move(weight_q)),
-      input_q_(std::move(input_q)), act_(std::move(act)), use_bias_(use_bias), w_init_(std::move(w_init)),
-      b_init_(std::move(b_init)) {
-  expect(units > 0, "units must be positive, got " + std::to_string(units));
-}
-
-void QuantizedDense::build(const Shape& s) {
-  expect(s.size() >= 1, "expects inputs of shape [..., features], got " + s.str());
-  in_units_ = s.back();
-  W = add_weight("W", {in_units_, units_}, w_init_);
-  if (use_bias_) b = add_weight("b", {units_}, b_init_);
-}
+    : Dense(std::move(kind), units, std::move(act), std::move(name), -1, use_bias, std::move(w_init),
+            std::move(b_init)),
+      weight_q_(std::move(weight_q)),
+      input_q_(std::move(input_q)) {}
 
 Tensor QuantizedDense::quantized_weight() const { return quantize_or_keep(weight_q_, W); }
 
-Tensor QuantizedDense::forward(const Tensor& x) {
-  expect(x.dim() >= 1 && x.shape().back() == in_units_,
-         "expected input of shape [..., " + std::to_string(in_units_) + "], got " + x.shape().str());
-  return act_(linear(quantize_or_keep(input_q_, x), quantized_weight(), b));
-}
+Tensor QuantizedDense::forward(const Tensor& x) { return apply(quantize_or_keep(input_q_, x), quantized_weight()); }
 
 QuantizedConv2d::QuantizedConv2d(std::string kind, int64_t n_filter, SpatialSizes filter_size, Quantizer weight_q,
                                  Quantizer input_q, Activation act, ConvOptions options, std::string name,

@@ -16,8 +16,14 @@ class Dense : public Layer {
   Tensor W, b;
 
  protected:
+  // For layers that are a Dense computing with a transformed W or input (DropconnectDense, the
+  // quantised ones): their own kind, Dense's weights, shapes and checks.
+  Dense(std::string kind, int64_t units, Activation act, std::string name, int64_t in_units, bool use_bias,
+        Initializer w_init, Initializer b_init);
   void build(const Shape& input_shape) override;
-  Tensor forward(const Tensor& x) override;
+  Tensor forward(const Tensor& x) override;  // apply(x, W)
+  // act(x · weight + b), once x's last axis is checked against the built in_units.
+  Tensor apply(const Tensor& x, const Tensor& weight);
 
  private:
   int64_t units_, in_units_;

@@ -5,31 +5,23 @@
 #include <memory>
 
 #include "strata/core/factory.hpp"
-#include "strata/nn/activation.hpp"
-#include "strata/nn/layer.hpp"
+#include "strata/nn/dense.hpp"
 
 namespace strata::nn {
 
-class DropconnectDense : public Layer {
+class DropconnectDense : public Dense {
  public:
   STRATA_LAYER_MOVABLE(DropconnectDense)
   // keep in (0, 1]; seed >= 0 gives the layer its own generator (else the default one draws).
   explicit DropconnectDense(int64_t units, double keep = 0.5, Activation act = {}, std::string name = "",
                             int64_t seed = -1, bool use_bias = true, Initializer w_init = truncated_normal(0.0, 0.1),
                             Initializer b_init = zeros_init());
-  Tensor W, b;
-
  protected:
-  void build(const Shape& input_shape) override;
   Tensor forward(const Tensor& x) override;
 
  private:
-  int64_t units_, in_units_ = -1;
   double keep_;
-  Activation act_;
   std::unique_ptr<Generator> gen_;
-  bool use_bias_;
-  Initializer w_init_, b_init_;
 };
 
 }  // namespace strata::nn

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "strata/nn/activation.hpp"
+#include "strata/nn/dense.hpp"
 #include "strata/nn/layer.hpp"
 #include "strata/ops/conv.hpp"
 
@@ -46,25 +47,19 @@ class Sign : public Layer {
 
 // y = act(input_q(x) · weight_q(W) + b); W [in, units], b [units], in inferred. The named
 // classes below only pick the quantisers.
-class QuantizedDense : public Layer {
+class QuantizedDense : public Dense {
  public:
   STRATA_LAYER_MOVABLE(QuantizedDense)
   QuantizedDense(std::string kind, int64_t units, Quantizer weight_q, Quantizer input_q, Activation act,
                  std::string name, bool use_bias, Initializer w_init, Initializer b_init);
-  Tensor W, b;
   // The weights the forward pass multiplies by.
   Tensor quantized_weight() const;
 
  protected:
-  void build(const Shape& input_shape) override;
   Tensor forward(const Tensor& x) override;
 
  private:
-  int64_t units_, in_units_ = -1;
   Quantizer weight_q_, input_q_;
-  Activation act_;
-  bool use_bias_;
-  Initializer w_init_, b_init_;
 };
 
 // y = act(conv2d(input_q(x), weight_q(W)) + b) on NHWC; W [kh, kw, in, n_filter].
