@@ -32,8 +32,7 @@ nn::Model classifier() {
 // The retraining task: fit a fresh classifier on the newest `window` points of the task's
 // dataset version (older points follow a boundary that has since moved).
 nlohmann::json retrain(workflow::TaskContext& ctx) {
-  const std::string& key = ctx.task.input_dataset;  // "name:version"
-  const auto data = ctx.hub.load_dataset(key.substr(0, key.rfind(':')), std::stoll(key.substr(key.rfind(':') + 1)));
+  const auto data = workflow::load_input_dataset(ctx);  // the version the task is keyed by
   const int64_t n = data.tensors.at(0).second.size(0), keep = std::min<int64_t>(n, ctx.params.at("window").get<int64_t>());
   const Tensor x = data.tensors.at(0).second.narrow(0, n - keep, keep), y = data.tensors.at(1).second.narrow(0, n - keep, keep);
   nn::Model net = classifier();
@@ -42,7 +41,7 @@ nlohmann::json retrain(workflow::TaskContext& ctx) {
   const double accuracy = train::evaluate(net, {}, x, y, 256).at("accuracy");
   ctx.outputs.save_model(ctx.task.model, net.named_weights(),
                          {.architecture = net.to_json(), .metrics = {{"accuracy", accuracy}},
-                          .values = {{"trained_on", key}}});
+                          .values = {{"trained_on", ctx.task.input_dataset}}});
   return {{"accuracy", accuracy}, {"samples", x.size(0)}};
 }
 

@@ -1,10 +1,27 @@
 // Opening a hub, projects, and the counters; models are in model_store.cpp, runs in run_log.cpp.
 #include "strata/hub/hub.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include "hub_state.hpp"
 #include "schema.hpp"
 
 namespace strata::hub {
+
+VersionRef parse_version_ref(const std::string& text) {
+  const auto colon = text.rfind(':');
+  if (colon != std::string::npos) {
+    const std::string v = text.substr(colon + 1);
+    if (v == "latest") return {text.substr(0, colon), kLatest};
+    if (!v.empty() && std::all_of(v.begin(), v.end(), [](unsigned char c) { return std::isdigit(c); })) {
+      STRATA_CHECK(v.size() < 19 && std::stoll(v) > 0, "expected a version >= 1 in '", text, "', got ", v);
+      return {text.substr(0, colon), std::stoll(v)};
+    }
+  }
+  STRATA_CHECK(!text.empty(), "expected a name (NAME or NAME:VERSION), got an empty one");
+  return {text, kLatest};
+}
 
 using detail::HubState;
 

@@ -107,4 +107,10 @@ json TaskRegistry::validate(const std::string& kind_name, const json& params) co
   return out;
 }
 
+hub::LoadedDataset load_input_dataset(TaskContext& ctx) {
+  STRATA_CHECK(!ctx.task.input_dataset.empty(), "task ", ctx.task.id, " (", ctx.task.name, ") has no input dataset");
+  const hub::VersionRef ref = hub::parse_version_ref(ctx.task.input_dataset);
+  return ctx.hub.load_dataset(ref.name, ref.version);
+}
+
 }  // namespace strata::workflow

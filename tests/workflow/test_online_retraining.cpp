@@ -18,13 +18,11 @@ using RetrainingTest = HubTest;
 INSTANTIATE_TEST_SUITE_P(Backends, RetrainingTest, ::testing::Values("sqlite", "postgres"),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
-// The "model" is the mean of y over the task's input dataset version ("name:version").
+// The "model" is the mean of y over the task's input dataset version.
 TaskRegistry mean_registry() {
   TaskRegistry r;
   r.add({.name = "fit_mean", .fn = [](TaskContext& ctx) {
-           const std::string& key = ctx.task.input_dataset;
-           const size_t colon = key.rfind(':');
-           const auto data = ctx.hub.load_dataset(key.substr(0, colon), std::stoll(key.substr(colon + 1)));
+           const auto data = load_input_dataset(ctx);
            const Tensor& y = data.tensors.at(1).second;
            ctx.outputs.save_model(ctx.task.model, {{"mean", mean(y)}},
                                   {.metrics = {{"samples", static_cast<double>(y.size(0))}}});

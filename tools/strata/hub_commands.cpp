@@ -68,25 +68,8 @@ void print_json(const json& j) { std::cout << j.dump(2) << '\n'; }
 
 // --- model references ---
 
-struct ModelRef {
-  std::string name;
-  int64_t version = hub::kLatest;
-};
-
-// "NAME" or "NAME:VERSION" (a number or "latest"); a name may itself contain ':'.
-ModelRef parse_ref(const std::string& text) {
-  auto colon = text.rfind(':');
-  if (colon != std::string::npos) {
-    std::string v = text.substr(colon + 1);
-    if (v == "latest") return {text.substr(0, colon), hub::kLatest};
-    if (!v.empty() && std::all_of(v.begin(), v.end(), [](unsigned char c) { return std::isdigit(c); })) {
-      STRATA_CHECK(v.size() < 19 && std::stoll(v) > 0, "expected a version >= 1 in '", text, "', got ", v);
-      return {text.substr(0, colon), std::stoll(v)};
-    }
-  }
-  STRATA_CHECK(!text.empty(), "expected a model name, got an empty one");
-  return {text, hub::kLatest};
-}
+using ModelRef = hub::VersionRef;
+ModelRef parse_ref(const std::string& text) { return hub::parse_version_ref(text); }
 
 std::string ref_str(const ModelRef& r) {
   return r.version == hub::kLatest ? r.name : r.name + ":" + std::to_string(r.version);

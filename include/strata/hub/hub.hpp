@@ -54,6 +54,14 @@ struct StoreSize {
 
 inline constexpr int64_t kLatest = 0;
 
+// A model or dataset named with an optional version: "NAME" or "NAME:VERSION" (a number >= 1 or
+// "latest"); a name may itself contain ':' (only a version-looking suffix is split off).
+struct VersionRef {
+  std::string name;
+  int64_t version = kLatest;
+};
+VersionRef parse_version_ref(const std::string& text);
+
 class Hub {
  public:
   // A path (or "sqlite://path") opens or creates a SQLite file; "postgresql://..." a server.

@@ -46,6 +46,9 @@ struct TaskContext {
   std::atomic<bool> lost{false};
 };
 
+// The dataset version the task's input_dataset key names ("NAME" or "NAME:VERSION").
+hub::LoadedDataset load_input_dataset(TaskContext& ctx);
+
 // Returns the task's result; throwing fails the attempt (retried until max_attempts).
 using TaskFn = std::function<nlohmann::json(TaskContext&)>;
 
