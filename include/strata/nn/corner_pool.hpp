@@ -1,7 +1,6 @@
 // CornerNet's corner pooling (TensorLayerX's CornerPool2d) on channels-last inputs.
 #pragma once
 #include "strata/nn/layer.hpp"
-#include "strata/ops/padding.hpp"
 
 namespace strata::nn {
 

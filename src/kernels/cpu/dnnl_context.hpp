@@ -1,4 +1,4 @@
-// The one oneDNN CPU engine and stream, and a cache of created primitives keyed by whatever
+// The one oneDNN CPU engine, a stream per thread, and a cache of created primitives keyed by whatever
 // describes them (shapes, strides, attributes), so a repeated shape pays no creation cost.
 // oneDNN runs on the same OpenMP threads as our own loops.
 #pragma once
