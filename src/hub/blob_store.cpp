@@ -1,7 +1,7 @@
 #include "blob_store.hpp"
 
 #include <algorithm>
-#include <chrono>
+#include <optional>
 
 #include "background_sha256.hpp"
 #include "sha256.hpp"
@@ -15,8 +15,6 @@ void lock_blob(Database& db, const std::string& sha256) {
   db.lock_for_transaction(static_cast<int64_t>(std::stoull(sha256.substr(0, 15), nullptr, 16)));
 }
 
-}  // namespace
-
 BlobId hash_weights(const io::NamedTensors& weights) {
   Sha256 sha;
   BlobId id;
@@ -28,22 +26,22 @@ BlobId hash_weights(const io::NamedTensors& weights) {
   return id;
 }
 
-void put_blob(Database& db, const BlobId& id, const io::NamedTensors& weights, size_t chunk_bytes,
-              const std::function<void(int64_t)>& on_chunk) {
-  const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+// Rows of chunk_bytes in blob_chunks: PostgreSQL and in-memory SQLite hubs.
+void put_rows(HubState& s, const BlobId& id, const io::NamedTensors& weights) {
+  Database& db = *s.db;
+  const size_t chunk_bytes = s.options.chunk_bytes;
   const int64_t chunks = (id.size + static_cast<int64_t>(chunk_bytes) - 1) / static_cast<int64_t>(chunk_bytes);
-  lock_blob(db, id.sha256);
   // Another transaction may have committed the same weights: then there is nothing to write.
   bool fresh = false;
   db.query("INSERT INTO blobs (sha256, size, chunk_count, created_at) VALUES (?, ?, ?, ?) "
            "ON CONFLICT (sha256) DO NOTHING RETURNING sha256",
-           {id.sha256, id.size, chunks, now}, [&](const Row&) { fresh = true; });
+           {id.sha256, id.size, chunks, unix_now()}, [&](const Row&) { fresh = true; });
   if (!fresh) return;
 
   int64_t index = 0;
   const auto write_chunk = [&](std::string_view bytes) {
     db.execute("INSERT INTO blob_chunks (sha256, idx, data) VALUES (?, ?, ?)", {id.sha256, index, Bytes{bytes}});
-    if (on_chunk) on_chunk(index);
+    if (s.options.on_chunk_written) s.options.on_chunk_written(index);
     ++index;
   };
   std::string buffer;
@@ -73,7 +71,7 @@ void put_blob(Database& db, const BlobId& id, const io::NamedTensors& weights, s
                std::to_string(written), " bytes, expected ", std::to_string(id.size), ")");
 }
 
-io::NamedTensors read_blob(Database& db, const BlobId& id, const std::string& what) {
+io::NamedTensors read_rows(Database& db, const BlobId& id, const std::string& what) {
   const auto corrupt = [&](const std::string& why) {
     return Error("hub: " + what + ": the blob " + id.sha256 + " is corrupted: " + why);
   };
@@ -104,11 +102,50 @@ io::NamedTensors read_blob(Database& db, const BlobId& id, const std::string& wh
   }
 }
 
-bool release_blob(Database& db, const std::string& sha256) {
+}  // namespace
+
+void stage_blob(const HubState& s, StagedBlob& blob, const io::NamedTensors& weights) {
+  if (const BlobFiles* files = s.files()) {
+    blob.file = files->stage(weights, static_cast<int64_t>(s.options.chunk_bytes), s.options.on_chunk_written);
+    blob.id = blob.file->id;
+  } else {
+    blob.id = hash_weights(weights);
+  }
+  blob.staged = true;
+}
+
+void put_blob(HubState& s, StagedBlob& blob, const io::NamedTensors& weights) {
+  if (!blob.staged) stage_blob(s, blob, weights);
+  lock_blob(*s.db, blob.id.sha256);
+  if (!blob.file) return put_rows(s, blob.id, weights);
+  StagedBlobFile& f = *blob.file;
+  f.recorded = false;  // this may be a retry of a transaction that recorded it and rolled back
+  s.db->query("INSERT INTO blobs (sha256, size, chunk_count, created_at, file, block_bytes, block_sha256) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING RETURNING sha256",
+              {f.id.sha256, f.id.size, static_cast<int64_t>(f.block_sha256.size() / 64), unix_now(), f.name(),
+               f.block_bytes, f.block_sha256},
+              [&](const Row&) { f.recorded = true; });
+}
+
+io::NamedTensors read_blob(HubState& s, const BlobId& id, const std::string& what) {
+  std::optional<BlobFileRef> file;
+  s.db->query("SELECT file, block_bytes, block_sha256 FROM blobs WHERE sha256 = ?", {id.sha256}, [&](const Row& r) {
+    if (!r.is_null(0)) file = BlobFileRef{r.text(0), r.integer(1), r.text(2)};
+  });
+  if (!file) return read_rows(*s.db, id, what);
+  const BlobFiles* files = s.files();
+  STRATA_CHECK(files != nullptr, "hub: ", what, ": its blob is a file, and this hub (", s.url, ") has no blob folder");
+  return files->read(*file, id, what);
+}
+
+bool release_blob(HubState& s, const std::string& sha256, std::vector<std::string>& files) {
+  Database& db = *s.db;
   lock_blob(db, sha256);
   if (db.query_int("SELECT 1 FROM models WHERE blob_sha256 = ? LIMIT 1", {sha256}) ||
       db.query_int("SELECT 1 FROM datasets WHERE blob_sha256 = ? LIMIT 1", {sha256}))
     return false;
+  db.query("SELECT file FROM blobs WHERE sha256 = ? AND file IS NOT NULL", {sha256},
+           [&](const Row& r) { files.push_back(r.text(0)); });
   db.execute("DELETE FROM blob_chunks WHERE sha256 = ?", {sha256});
   db.execute("DELETE FROM blobs WHERE sha256 = ?", {sha256});
   return true;

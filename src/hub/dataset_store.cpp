@@ -66,7 +66,6 @@ PreparedDataset prepare_dataset(const std::string& name, const io::NamedTensors&
   } catch (const nlohmann::json::exception&) {
     throw Error("Hub::save_dataset: a value of dataset \"" + name + "\" is not valid UTF-8");
   }
-  d.blob = hash_weights(tensors);  // before the lock, as save_model does
   return d;
 }
 
@@ -89,13 +88,13 @@ PreparedDataset prepare_dataset(const std::string& name, const DatasetFiles& fil
 
 int64_t write_dataset(HubState& s, const PreparedDataset& d) {
   const int64_t pid = *s.project_id(true);
-  put_blob(*s.db, d.blob, d.tensors, s.options.chunk_bytes, nullptr);
+  put_blob(s, *d.blob, d.tensors);
   const int64_t version = allocate_version(*s.db, kDatasets, pid, d.name);
   s.db->execute(
       "INSERT INTO datasets (project_id, name, version, kind, description, user_values, entries, blob_sha256, "
       "blob_size, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       {pid, d.name, version, kind_name(d.kind), d.description, d.values_json, static_cast<int64_t>(d.tensors.size()),
-       d.blob.sha256, d.blob.size, unix_now()});
+       d.blob->id.sha256, d.blob->id.size, unix_now()});
   return version;
 }
 
@@ -104,6 +103,7 @@ int64_t write_dataset(HubState& s, const PreparedDataset& d) {
 namespace {
 
 int64_t save(HubState& s, const detail::PreparedDataset& dataset) {
+  detail::stage_blob(s, *dataset.blob, dataset.tensors);  // before the lock, as save_model does
   std::lock_guard lock(s.mu);
   int64_t version = 0;
   s.db->transaction(true, [&] { version = detail::write_dataset(s, dataset); });
@@ -131,7 +131,7 @@ LoadedDataset Hub::load_dataset(const std::string& name, int64_t version) {
     auto info = lookup(s, name, version);
     STRATA_CHECK(info.has_value(), "hub: no ", detail::describe(kDatasets, name, version), " in project \"",
                  s.options.project, "\"");
-    out.tensors = detail::read_blob(*s.db, {info->sha256, info->size_bytes},
+    out.tensors = detail::read_blob(s, {info->sha256, info->size_bytes},
                                     detail::describe(kDatasets, name, info->version));
     out.info = std::move(*info);
   });

@@ -44,7 +44,14 @@ Hub Hub::open(const std::string& url, HubOptions options) {
   STRATA_CHECK(options.chunk_bytes > 0, "Hub::open: chunk_bytes must be positive");
   auto db = detail::open_database(url, options.busy_timeout_ms);
   detail::migrate(*db);
-  return Hub(std::make_shared<HubState>(std::move(db), std::move(options), detail::redact_url(url)));
+  std::optional<detail::BlobFiles> files;
+  if (db->dialect() == detail::Dialect::sqlite) {
+    if (std::string folder = detail::BlobFiles::folder_for(url); !folder.empty()) {
+      files.emplace(std::move(folder));
+      files->sweep(*db);  // files left by saves that were killed
+    }
+  }
+  return Hub(std::make_shared<HubState>(std::move(db), std::move(options), detail::redact_url(url), std::move(files)));
 }
 
 Hub::Hub(std::shared_ptr<HubState> state) : state_(std::move(state)) {}

@@ -62,7 +62,7 @@ io::NamedTensors weights_of(HubState& s, const ModelInfo& info) {
   if (cached) {
     ++s.stats.cache_hits;
   } else {
-    auto decoded = detail::read_blob(*s.db, {info.sha256, info.size_bytes}, describe(info.name, info.version));
+    auto decoded = detail::read_blob(s, {info.sha256, info.size_bytes}, describe(info.name, info.version));
     ++s.stats.blob_reads;
     if (static_cast<size_t>(info.size_bytes) > s.cache.capacity()) return decoded;  // not kept: no copy needed
     cached = std::make_shared<const io::NamedTensors>(std::move(decoded));
@@ -106,8 +106,6 @@ PreparedModel prepare_model(const std::string& name, const io::NamedTensors& wei
   } catch (const nlohmann::json::exception& e) {
     throw Error("Hub::save_model: a metric, tag or value of model \"" + name + "\" is not valid UTF-8");
   }
-  // Hashing reads every weight once; done before taking the lock so other threads proceed.
-  m.blob = hash_weights(weights);
   return m;
 }
 
@@ -118,14 +116,14 @@ int64_t write_model(HubState& s, const PreparedModel& m) {
     STRATA_CHECK(s.db->query_int("SELECT 1 FROM datasets WHERE id = ?", {*meta.dataset_id}),
                  "Hub::save_model: model \"", m.name, "\" names dataset id ", std::to_string(*meta.dataset_id),
                  ", expected the id of a stored dataset version (Hub::dataset_info(name, version)->id)");
-  put_blob(*s.db, m.blob, m.weights, s.options.chunk_bytes, s.options.on_chunk_written);
+  put_blob(s, *m.blob, m.weights);
   const int64_t version = allocate_version(*s.db, kModels, pid, m.name);
   const Param dataset = meta.dataset_id ? Param(*meta.dataset_id) : Param(nullptr);
   const Param run = meta.run_id ? Param(*meta.run_id) : Param(nullptr);
   const int64_t id = *s.db->query_int(
       "INSERT INTO models (project_id, name, version, architecture, blob_sha256, blob_size, metrics, tags, "
       "user_values, dataset_id, run_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-      {pid, m.name, version, meta.architecture, m.blob.sha256, m.blob.size, m.metrics_json, m.tags_json, m.values_json,
+      {pid, m.name, version, meta.architecture, m.blob->id.sha256, m.blob->id.size, m.metrics_json, m.tags_json, m.values_json,
        dataset, run, unix_now()});
   for (const auto& [k, v] : meta.metrics)
     s.db->execute("INSERT INTO model_metrics (model_id, name, value) VALUES (?, ?, ?)", {id, k, v});
@@ -139,6 +137,9 @@ int64_t write_model(HubState& s, const PreparedModel& m) {
 
 int64_t Hub::save_model(const std::string& name, const io::NamedTensors& weights, const ModelMeta& meta) {
   const detail::PreparedModel model = detail::prepare_model(name, weights, meta);
+  // Hashing (and writing a blob file) reads every weight; done before taking the lock so other
+  // threads proceed.
+  detail::stage_blob(*state_, *model.blob, weights);
   std::lock_guard lock(state_->mu);
   int64_t version = 0;
   state_->db->transaction(true, [&] { version = detail::write_model(*state_, model); });

@@ -100,6 +100,14 @@ const std::vector<std::vector<const char*>> kMigrations = {
         "CREATE INDEX datasets_by_time ON datasets (project_id, id)",
         "CREATE INDEX models_by_dataset ON models (dataset_id)",
     },
+    {
+        // Blobs of a SQLite hub on disk as files beside the database (src/hub/blob_files.hpp):
+        // the file's name, and the SHA-256 of each block of block_bytes, checked when loading.
+        // NULL file: the blob is in blob_chunks, as before.
+        "ALTER TABLE blobs ADD COLUMN file TEXT",
+        "ALTER TABLE blobs ADD COLUMN block_bytes {int}",
+        "ALTER TABLE blobs ADD COLUMN block_sha256 TEXT",
+    },
 };
 
 std::string for_dialect(std::string sql, Dialect d) {

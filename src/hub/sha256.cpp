@@ -30,4 +30,10 @@ std::string Sha256::hex() {
   return out;
 }
 
+std::string sha256_hex(const void* data, size_t n) {
+  Sha256 sha;
+  sha.update(data, n);
+  return sha.hex();
+}
+
 }  // namespace strata::hub::detail

@@ -18,4 +18,7 @@ class Sha256 {
   void* ctx_;  // EVP_MD_CTX, kept out of the header
 };
 
+// The digest of one piece of memory: 64 lowercase hex digits.
+std::string sha256_hex(const void* data, size_t n);
+
 }  // namespace strata::hub::detail

@@ -1,9 +1,11 @@
-// A model or dataset version split in two: prepared (checked, metadata serialised, weights
-// hashed) with no lock held, then written inside a write transaction the caller owns. The hub's
+// A model or dataset version split in two: prepared (checked, metadata serialised) and its
+// blob staged (stage_blob: hashed, or written to its file) with no lock held, then written
+// inside a write transaction the caller owns. The hub's
 // save_model / save_dataset are both halves in one go; the workflow's queue writes a task's
 // staged outputs in the transaction that commits its result.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "blob_store.hpp"
@@ -14,7 +16,7 @@ namespace strata::hub::detail {
 struct PreparedModel {
   std::string name{};
   io::NamedTensors weights{};
-  BlobId blob{};
+  std::shared_ptr<StagedBlob> blob = std::make_shared<StagedBlob>();  // staged by write_* if not before
   ModelMeta meta{};
   std::string metrics_json{}, tags_json{}, values_json{};
 };
@@ -27,7 +29,7 @@ int64_t write_model(HubState& s, const PreparedModel& model);
 struct PreparedDataset {
   std::string name{};
   io::NamedTensors tensors{};
-  BlobId blob{};
+  std::shared_ptr<StagedBlob> blob = std::make_shared<StagedBlob>();  // staged by write_* if not before
   DatasetKind kind = DatasetKind::tensors;
   std::string description{}, values_json{};
 };

@@ -36,10 +36,11 @@ int64_t parse_version(std::string_view text, const char* function, const std::st
 int64_t delete_versions(HubState& s, const VersionedTable& t, const std::string& name,
                         const std::optional<int64_t>& version, const char* also) {
   int64_t deleted = 0;
-  std::vector<std::string> released;
+  std::vector<std::string> released, files;
   s.db->transaction(true, [&] {
     deleted = 0;
     released.clear();
+    files.clear();
     const auto pid = s.project_id(false);
     if (!pid) return;
     std::vector<std::pair<int64_t, std::string>> rows;
@@ -58,10 +59,12 @@ int64_t delete_versions(HubState& s, const VersionedTable& t, const std::string&
       blobs.insert(sha);
     }
     for (const auto& sha : blobs)
-      if (release_blob(*s.db, sha)) released.push_back(sha);
+      if (release_blob(s, sha, files)) released.push_back(sha);
     deleted = static_cast<int64_t>(rows.size());
   });
   for (const auto& sha : released) s.cache.erase(sha);
+  if (const BlobFiles* blob_files = s.files())
+    for (const auto& f : files) blob_files->remove(f);  // only now: the rows' deletion committed
   return deleted;
 }
 

@@ -47,6 +47,13 @@ class HubTest : public ::testing::TestWithParam<std::string> {
 
   bool postgres() const { return GetParam() == "postgres"; }
   Hub open(HubOptions options = {}) const { return Hub::open(url_, std::move(options)); }
+  // Files in a SQLite hub's blob folder (0 for PostgreSQL, which keeps blobs in rows).
+  size_t blob_files() const {
+    std::error_code ec;
+    size_t n = 0;
+    for (auto it = fs::directory_iterator(url_ + "-blobs", ec); !ec && it != fs::directory_iterator(); ++it) ++n;
+    return n;
+  }
 
   fs::path dir_;
   std::string url_;

@@ -1,5 +1,6 @@
 // Models in the hub: versions, metadata, content-addressed blobs, the top-model search, the
 // cache, listing, deleting, projects, awkward names, and corruption caught on load.
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -66,14 +67,18 @@ TEST_P(HubTest, IdenticalWeightsAreStoredOnceAndDeletedWithTheLastUser) {
   hub.save_model("a", small_model(1));
   hub.save_model("b", small_model(1));
   hub.save_model("b", small_model(2));
+  const size_t files = postgres() ? 0 : 1;  // SQLite: one file per blob, PostgreSQL: rows
   EXPECT_EQ(hub.store_size().blobs, 2);
+  EXPECT_EQ(blob_files(), 2 * files);  // the duplicate's file is removed when its row is not written
   EXPECT_EQ(hub.delete_model("a", 1), 1);
   EXPECT_EQ(hub.store_size().blobs, 2);  // b version 1 still uses it
   expect_same_weights(hub.load_model("b", 1).weights, small_model(1));
   EXPECT_EQ(hub.delete_model("b", kLatest), 1);  // version 2
   EXPECT_EQ(hub.store_size().blobs, 1);
+  EXPECT_EQ(blob_files(), files);
   EXPECT_EQ(hub.delete_all_versions("b"), 1);
   EXPECT_EQ(hub.store_size().blobs, 0);
+  EXPECT_EQ(blob_files(), 0u);
   EXPECT_EQ(hub.store_size().models, 0);
   EXPECT_EQ(hub.delete_model("b", 1), 0);
   // Numbers are never reused, even after every version is gone.
@@ -196,18 +201,23 @@ TEST_P(HubTest, BigModelsAreStoredInChunks) {
   expect_same_weights(reader.load_model("big").weights, weights);
 }
 
-// Flips one bit in the middle of `needle`, found once in the file.
-void corrupt_file(const std::string& path, const std::string& needle) {
-  std::string file;
-  {
-    std::ifstream in(path, std::ios::binary);
-    file.assign(std::istreambuf_iterator<char>(in), {});
+// Flips one bit in the middle of `needle`, found in one of the hub's blob files.
+void corrupt_blob_file(const std::string& hub_path, const std::string& needle) {
+  int found = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(hub_path + "-blobs")) {
+    std::string file;
+    {
+      std::ifstream in(entry.path(), std::ios::binary);
+      file.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    const size_t at = file.find(needle);
+    if (at == std::string::npos) continue;
+    ++found;
+    file[at + needle.size() / 2] ^= 0x01;
+    std::ofstream out(entry.path(), std::ios::binary | std::ios::trunc);
+    out << file;
   }
-  const size_t at = file.find(needle);
-  ASSERT_NE(at, std::string::npos);
-  file[at + needle.size() / 2] ^= 0x01;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << file;
+  ASSERT_EQ(found, 1);
 }
 
 TEST_P(HubTest, CorruptedWeightsNameTheModelAndVersion) {
@@ -220,12 +230,12 @@ TEST_P(HubTest, CorruptedWeightsNameTheModelAndVersion) {
     hub.save_model("victim", small_model(1));
     hub.save_model("victim", {{"p", from_vector(pattern)}});
     sha = hub.model_info("victim", 2)->sha256;
-  }  // the last connection closing checkpoints the WAL into the file
+  }
   if (postgres()) {
     ASSERT_TRUE(cluster_->psql(database_, "UPDATE blob_chunks SET data = set_byte(data, 1050, get_byte(data, 1050) # 1) "
                                           "WHERE sha256 = '" + sha + "' AND idx = 0"));
   } else {
-    corrupt_file(url_, std::string(pattern.begin() + 1000, pattern.begin() + 1100));
+    corrupt_blob_file(url_, std::string(pattern.begin() + 1000, pattern.begin() + 1100));
   }
   Hub hub = open();
   const std::string msg = error_of([&] { hub.load_model("victim", 2); });

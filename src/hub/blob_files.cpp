@@ -1,0 +1,258 @@
+#include "blob_files.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <future>
+#include <random>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "sha256.hpp"
+
+namespace strata::hub::detail {
+namespace {
+
+constexpr size_t kDigestHex = 64;
+
+Error system_error(const std::string& what, const std::string& path) {
+  return Error("hub: " + what + " " + path + ": " + std::strerror(errno));
+}
+
+// 128 random bits: names never collide, so two processes saving the same weights at once each
+// write their own file and the one whose row loses the race removes its own.
+std::string random_file_name() {
+  std::random_device rd;
+  static const char* digits = "0123456789abcdef";
+  std::string name;
+  for (int i = 0; i < 4; ++i)
+    for (uint32_t v = rd(), k = 0; k < 8; ++k, v >>= 4) name += digits[v & 15];
+  return name + ".safetensors";
+}
+
+void write_all(int fd, const char* p, size_t n, const std::string& path) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) throw system_error("cannot write the blob file", path);
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+}
+
+// fsync of a folder makes the names created in it survive a crash.
+void sync_folder(const std::string& folder) {
+  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) throw system_error("cannot open the blob folder", folder);
+  const int rc = ::fsync(fd);
+  ::close(fd);
+  if (rc != 0) throw system_error("cannot sync the blob folder", folder);
+}
+
+class MappedFile {
+ public:
+  MappedFile(int fd, size_t size, const std::string& path) : size_(size) {
+    if (size_ == 0) return;
+    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+    if (p == MAP_FAILED) throw system_error("cannot map the blob file", path);
+    data_ = static_cast<const char*>(p);
+  }
+  ~MappedFile() {
+    if (data_) ::munmap(const_cast<char*>(data_), size_);
+  }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  const char* data() const { return data_; }
+
+ private:
+  const char* data_ = nullptr;
+  size_t size_;
+};
+
+// Runs fn(block) for every block, on up to three helper threads and then on the caller once
+// `caller_work` (run first, on the caller) is done: hashing is the slow part of a load or a
+// save, and blocks hash independently.
+void for_each_block(int64_t blocks, const std::function<void(int64_t)>& fn, const std::function<void()>& caller_work) {
+  std::atomic<int64_t> next{0};
+  const auto drain = [&] {
+    for (int64_t k; (k = next.fetch_add(1)) < blocks;) fn(k);
+  };
+  const int64_t helpers =
+      std::clamp<int64_t>(static_cast<int64_t>(std::thread::hardware_concurrency()) - 1, 1, 3);
+  std::vector<std::future<void>> running;
+  for (int64_t i = 0; i < std::min(helpers, blocks); ++i) running.push_back(std::async(std::launch::async, drain));
+  std::exception_ptr failed;
+  try {
+    caller_work();
+    drain();
+  } catch (...) {
+    failed = std::current_exception();
+    next = blocks;  // the helpers stop after their current block
+  }
+  for (auto& f : running) f.get();
+  if (failed) std::rethrow_exception(failed);
+}
+
+}  // namespace
+
+StagedBlobFile::StagedBlobFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {
+  if (::flock(fd_, LOCK_EX) != 0) {
+    const Error e = system_error("cannot lock the blob file", path_);
+    ::unlink(path_.c_str());
+    ::close(fd_);
+    throw e;
+  }
+}
+
+StagedBlobFile::~StagedBlobFile() {
+  if (!recorded) ::unlink(path_.c_str());
+  ::close(fd_);  // releases the lock
+}
+
+std::string StagedBlobFile::name() const { return path_.substr(path_.rfind('/') + 1); }
+
+std::string BlobFiles::folder_for(const std::string& sqlite_path) {
+  if (sqlite_path.empty() || sqlite_path == ":memory:" || sqlite_path.rfind("file:", 0) == 0) return "";
+  return sqlite_path + "-blobs";
+}
+
+std::unique_ptr<StagedBlobFile> BlobFiles::stage(const io::NamedTensors& weights, int64_t block_bytes,
+                                                 const std::function<void(int64_t)>& on_block) const {
+  if (::mkdir(folder_.c_str(), 0755) == 0) {
+    sync_folder(std::filesystem::path(folder_).parent_path().empty()
+                    ? "."
+                    : std::filesystem::path(folder_).parent_path().string());
+  } else if (errno != EEXIST) {
+    throw system_error("cannot create the blob folder", folder_);
+  }
+  const std::string path = folder_ + "/" + random_file_name();
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) throw system_error("cannot create the blob file", path);
+  auto staged = std::make_unique<StagedBlobFile>(path, fd);
+  staged->block_bytes = block_bytes;
+
+  // Into the page cache at cp's speed. (Starting writeback early with sync_file_range made
+  // these writes wait on the disk: 8x slower, measured.)
+  int64_t written = 0, blocks_done = 0;
+  io::write_safetensors(weights, {}, [&](const char* p, size_t n) {
+    write_all(fd, p, n, path);
+    written += static_cast<int64_t>(n);
+    for (; (blocks_done + 1) * block_bytes <= written; ++blocks_done)
+      if (on_block) on_block(blocks_done);
+  });
+  if (written > blocks_done * block_bytes) {
+    if (on_block) on_block(blocks_done);
+    ++blocks_done;
+  }
+  staged->id.size = written;
+
+  // Hash from the page cache while the disk catches up: the whole file on one thread, blocks
+  // on the others, and the caller joins the blocks once fdatasync returns.
+  const MappedFile map(fd, static_cast<size_t>(written), path);
+  auto whole = std::async(std::launch::async, [&] { return sha256_hex(map.data(), static_cast<size_t>(written)); });
+  std::vector<std::string> digests(static_cast<size_t>(blocks_done));
+  for_each_block(
+      blocks_done,
+      [&](int64_t k) {
+        const int64_t begin = k * block_bytes;
+        digests[static_cast<size_t>(k)] =
+            sha256_hex(map.data() + begin, static_cast<size_t>(std::min(block_bytes, written - begin)));
+      },
+      [&] {
+        if (::fdatasync(fd) != 0) throw system_error("cannot sync the blob file", path);
+      });
+  staged->id.sha256 = whole.get();
+  for (const auto& d : digests) staged->block_sha256 += d;
+  sync_folder(folder_);
+  return staged;
+}
+
+io::NamedTensors BlobFiles::read(const BlobFileRef& file, const BlobId& id, const std::string& what) const {
+  const auto corrupt = [&](const std::string& why) {
+    return Error("hub: " + what + ": the blob " + id.sha256 + " is corrupted: " + why);
+  };
+  const std::string path = folder_ + "/" + file.name;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT)
+    throw Error("hub: " + what + ": its blob file " + path + " is gone (deleted while loading?)");
+  if (fd < 0) throw system_error("cannot open the blob file of " + what + ",", path);
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw system_error("cannot stat the blob file", path);
+  if (st.st_size != id.size)
+    throw corrupt("the file " + path + " holds " + std::to_string(st.st_size) + " bytes, " + std::to_string(id.size) +
+                  " recorded");
+  const int64_t blocks = file.block_bytes > 0 ? (id.size + file.block_bytes - 1) / file.block_bytes : -1;
+  if (blocks < 0 || file.block_sha256.size() != static_cast<size_t>(blocks) * kDigestHex)
+    throw corrupt("its recorded block digests do not fit its size");
+
+  const MappedFile map(fd, static_cast<size_t>(id.size), path);
+  io::SafetensorsDecoder decoder(what, static_cast<uint64_t>(id.size));
+  std::atomic<int64_t> first_bad{blocks};
+  std::string decode_error;
+  for_each_block(
+      blocks,
+      [&](int64_t k) {
+        const int64_t begin = k * file.block_bytes;
+        const std::string d =
+            sha256_hex(map.data() + begin, static_cast<size_t>(std::min(file.block_bytes, id.size - begin)));
+        if (file.block_sha256.compare(static_cast<size_t>(k) * kDigestHex, kDigestHex, d) != 0) {
+          int64_t seen = first_bad.load();
+          while (k < seen && !first_bad.compare_exchange_weak(seen, k)) {
+          }
+        }
+      },
+      [&] {
+        try {
+          decoder.feed(map.data(), static_cast<size_t>(id.size));
+        } catch (const Error& e) {
+          decode_error = e.what();
+        }
+      });
+  // A bad digest explains a decoding error too, so it is reported first.
+  if (first_bad < blocks)
+    throw corrupt("block " + std::to_string(first_bad.load()) + " of " + path + " does not match its SHA-256");
+  if (!decode_error.empty()) throw corrupt(decode_error);
+  try {
+    return decoder.finish().tensors;
+  } catch (const Error& e) {
+    throw corrupt(e.what());
+  }
+}
+
+void BlobFiles::remove(const std::string& name) const noexcept { ::unlink((folder_ + "/" + name).c_str()); }
+
+void BlobFiles::sweep(Database& db) const {
+  std::error_code ec;
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(folder_, ec))
+    if (entry.is_regular_file(ec)) names.push_back(entry.path().filename().string());
+  if (names.empty()) return;
+  std::set<std::string> referenced;
+  db.query("SELECT file FROM blobs WHERE file IS NOT NULL", {}, [&](const Row& r) { referenced.insert(r.text(0)); });
+  for (const auto& name : names) {
+    if (referenced.count(name)) continue;
+    const std::string path = folder_ + "/" + name;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    // Locked: a save still writing it. Unlocked: its writer is done, and may have committed
+    // since the query above, so ask again before removing.
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && !db.query_int("SELECT 1 FROM blobs WHERE file = ?", {name}))
+      ::unlink(path.c_str());
+    ::close(fd);
+  }
+}
+
+}  // namespace strata::hub::detail
