@@ -76,9 +76,11 @@ bool is_tf_lstm_cell(const LayerWeights& l) {
   return kernel && bias && l.weights.size() == 2;
 }
 
-bool is_recurrent(const LayerWeights& l) {
-  return std::any_of(l.weights.begin(), l.weights.end(), [](auto& w) { return own_name(w.first) == "recurrent_kernel"; });
+bool has_weight(const LayerWeights& l, const std::string& own) {
+  return std::any_of(l.weights.begin(), l.weights.end(), [&](auto& w) { return own_name(w.first) == own; });
 }
+
+bool is_recurrent(const LayerWeights& l) { return has_weight(l, "recurrent_kernel"); }
 
 }  // namespace
 
@@ -130,6 +132,9 @@ NamedTensors strata_weights(const std::vector<LayerWeights>& layers) {
       }
       continue;
     }
+    // A DepthwiseConv2D (a depthwise kernel and no pointwise one) is Strata's DepthwiseConv2d,
+    // whose kernel is W; SeparableConv2d's is depthwise_W.
+    const bool depthwise_layer = has_weight(l, "depthwise_kernel") && !has_weight(l, "pointwise_kernel");
     for (const auto& [file_name, t] : l.weights) {
       const std::string mapped = strata_weight_name(file_name);
       const size_t slash = mapped.rfind('/');
@@ -140,7 +145,9 @@ NamedTensors strata_weights(const std::vector<LayerWeights>& layers) {
         const std::string inner = prefix.substr(prefix.rfind('/') == std::string::npos ? 0 : prefix.rfind('/') + 1);
         if (!inner.empty()) owner = inner;
       }
-      const std::string name = owner + "/" + mapped.substr(slash == std::string::npos ? 0 : slash + 1);
+      std::string own = mapped.substr(slash == std::string::npos ? 0 : slash + 1);
+      if (depthwise_layer && own == "depthwise_W") own = "W";
+      const std::string name = owner + "/" + own;
       STRATA_CHECK(seen.insert(name).second, "strata_weights: two weights map to '", name, "' (layer '", l.layer,
                    "', weight '", file_name, "')");
       out.emplace_back(name, t);

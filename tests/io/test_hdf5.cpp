@@ -74,6 +74,12 @@ TEST_F(Hdf5Test, MapsKerasAndTensorLayerNamesToStratas) {
   EXPECT_EQ(names_of(w), (std::vector<std::string>{"bn/beta", "bn/gamma", "bn/moving_mean", "dense_7/W", "model_1/b"}));
   EXPECT_TRUE(w[0].second.is_same(b));
   expect_error([&] { strata_weights({{"x", {{"x/kernel:0", k}, {"x/weights:0", k}}}}); }, {"two weights map to 'x/W'"});
+  // Keras's DepthwiseConv2D kernel is DepthwiseConv2d's W; SeparableConv2D's stays depthwise_W.
+  const NamedTensors conv = strata_weights(
+      {{"dw", {{"dw/depthwise_kernel:0", k}, {"dw/bias:0", b}}},
+       {"sep", {{"sep/depthwise_kernel:0", k}, {"sep/pointwise_kernel:0", k}, {"sep/bias:0", b}}}});
+  EXPECT_EQ(names_of(conv),
+            (std::vector<std::string>{"dw/W", "dw/b", "sep/depthwise_W", "sep/pointwise_W", "sep/b"}));
 }
 
 TEST_F(Hdf5Test, ReadsTensorLayersSaveWeightsToHdf5) {

@@ -16,7 +16,9 @@ namespace strata::io {
 std::string strata_weight_name(const std::string& name);
 
 // Every layer's weights, named "<layer>/<strata_weight_name>" (the names of
-// nn::Layer::named_weights), in Strata's order: batch norm's beta before gamma.
+// nn::Layer::named_weights), in Strata's order: batch norm's beta before gamma. A layer with a
+// depthwise_kernel and no pointwise_kernel (Keras's DepthwiseConv2D) names it W, as Strata's
+// DepthwiseConv2d does (SeparableConv2D's stays depthwise_W).
 // Recurrent layers: Keras's LSTM / GRU / SimpleRNN (kernel [in, gates·u], recurrent_kernel
 // [u, gates·u], bias; LSTM gates i, f, c, o; GRU z, r, h with reset_after's [2, 3u] bias) are
 // Strata's layouts and gate orders already: their weights keep the names kernel,

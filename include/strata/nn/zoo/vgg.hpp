@@ -1,6 +1,8 @@
 // VGG16 / VGG19 (Simonyan & Zisserman) as static models, with TensorLayer's layer names
 // (conv1_1 ... conv5_3, pool1 ... pool5, flatten, fc1_relu, fc2_relu, outputs) so that
-// TensorLayer's vgg16_weights .npz loads by order (nn::assign_weights). Input [-1, 224, 224, 3].
+// TensorLayer's vgg16_weights .npz loads by order (its names sorted, as TensorLayer does; then
+// nn::assign_weights). Input [-1, 224, 224, 3]. The dynamic model of the same layers is
+// zoo::VGG (vgg_module.hpp).
 #pragma once
 #include <memory>
 #include <string>
