@@ -3,6 +3,7 @@
 
 #include "kernels/cpu/dnnl_context.hpp"
 #include "kernels/cpu/elementwise.hpp"
+#include "kernels/cpu/gemv.hpp"
 #include "kernels/cpu/loops.hpp"
 
 namespace strata::kernels::cpu {
@@ -97,6 +98,13 @@ Tensor matmul3d(const Tensor& a_in, const Tensor& b_in, const Tensor& bias_in) {
   if (a.shape()[2] == 0) {
     fill(out, 0);
     if (bias.defined()) add_inplace(out, bias);
+    return out;
+  }
+  if (a.dtype() == kFloat32 && out.shape()[0] == 1 && out.shape()[1] == 1 && a.strides()[2] == 1 &&
+      b.strides()[2] == 1) {  // one row times a row-major matrix: the batch-1 Dense
+    gemv_f32(static_cast<const float*>(a.raw_data()), static_cast<const float*>(b.raw_data()), b.strides()[1],
+             bias.defined() ? static_cast<const float*>(bias.raw_data()) : nullptr, static_cast<float*>(out.raw_data()),
+             a.shape()[2], b.shape()[2]);
     return out;
   }
   if (a.dtype() == kFloat32) {

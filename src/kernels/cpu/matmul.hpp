@@ -1,4 +1,5 @@
-// Batched matrix product on the CPU: oneDNN for float32, plain loops for float64.
+// Batched matrix product on the CPU: oneDNN for float32 (a vector times a row-major matrix:
+// gemv.hpp), plain loops for float64.
 #pragma once
 #include "strata/core/tensor.hpp"
 
