@@ -1,6 +1,7 @@
 // Seq2seq with Luong attention (nn/zoo/seq2seq.hpp): shapes, gradients to every weight,
-// attention weights that are distributions, the parameter count from its formula, and a tiny
-// task (reversing digit strings) learned well enough for greedy decoding to get it right.
+// attention weights that are distributions, padded sources, the parameter count from its
+// formula, and a tiny task (reversing digit strings) learned well enough for greedy decoding
+// to get it right.
 #include <gtest/gtest.h>
 
 #include "expect_error.hpp"
@@ -51,6 +52,21 @@ TEST(Seq2seqTest, AttentionWeightsAreDistributionsOverTheSource) {
     net.infer(src, 4, kStart);
     EXPECT_TRUE(allclose(sum(net.attention_weights(), {-1}), ones({4, 4}), 1e-5, 1e-6));
   }
+}
+
+// A right-padded source with its length computes what the source alone does.
+TEST(Seq2seqTest, PaddingBehindSourceLengthsChangesNothing) {
+  Seq2seqLuongAttention net(10, 8, 12);
+  net.eval();
+  Tensor a = randint(1, 10, {1, 3}), b = randint(1, 10, {1, 5}), dec_in = randint(0, 10, {2, 4});
+  Tensor src = concat({concat({a, randint(1, 10, {1, 2})}, 1), b}, 0);  // a padded with noise
+  Tensor lengths = from_vector<int64_t>({3, 5});
+  Tensor logits = net(src, dec_in, lengths);
+  EXPECT_TRUE(allclose(narrow(narrow(net.attention_weights(), 0, 0, 1), 2, 3, 2), zeros({1, 4, 2}), 0, 0));
+  EXPECT_TRUE(allclose(narrow(logits, 0, 0, 1), net(a, narrow(dec_in, 0, 0, 1)), 1e-5, 1e-6));
+  EXPECT_TRUE(allclose(narrow(logits, 0, 1, 1), net(b, narrow(dec_in, 0, 1, 1)), 1e-5, 1e-6));
+  Tensor ids = net.infer(src, 4, kStart, lengths);
+  EXPECT_TRUE(allclose(cast(narrow(ids, 0, 0, 1), kFloat32), cast(net.infer(a, 4, kStart), kFloat32), 0, 0));
 }
 
 TEST(Seq2seqTest, GradientReachesEveryWeight) {

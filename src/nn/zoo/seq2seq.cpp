@@ -4,7 +4,9 @@
 #include "strata/core/factory.hpp"
 #include "strata/nn/attention.hpp"
 #include "strata/ops/combine.hpp"
+#include "strata/ops/elementwise.hpp"
 #include "strata/ops/reduce.hpp"
+#include "strata/ops/shape.hpp"
 
 namespace strata::nn::zoo {
 
@@ -28,8 +30,8 @@ Seq2seqLuongAttention::Seq2seqLuongAttention(int64_t vocabulary_size, int64_t em
 }
 
 void Seq2seqLuongAttention::build_many(const std::vector<Shape>& s) {
-  expect(s.size() == 2 && s[0].size() == 2 && s[1].size() == 2 && s[0][0] == s[1][0],
-         "takes {src [B, S], decoder_input [B, T]} ids");
+  expect((s.size() == 2 || s.size() == 3) && s[0].size() == 2 && s[1].size() == 2 && s[0][0] == s[1][0],
+         "takes {src [B, S], decoder_input [B, T]} ids and optionally src_lengths [B]");
 }
 
 Tensor Seq2seqLuongAttention::forward(const Tensor&) {
@@ -38,34 +40,44 @@ Tensor Seq2seqLuongAttention::forward(const Tensor&) {
 }
 
 Tensor Seq2seqLuongAttention::forward_many(const std::vector<Tensor>& xs) {
-  expect(xs.size() == 2 && xs[0].dim() == 2 && xs[1].dim() == 2 && xs[0].size(0) == xs[1].size(0),
-         "expected src [B, S] and decoder_input [B, T] ids, got " + std::to_string(xs.size()) + " inputs");
-  RNNResult encoded = encoder_.run(embedding_(xs[0]));
-  Tensor decoded = decoder_.run(embedding_(xs[1]), encoded.state).output;
-  return attend(decoded, encoded.output);
+  expect((xs.size() == 2 || xs.size() == 3) && xs[0].dim() == 2 && xs[1].dim() == 2 && xs[0].size(0) == xs[1].size(0),
+         "expected src [B, S] and decoder_input [B, T] ids (and optionally src_lengths [B]), got " +
+             std::to_string(xs.size()) + " inputs");
+  Encoded encoded = encode(xs[0], xs.size() == 3 ? xs[2] : Tensor());
+  Tensor decoded = decoder_.run(embedding_(xs[1]), encoded.rnn.state).output;
+  return attend(decoded, encoded);
 }
 
-Tensor Seq2seqLuongAttention::attend(const Tensor& decoded, const Tensor& encoded) {
+Seq2seqLuongAttention::Encoded Seq2seqLuongAttention::encode(const Tensor& src, const Tensor& src_lengths) {
+  Encoded e{encoder_.run(embedding_(src), {}, src_lengths), Tensor()};
+  // log of the 0/1 validity mask: 0 keeps a step, -inf removes it.
+  if (src_lengths.defined()) e.mask = unsqueeze(log(sequence_mask(src_lengths, src.size(1))), 1);
+  return e;
+}
+
+Tensor Seq2seqLuongAttention::attend(const Tensor& decoded, const Encoded& encoded) {
   // Luong's scores are not scaled: scale 1 turns the transformer's attention into theirs.
   Tensor query = score_ ? (*score_)(decoded) : decoded;
-  Tensor context = scaled_dot_product_attention(query, encoded, encoded, Tensor(), false, 0, &attention_weights_, 1.0);
+  const Tensor& h = encoded.rnn.output;
+  Tensor context = scaled_dot_product_attention(query, h, h, encoded.mask, false, 0, &attention_weights_, 1.0);
   return output_(attention_(concat({context, decoded}, -1)));
 }
 
-Tensor Seq2seqLuongAttention::infer(const Tensor& src, int64_t seq_length, int64_t start_token) {
+Tensor Seq2seqLuongAttention::infer(const Tensor& src, int64_t seq_length, int64_t start_token,
+                                    const Tensor& src_lengths) {
   expect(src.dim() == 2, "infer: expected src ids [B, S], got " + src.shape().str());
   expect(seq_length > 0, "infer: seq_length must be positive, got " + std::to_string(seq_length));
   expect(start_token >= 0 && start_token < vocabulary_size_,
          "infer: start_token " + std::to_string(start_token) + " is not in the vocabulary [0, " +
              std::to_string(vocabulary_size_) + ")");
   NoGradGuard no_grad;
-  RNNResult encoded = encoder_.run(embedding_(src));
-  std::vector<Tensor> state = encoded.state, ids, weights;
+  Encoded encoded = encode(src, src_lengths);
+  std::vector<Tensor> state = encoded.rnn.state, ids, weights;
   Tensor token = full({src.size(0), 1}, static_cast<double>(start_token), kInt64);
   for (int64_t t = 0; t < seq_length; ++t) {
     RNNResult step = decoder_.run(embedding_(token), state);
     state = step.state;
-    token = argmax(attend(step.output, encoded.output), -1);  // [B, 1]
+    token = argmax(attend(step.output, encoded), -1);  // [B, 1]
     ids.push_back(token);
     weights.push_back(attention_weights_);
   }

@@ -10,6 +10,7 @@
 //   nn::zoo::Seq2seqLuongAttention net(10, 16, 32);       // vocabulary, embedding, hidden
 //   Tensor logits = net(src, dec_in);                     // training: teacher forcing
 //   Tensor ids = net.infer(src, 5, start_token);          // greedy decoding
+//   net(src, dec_in, src_lengths);                        // right-padded sources
 #pragma once
 #include <optional>
 
@@ -37,11 +38,16 @@ class Seq2seqLuongAttention : public Module {
 
   using Module::operator();
   // Teacher forcing: src ids [B, S], decoder input ids [B, T] (the targets shifted right behind
-  // a start token) -> logits [B, T, V].
-  Tensor operator()(const Tensor& src, const Tensor& decoder_input) { return (*this)({src, decoder_input}); }
+  // a start token) -> logits [B, T, V]. With src_lengths [B] (integers, right padding), the
+  // encoder stops at each source's end (its final state is taken there) and attention gives
+  // padded steps weight 0, so padding changes nothing. As a layer call: {src, decoder_input}
+  // or {src, decoder_input, src_lengths}.
+  Tensor operator()(const Tensor& src, const Tensor& decoder_input, const Tensor& src_lengths = Tensor()) {
+    return src_lengths.defined() ? (*this)({src, decoder_input, src_lengths}) : (*this)({src, decoder_input});
+  }
   // Greedy decoding: from start_token, feeds each step's most likely token to the next, for
   // seq_length steps -> int64 ids [B, seq_length]. No gradient is recorded.
-  Tensor infer(const Tensor& src, int64_t seq_length, int64_t start_token);
+  Tensor infer(const Tensor& src, int64_t seq_length, int64_t start_token, const Tensor& src_lengths = Tensor());
   // The attention weights of the last call (forward or infer): [B, T, S], each row summing to 1.
   const Tensor& attention_weights() const { return attention_weights_; }
 
@@ -53,8 +59,13 @@ class Seq2seqLuongAttention : public Module {
   Tensor forward_many(const std::vector<Tensor>& xs) override;
 
  private:
-  // Decoder outputs [B, T, H] attended over encoder outputs [B, S, H] -> logits [B, T, V].
-  Tensor attend(const Tensor& decoded, const Tensor& encoded);
+  struct Encoded {
+    RNNResult rnn;  // outputs [B, S, H] and the final state
+    Tensor mask;    // additive attention mask [B, 1, S] (-inf at padding), or undefined
+  };
+  Encoded encode(const Tensor& src, const Tensor& src_lengths);
+  // Decoder outputs [B, T, H] attended over the encoder's -> logits [B, T, V].
+  Tensor attend(const Tensor& decoded, const Encoded& encoded);
 
   int64_t vocabulary_size_;
   Embedding embedding_;
