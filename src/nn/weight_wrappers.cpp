@@ -48,7 +48,8 @@ WeightWrapper::WeightWrapper(std::string kind, Layer& layer, Tensor& weight, std
 WeightWrapper::WeightWrapper(std::string kind, std::shared_ptr<Layer> layer, const std::string& weight,
                              std::string name)
     : Layer(std::move(kind), std::move(name)), owned_(std::move(layer)), layer_(owned_.get()),
-      weight_(weight_member(*owned_, weight)) {
+      weight_(owned_ ? weight_member(*owned_, weight) : nullptr) {
+  expect(owned_ != nullptr, "was given no layer to wrap");
   expect(weight_ != nullptr, "cannot wrap weight '" + weight + "' of " + owned_->name() + " (" + owned_->kind() +
                                  "): " + kNameable);
 }
