@@ -1,5 +1,6 @@
 #include "strata/nn/adaptive_pool.hpp"
 
+#include "strata/nn/layer_config.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/reduce.hpp"
 #include "strata/ops/shape.hpp"
@@ -51,5 +52,20 @@ Tensor AdaptivePool::forward(const Tensor& x) {
                                    " [N, spatial..., C], got " + x.shape().str());
   return adaptive_pool(x, output_size_, reduce_);
 }
+
+
+void AdaptivePool::get_config(nlohmann::json& c) const { c = {{"output_size", output_size_}}; }
+
+template <class L>
+std::shared_ptr<Layer> adaptive_pool_from_config(const nlohmann::json& c, const std::string& name) {
+  return std::make_shared<L>(dims_of(c.at("output_size")), name);
+}
+
+STRATA_LAYER_CLASS("adaptivemaxpool1d", adaptive_pool_from_config<AdaptiveMaxPool1d>);
+STRATA_LAYER_CLASS("adaptivemaxpool2d", adaptive_pool_from_config<AdaptiveMaxPool2d>);
+STRATA_LAYER_CLASS("adaptivemaxpool3d", adaptive_pool_from_config<AdaptiveMaxPool3d>);
+STRATA_LAYER_CLASS("adaptiveavgpool1d", adaptive_pool_from_config<AdaptiveAvgPool1d>);
+STRATA_LAYER_CLASS("adaptiveavgpool2d", adaptive_pool_from_config<AdaptiveAvgPool2d>);
+STRATA_LAYER_CLASS("adaptiveavgpool3d", adaptive_pool_from_config<AdaptiveAvgPool3d>);
 
 }  // namespace strata::nn

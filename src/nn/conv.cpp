@@ -1,6 +1,6 @@
 #include "strata/nn/conv.hpp"
 
-#include "strata/nn/layer_config.hpp"
+#include "conv_config.hpp"
 
 namespace strata::nn {
 
@@ -30,18 +30,10 @@ Tensor Conv2d::forward(const Tensor& x) {
   return act_(conv2d(x, W, b, options_));
 }
 
-using nlohmann::json;
-
-
-void Conv2d::get_config(json& c) const {
-  c = {{"n_filter", n_filter_}, {"filter_size", filter_size_}, {"act", activation_name(act_, *this)},
-       {"options", conv_options_config(options_)}, {"in_channels", in_channels_}, {"use_bias", use_bias_}};
+void Conv2d::get_config(nlohmann::json& c) const {
+  c = detail::conv_config(n_filter_, filter_size_, act_, options_, in_channels_, use_bias_, *this);
 }
 
-STRATA_LAYER_CLASS("conv2d", [](const json& c, const std::string& name) {
-  return std::make_shared<Conv2d>(c.at("n_filter").get<int64_t>(), dims_of(c.at("filter_size")),
-                                  Activation(c.at("act").get<std::string>()), conv_options_from(c.at("options")), name,
-                                  c.at("in_channels").get<int64_t>(), c.at("use_bias").get<bool>());
-});
+STRATA_LAYER_CLASS("conv2d", detail::conv_from_config<Conv2d>);
 
 }  // namespace strata::nn

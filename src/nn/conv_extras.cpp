@@ -2,6 +2,7 @@
 
 #include "strata/ops/linalg.hpp"
 #include "strata/ops/shape.hpp"
+#include "conv_config.hpp"
 
 namespace strata::nn {
 namespace {
@@ -82,5 +83,34 @@ STRATA_EXPLICIT_CONV(Conv3dLayer, "conv3dlayer", 3, false, conv3d)
 STRATA_EXPLICIT_CONV(DeConv2dLayer, "deconv2dlayer", 2, true, conv_transpose2d)
 STRATA_EXPLICIT_CONV(DeConv3dLayer, "deconv3dlayer", 3, true, conv_transpose3d)
 #undef STRATA_EXPLICIT_CONV
+
+void SeparableConv1d::get_config(nlohmann::json& c) const {
+  c = detail::conv_config(n_filter_, filter_size_, act_, options_, in_channels_, use_bias_, *this);
+  c["depth_multiplier"] = depth_multiplier_;
+}
+
+namespace {
+
+// The explicit forms' weight shape, from ConvLayer's config: [k..., in, out], or [k..., out, in]
+// when transposed.
+template <class L, bool transposed>
+std::shared_ptr<Layer> explicit_conv_from_config(const nlohmann::json& c, const std::string& name) {
+  const int64_t n_filter = c.at("n_filter").get<int64_t>(), in = c.at("in_channels").get<int64_t>();
+  std::vector<int64_t> shape = dims_of(c.at("filter_size"));
+  shape.push_back(transposed ? n_filter : in);
+  shape.push_back(transposed ? in : n_filter);
+  return std::make_shared<L>(Shape(shape), Activation(c.at("act").get<std::string>()),
+                             conv_options_from(c.at("options")), name, c.at("use_bias").get<bool>());
+}
+
+}  // namespace
+
+STRATA_LAYER_CLASS("deconv1d", detail::conv_from_config<DeConv1d>);
+STRATA_LAYER_CLASS("separableconv1d", detail::separable_conv_from_config<SeparableConv1d>);
+STRATA_LAYER_CLASS("conv1dlayer", explicit_conv_from_config<Conv1dLayer, false>);
+STRATA_LAYER_CLASS("conv2dlayer", explicit_conv_from_config<Conv2dLayer, false>);
+STRATA_LAYER_CLASS("conv3dlayer", explicit_conv_from_config<Conv3dLayer, false>);
+STRATA_LAYER_CLASS("deconv2dlayer", explicit_conv_from_config<DeConv2dLayer, true>);
+STRATA_LAYER_CLASS("deconv3dlayer", explicit_conv_from_config<DeConv3dLayer, true>);
 
 }  // namespace strata::nn

@@ -1,6 +1,6 @@
 #include "strata/nn/conv_variants.hpp"
 
-#include "strata/nn/layer_config.hpp"
+#include "conv_config.hpp"
 
 namespace strata::nn {
 
@@ -64,24 +64,13 @@ DeConv3d::DeConv3d(int64_t n_filter, SpatialSizes filter_size, Activation act, C
     : ConvLayer("deconv3d", 3, true, conv_transpose3d, n_filter, std::move(filter_size), std::move(act),
                 std::move(options), std::move(name), in_channels, use_bias, std::move(w_init), std::move(b_init)) {}
 
-using nlohmann::json;
-
-
-void ConvLayer::get_config(json& c) const {
-  c = {{"n_filter", n_filter_}, {"filter_size", filter_size_}, {"act", activation_name(act_, *this)},
-       {"options", conv_options_config(options_)}, {"in_channels", in_channels_}, {"use_bias", use_bias_}};
+void ConvLayer::get_config(nlohmann::json& c) const {
+  c = detail::conv_config(n_filter_, filter_size_, act_, options_, in_channels_, use_bias_, *this);
 }
 
-template <class L>
-std::shared_ptr<Layer> conv_from_config(const json& c, const std::string& name) {
-  return std::make_shared<L>(c.at("n_filter").get<int64_t>(), dims_of(c.at("filter_size")),
-                             Activation(c.at("act").get<std::string>()), conv_options_from(c.at("options")), name,
-                             c.at("in_channels").get<int64_t>(), c.at("use_bias").get<bool>());
-}
-
-STRATA_LAYER_CLASS("conv1d", conv_from_config<Conv1d>);
-STRATA_LAYER_CLASS("conv3d", conv_from_config<Conv3d>);
-STRATA_LAYER_CLASS("deconv2d", conv_from_config<DeConv2d>);
-STRATA_LAYER_CLASS("deconv3d", conv_from_config<DeConv3d>);
+STRATA_LAYER_CLASS("conv1d", detail::conv_from_config<Conv1d>);
+STRATA_LAYER_CLASS("conv3d", detail::conv_from_config<Conv3d>);
+STRATA_LAYER_CLASS("deconv2d", detail::conv_from_config<DeConv2d>);
+STRATA_LAYER_CLASS("deconv3d", detail::conv_from_config<DeConv3d>);
 
 }  // namespace strata::nn

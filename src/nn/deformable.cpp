@@ -5,6 +5,7 @@
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/linalg.hpp"
 #include "strata/ops/shape.hpp"
+#include "conv_config.hpp"
 #include "window_geometry.hpp"
 
 namespace strata::nn {
@@ -86,5 +87,11 @@ Tensor DeformableConv2d::forward_many(const std::vector<Tensor>& xs) {
   Tensor w = reshape(W, {filter_size_[0], filter_size_[1], in_channels_, n_filter_});
   return act_(deform_conv2d(x, offset, w, b, options_));
 }
+
+void DeformableConv2d::get_config(nlohmann::json& c) const {
+  c = detail::conv_config(n_filter_, filter_size_, act_, options_, in_channels_, use_bias_, *this);
+}
+
+STRATA_LAYER_CLASS("deformableconv2d", detail::conv_from_config<DeformableConv2d>);
 
 }  // namespace strata::nn

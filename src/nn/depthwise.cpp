@@ -1,9 +1,8 @@
 #include "strata/nn/depthwise.hpp"
 
-#include "strata/nn/layer_config.hpp"
-
 #include "strata/ops/linalg.hpp"
 #include "strata/ops/shape.hpp"
+#include "conv_config.hpp"
 
 namespace strata::nn {
 namespace {
@@ -110,21 +109,11 @@ STRATA_LAYER_CLASS("depthwiseconv2d", [](const json& c, const std::string& name)
 });
 
 void SeparableConv2d::get_config(json& c) const {
-  c = {{"n_filter", n_filter_},
-       {"filter_size", filter_size_},
-       {"act", activation_name(act_, *this)},
-       {"options", conv_options_config(options_)},
-       {"depth_multiplier", depth_multiplier_},
-       {"in_channels", in_channels_},
-       {"use_bias", use_bias_}};
+  c = detail::conv_config(n_filter_, filter_size_, act_, options_, in_channels_, use_bias_, *this);
+  c["depth_multiplier"] = depth_multiplier_;
 }
 
-STRATA_LAYER_CLASS("separableconv2d", [](const json& c, const std::string& name) {
-  return std::make_shared<SeparableConv2d>(c.at("n_filter").get<int64_t>(), dims_of(c.at("filter_size")),
-                                           Activation(c.at("act").get<std::string>()),
-                                           conv_options_from(c.at("options")), c.at("depth_multiplier").get<int64_t>(),
-                                           name, c.at("in_channels").get<int64_t>(), c.at("use_bias").get<bool>());
-});
+STRATA_LAYER_CLASS("separableconv2d", detail::separable_conv_from_config<SeparableConv2d>);
 
 // The config's options already carry n_group as their groups.
 STRATA_LAYER_CLASS("groupconv2d", [](const json& c, const std::string& name) {

@@ -1,5 +1,6 @@
 #include "strata/nn/fold.hpp"
 
+#include "strata/nn/layer_config.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/shape.hpp"
@@ -76,5 +77,22 @@ Tensor Fold::forward(const Tensor& x) {
   expect(x.dim() == 4, "expects patches [N, OH, OW, kh * kw * C], got " + x.shape().str());
   return fold2d(x, output_size_, kernel_, options_);
 }
+
+
+void Unfold::get_config(nlohmann::json& c) const {
+  c = {{"kernel", kernel_}, {"options", conv_options_config(options_)}};
+}
+
+void Fold::get_config(nlohmann::json& c) const {
+  c = {{"output_size", output_size_}, {"kernel", kernel_}, {"options", conv_options_config(options_)}};
+}
+
+STRATA_LAYER_CLASS("unfold", [](const nlohmann::json& c, const std::string& name) {
+  return std::make_shared<Unfold>(dims_of(c.at("kernel")), conv_options_from(c.at("options")), name);
+});
+STRATA_LAYER_CLASS("fold", [](const nlohmann::json& c, const std::string& name) {
+  return std::make_shared<Fold>(dims_of(c.at("output_size")), dims_of(c.at("kernel")),
+                                conv_options_from(c.at("options")), name);
+});
 
 }  // namespace strata::nn

@@ -1,5 +1,6 @@
 #include "strata/nn/pad_layer.hpp"
 
+#include "strata/nn/layer_config.hpp"
 #include "strata/ops/shape.hpp"
 
 namespace strata::nn {
@@ -38,5 +39,23 @@ Tensor PadLayer::forward(const Tensor& x) {
   }
   return pad(x, padding_, PadMode::constant, value_);
 }
+
+
+namespace {
+constexpr const char* kModeNames[] = {"constant", "reflect", "symmetric", "replicate"};
+}  // namespace
+
+void PadLayer::get_config(nlohmann::json& c) const {
+  c = {{"padding", padding_}, {"mode", kModeNames[static_cast<int>(mode_)]}, {"constant_value", value_}};
+}
+
+STRATA_LAYER_CLASS("padlayer", [](const nlohmann::json& c, const std::string& name) {
+  const std::string mode = c.at("mode").get<std::string>();
+  for (int m = 0; m < 4; ++m)
+    if (mode == kModeNames[m])
+      return std::make_shared<PadLayer>(c.at("padding").get<std::vector<std::pair<int64_t, int64_t>>>(),
+                                        static_cast<PadLayerMode>(m), c.at("constant_value").get<double>(), name);
+  throw Error("mode: expected constant, reflect, symmetric or replicate, got '" + mode + "'");
+});
 
 }  // namespace strata::nn

@@ -1,5 +1,6 @@
 #include "strata/nn/prelu6.hpp"
 
+#include "strata/nn/layer_config.hpp"
 #include "strata/ops/elementwise.hpp"
 
 namespace strata::nn {
@@ -16,10 +17,10 @@ std::string expected_input(int64_t channels) { return "expected input of shape [
 
 }  // namespace
 
-Tensor prelu6(const Tensor& x, const Tensor& alpha) { return relu6(x) - alpha * relu(-x); }
+Tensor prelu6(const Tensor& x, const Tensor& alpha) { return relu6(x) - alpha * strata::relu(-x); }
 
 Tensor ptrelu6(const Tensor& x, const Tensor& alpha_low, const Tensor& alpha_high) {
-  return relu6(x) + alpha_high * relu(x - 6.0) - alpha_low * relu(-x);
+  return relu6(x) + alpha_high * strata::relu(x - 6.0) - alpha_low * strata::relu(-x);
 }
 
 PRelu6::PRelu6(bool channel_shared, Initializer a_init, std::string name)
@@ -47,5 +48,17 @@ Tensor PTRelu6::forward(const Tensor& x) {
          expected_input(channels_) + ", got " + x.shape().str());
   return ptrelu6(x, alpha_low, alpha_high);
 }
+
+
+void PRelu6::get_config(nlohmann::json& c) const { c = {{"channel_shared", channel_shared_}}; }
+void PTRelu6::get_config(nlohmann::json& c) const { c = {{"channel_shared", channel_shared_}}; }
+
+template <class L>
+std::shared_ptr<Layer> relu6_from_config(const nlohmann::json& c, const std::string& name) {
+  return std::make_shared<L>(c.at("channel_shared").get<bool>(), truncated_normal(0.0, 0.05), name);
+}
+
+STRATA_LAYER_CLASS("prelu6", relu6_from_config<PRelu6>);
+STRATA_LAYER_CLASS("ptrelu6", relu6_from_config<PTRelu6>);
 
 }  // namespace strata::nn

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "conv_config.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/linalg.hpp"
 #include "strata/ops/reduce.hpp"
@@ -137,7 +138,10 @@ DorefaDense::DorefaDense(int64_t units, int bit_w, int bit_a, Activation act, st
                          Initializer w_init, Initializer b_init)
     : QuantizedDense("dorefadense", units, bits_quantizer(dorefa_weight, bit_w, "DorefaDense bit_w"),
                      bits_quantizer(dorefa_activation, bit_a, "DorefaDense bit_a"), std::move(act),
-                     std::move(name), use_bias, std::move(w_init), std::move(b_init)) {}
+                     std::move(name), use_bias, std::move(w_init), std::move(b_init)) {
+  bit_w_ = bit_w;
+  bit_a_ = bit_a;
+}
 
 DorefaConv2d::DorefaConv2d(int64_t n_filter, SpatialSizes filter_size, int bit_w, int bit_a, Activation act,
                            ConvOptions options, std::string name, bool use_bias, Initializer w_init,
@@ -145,19 +149,82 @@ DorefaConv2d::DorefaConv2d(int64_t n_filter, SpatialSizes filter_size, int bit_w
     : QuantizedConv2d("dorefaconv2d", n_filter, std::move(filter_size),
                       bits_quantizer(dorefa_weight, bit_w, "DorefaConv2d bit_w"),
                       bits_quantizer(dorefa_activation, bit_a, "DorefaConv2d bit_a"), std::move(act),
-                      std::move(options), std::move(name), use_bias, std::move(w_init), std::move(b_init)) {}
+                      std::move(options), std::move(name), use_bias, std::move(w_init), std::move(b_init)) {
+  bit_w_ = bit_w;
+  bit_a_ = bit_a;
+}
 
 QuanDense::QuanDense(int64_t units, int bit_w, int bit_a, Activation act, std::string name, bool use_bias,
                      Initializer w_init, Initializer b_init)
     : QuantizedDense("quandense", units, bits_quantizer(quantize_min_max, bit_w, "QuanDense bit_w"),
                      bits_quantizer(quantize_min_max, bit_a, "QuanDense bit_a"), std::move(act), std::move(name),
-                     use_bias, std::move(w_init), std::move(b_init)) {}
+                     use_bias, std::move(w_init), std::move(b_init)) {
+  bit_w_ = bit_w;
+  bit_a_ = bit_a;
+}
 
 QuanConv2d::QuanConv2d(int64_t n_filter, SpatialSizes filter_size, int bit_w, int bit_a, Activation act,
                        ConvOptions options, std::string name, bool use_bias, Initializer w_init, Initializer b_init)
     : QuantizedConv2d("quanconv2d", n_filter, std::move(filter_size),
                       bits_quantizer(quantize_min_max, bit_w, "QuanConv2d bit_w"),
                       bits_quantizer(quantize_min_max, bit_a, "QuanConv2d bit_a"), std::move(act),
-                      std::move(options), std::move(name), use_bias, std::move(w_init), std::move(b_init)) {}
+                      std::move(options), std::move(name), use_bias, std::move(w_init), std::move(b_init)) {
+  bit_w_ = bit_w;
+  bit_a_ = bit_a;
+}
+
+
+// Dense's and the convolutions' configs less the input size, which these constructors do not
+// take (they always infer it).
+void QuantizedDense::get_config(nlohmann::json& c) const {
+  Dense::get_config(c);
+  c.erase("in_units");
+  if (bit_w_ > 0) c.update({{"bit_w", bit_w_}, {"bit_a", bit_a_}});
+}
+
+void QuantizedConv2d::get_config(nlohmann::json& c) const {
+  c = detail::conv_config(n_filter_, filter_size_, act_, options_, in_channels_, use_bias_, *this);
+  c.erase("in_channels");
+  if (bit_w_ > 0) c.update({{"bit_w", bit_w_}, {"bit_a", bit_a_}});
+}
+
+namespace {
+
+template <class L, bool with_bits>
+std::shared_ptr<Layer> quantized_dense_from_config(const nlohmann::json& c, const std::string& name) {
+  const int64_t units = c.at("units").get<int64_t>();
+  const Activation act(c.at("act").get<std::string>());
+  const bool use_bias = c.at("use_bias").get<bool>();
+  if constexpr (with_bits)
+    return std::make_shared<L>(units, c.at("bit_w").get<int>(), c.at("bit_a").get<int>(), act, name, use_bias);
+  else
+    return std::make_shared<L>(units, act, name, use_bias);
+}
+
+template <class L, bool with_bits>
+std::shared_ptr<Layer> quantized_conv_from_config(const nlohmann::json& c, const std::string& name) {
+  const int64_t n_filter = c.at("n_filter").get<int64_t>();
+  const SpatialSizes filter_size = dims_of(c.at("filter_size"));
+  const Activation act(c.at("act").get<std::string>());
+  const ConvOptions options = conv_options_from(c.at("options"));
+  const bool use_bias = c.at("use_bias").get<bool>();
+  if constexpr (with_bits)
+    return std::make_shared<L>(n_filter, filter_size, c.at("bit_w").get<int>(), c.at("bit_a").get<int>(), act,
+                               options, name, use_bias);
+  else
+    return std::make_shared<L>(n_filter, filter_size, act, options, name, use_bias);
+}
+
+}  // namespace
+
+STRATA_LAYER_CLASS("sign", [](const nlohmann::json&, const std::string& name) { return std::make_shared<Sign>(name); });
+STRATA_LAYER_CLASS("binarydense", quantized_dense_from_config<BinaryDense, false>);
+STRATA_LAYER_CLASS("ternarydense", quantized_dense_from_config<TernaryDense, false>);
+STRATA_LAYER_CLASS("dorefadense", quantized_dense_from_config<DorefaDense, true>);
+STRATA_LAYER_CLASS("quandense", quantized_dense_from_config<QuanDense, true>);
+STRATA_LAYER_CLASS("binaryconv2d", quantized_conv_from_config<BinaryConv2d, false>);
+STRATA_LAYER_CLASS("ternaryconv2d", quantized_conv_from_config<TernaryConv2d, false>);
+STRATA_LAYER_CLASS("dorefaconv2d", quantized_conv_from_config<DorefaConv2d, true>);
+STRATA_LAYER_CLASS("quanconv2d", quantized_conv_from_config<QuanConv2d, true>);
 
 }  // namespace strata::nn

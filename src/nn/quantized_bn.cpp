@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "strata/autograd/grad_mode.hpp"
+#include "strata/nn/layer_config.hpp"
 #include "strata/nn/quantized.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/linalg.hpp"
@@ -64,7 +65,8 @@ QuanDenseWithBN::QuanDenseWithBN(int64_t units, int bit_w, int bit_a, Activation
     : QuanWithBN(
           "quandensewithbn", -1, [units](const Shape& s) { return Shape{s.back(), units}; },
           [](const Tensor& x, const Tensor& w) { return linear(x, w); }, bit_w, bit_a, decay, epsilon,
-          std::move(act), std::move(name), std::move(w_init)) {
+          std::move(act), std::move(name), std::move(w_init)),
+      units_(units) {
   expect(units > 0, "units must be positive, got " + std::to_string(units));
 }
 
@@ -77,10 +79,40 @@ QuanConv2dWithBN::QuanConv2dWithBN(int64_t n_filter, SpatialSizes filter_size, i
             return Shape{k[0], k.size() > 1 ? k[1] : k[0], s[3], n_filter};
           },
           [options](const Tensor& x, const Tensor& w) { return conv2d(x, w, Tensor(), options); }, bit_w, bit_a, decay,
-          epsilon, std::move(act), std::move(name), std::move(w_init)) {
+          epsilon, std::move(act), std::move(name), std::move(w_init)),
+      n_filter_(n_filter), filter_size_(filter_size), options_(options) {
   expect(n_filter > 0, "n_filter must be positive, got " + std::to_string(n_filter));
   expect(filter_size.size() == 1 || filter_size.size() == 2, "filter_size must have 1 or 2 values");
   expect(options.groups == 1, "groups are not supported (TensorLayer's has none)");
 }
+
+
+void QuanWithBN::get_config(nlohmann::json& c) const {
+  c = {{"bit_w", bit_w_}, {"bit_a", bit_a_}, {"act", activation_name(act_, *this)}, {"decay", decay_},
+       {"epsilon", epsilon_}};
+}
+
+void QuanDenseWithBN::get_config(nlohmann::json& c) const {
+  QuanWithBN::get_config(c);
+  c["units"] = units_;
+}
+
+void QuanConv2dWithBN::get_config(nlohmann::json& c) const {
+  QuanWithBN::get_config(c);
+  c.update({{"n_filter", n_filter_}, {"filter_size", filter_size_}, {"options", conv_options_config(options_)}});
+}
+
+STRATA_LAYER_CLASS("quandensewithbn", [](const nlohmann::json& c, const std::string& name) {
+  return std::make_shared<QuanDenseWithBN>(c.at("units").get<int64_t>(), c.at("bit_w").get<int>(),
+                                           c.at("bit_a").get<int>(), Activation(c.at("act").get<std::string>()),
+                                           c.at("decay").get<double>(), c.at("epsilon").get<double>(), name);
+});
+STRATA_LAYER_CLASS("quanconv2dwithbn", [](const nlohmann::json& c, const std::string& name) {
+  return std::make_shared<QuanConv2dWithBN>(c.at("n_filter").get<int64_t>(), dims_of(c.at("filter_size")),
+                                            c.at("bit_w").get<int>(), c.at("bit_a").get<int>(),
+                                            Activation(c.at("act").get<std::string>()),
+                                            conv_options_from(c.at("options")), c.at("decay").get<double>(),
+                                            c.at("epsilon").get<double>(), name);
+});
 
 }  // namespace strata::nn

@@ -1,6 +1,7 @@
 #include "strata/nn/spatial_transformer.hpp"
 
 #include "strata/core/factory.hpp"
+#include "strata/nn/layer_config.hpp"
 #include "strata/nn/sampling.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/linalg.hpp"
@@ -72,8 +73,17 @@ Tensor SpatialTransformer2dAffine::forward_many(const std::vector<Tensor>& xs) {
   Tensor features = flatten(xs[0], 1);
   expect(features.size(1) == in_channels_,
          "expected theta_input with " + str(in_channels_) + " features, got " + xs[0].shape().str());
-  Tensor theta = tanh(linear(features, W, b));
+  Tensor theta = strata::tanh(linear(features, W, b));
   return affine_transform2d(xs[1], theta, out_size_[0], out_size_[1]);
 }
+
+void SpatialTransformer2dAffine::get_config(nlohmann::json& c) const {
+  c = {{"out_size", out_size_}, {"in_channels", in_channels_}};
+}
+
+STRATA_LAYER_CLASS("spatialtransformer2daffine", [](const nlohmann::json& c, const std::string& name) {
+  return std::make_shared<SpatialTransformer2dAffine>(dims_of(c.at("out_size")), c.at("in_channels").get<int64_t>(),
+                                                      name);
+});
 
 }  // namespace strata::nn

@@ -1,5 +1,6 @@
 #include "strata/nn/stack.hpp"
 
+#include "strata/nn/layer_config.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/shape.hpp"
 
@@ -48,5 +49,12 @@ Tensor UnStack::forward(const Tensor&) {
   expect(false, "returns a list of tensors; call it directly (unstack(x)), not as a one-output layer");
   return Tensor();
 }
+
+
+void Stack::get_config(nlohmann::json& c) const { c = {{"axis", axis_}}; }
+
+STRATA_LAYER_CLASS("stack", [](const nlohmann::json& c, const std::string& name) {
+  return std::make_shared<Stack>(c.at("axis").get<int64_t>(), name);
+});
 
 }  // namespace strata::nn

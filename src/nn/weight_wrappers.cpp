@@ -2,6 +2,11 @@
 
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/factory.hpp"
+#include "strata/nn/conv.hpp"
+#include "strata/nn/conv_variants.hpp"
+#include "strata/nn/depthwise.hpp"
+#include "strata/nn/layer_config.hpp"
+#include "strata/nn/quantized.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/reduce.hpp"
 #include "strata/ops/shape.hpp"
@@ -19,10 +24,42 @@ Axes input_axes(const Tensor& w) {
   return axes;
 }
 
+template <class L>
+Tensor* member_of(Layer& layer, Tensor L::*member) {
+  auto* l = dynamic_cast<L*>(&layer);
+  return l ? &(l->*member) : nullptr;
+}
+
+// The weight members a saved wrapper can name (see the header); nullptr for others.
+constexpr const char* kNameable = "only the W of a Dense, Conv2d, ConvLayer, DepthwiseConv2d or QuantizedConv2d";
+Tensor* weight_member(Layer& layer, const std::string& name) {
+  if (name != "W") return nullptr;
+  for (Tensor* w : {member_of(layer, &Dense::W), member_of(layer, &Conv2d::W), member_of(layer, &ConvLayer::W),
+                    member_of(layer, &DepthwiseConv2d::W), member_of(layer, &QuantizedConv2d::W)})
+    if (w) return w;
+  return nullptr;
+}
+
 }  // namespace
 
 WeightWrapper::WeightWrapper(std::string kind, Layer& layer, Tensor& weight, std::string name)
     : Layer(std::move(kind), std::move(name)), layer_(&layer), weight_(&weight) {}
+
+WeightWrapper::WeightWrapper(std::string kind, std::shared_ptr<Layer> layer, const std::string& weight,
+                             std::string name)
+    : Layer(std::move(kind), std::move(name)), owned_(std::move(layer)), layer_(owned_.get()),
+      weight_(owned_ ? weight_member(*owned_, weight) : nullptr) {
+  expect(owned_ != nullptr, "was given no layer to wrap");
+  expect(weight_ != nullptr, "cannot wrap weight '" + weight + "' of " + owned_->name() + " (" + owned_->kind() +
+                                 "): " + kNameable);
+}
+
+void WeightWrapper::get_config(nlohmann::json& c) const {
+  expect(weight_member(*layer_, "W") == weight_,
+         "wraps a weight of " + layer_->name() + " (" + layer_->kind() +
+             ") that a saved model cannot name: " + kNameable);
+  c = {{"layer", layer_config(*layer_)}, {"weight", "W"}};
+}
 
 Tensor WeightWrapper::forward(const Tensor& x) {
   if (!prepared_) {
@@ -44,6 +81,18 @@ SpectralNorm::SpectralNorm(Layer& layer, Tensor& weight, int n_power_iterations,
     : WeightWrapper("spectralnorm", layer, weight, std::move(name)), n_power_iterations_(n_power_iterations),
       eps_(eps) {
   expect(n_power_iterations >= 0, "n_power_iterations must be non-negative, got " + std::to_string(n_power_iterations));
+}
+
+SpectralNorm::SpectralNorm(std::shared_ptr<Layer> layer, const std::string& weight, int n_power_iterations,
+                           double eps, std::string name)
+    : WeightWrapper("spectralnorm", std::move(layer), weight, std::move(name)),
+      n_power_iterations_(n_power_iterations), eps_(eps) {
+  expect(n_power_iterations >= 0, "n_power_iterations must be non-negative, got " + std::to_string(n_power_iterations));
+}
+
+void SpectralNorm::get_config(nlohmann::json& c) const {
+  WeightWrapper::get_config(c);
+  c.update({{"n_power_iterations", n_power_iterations_}, {"eps", eps_}});
 }
 
 void SpectralNorm::prepare() {
@@ -82,6 +131,9 @@ Tensor SpectralNorm::reparametrise(const Tensor& w) {
 WeightNorm::WeightNorm(Layer& layer, Tensor& weight, std::string name)
     : WeightWrapper("weightnorm", layer, weight, std::move(name)) {}
 
+WeightNorm::WeightNorm(std::shared_ptr<Layer> layer, const std::string& weight, std::string name)
+    : WeightWrapper("weightnorm", std::move(layer), weight, std::move(name)) {}
+
 void WeightNorm::prepare() {
   const Tensor& v = weight();
   g = add_weight("g", {v.shape().back()}, [&](const Shape&, Generator*) {
@@ -91,5 +143,13 @@ void WeightNorm::prepare() {
 }
 
 Tensor WeightNorm::reparametrise(const Tensor& v) { return v * (g / norm(v, 2, input_axes(v))); }
+
+STRATA_LAYER_CLASS("spectralnorm", [](const nlohmann::json& c, const std::string& name) {
+  return std::make_shared<SpectralNorm>(layer_from_config(c.at("layer")), c.at("weight").get<std::string>(),
+                                        c.at("n_power_iterations").get<int>(), c.at("eps").get<double>(), name);
+});
+STRATA_LAYER_CLASS("weightnorm", [](const nlohmann::json& c, const std::string& name) {
+  return std::make_shared<WeightNorm>(layer_from_config(c.at("layer")), c.at("weight").get<std::string>(), name);
+});
 
 }  // namespace strata::nn

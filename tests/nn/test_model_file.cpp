@@ -178,12 +178,65 @@ Case extras_case() {
   return {std::make_shared<nn::Model>(x, s, "extras_net"), {randn({2, 4, 4, 8})}};
 }
 
-std::vector<Case> all_cases() {
-  return {image_case(), signal_case(), volume_case(), sequence_case(), translation_case(), ids_case(),
-          shared_nested_case(), extras_case()};
+// The quantised layers; round trips run in eval, where DropconnectDense drops nothing and the
+// folded batch norm uses its moving statistics.
+Case quantized_case() {
+  auto x = nn::Input({-1, 6, 6, 2}, "image");
+  auto h = nn::BinaryConv2d(4)(x);
+  h = nn::TernaryConv2d(4, {3, 3}, "relu")(h);
+  h = nn::DorefaConv2d(4, {3, 3}, 2, 4)(h);
+  h = nn::QuanConv2d(4, {2, 2}, 6, 6, {}, {.stride = {2, 2}})(h);  // 3 x 3
+  h = nn::QuanConv2dWithBN(3, {3, 3}, 8, 8, "tanh")(h);
+  h = nn::Flatten()(nn::Sign()(h));
+  h = nn::TernaryDense(8, "relu")(nn::BinaryDense(8)(h));
+  h = nn::QuanDense(8, 6, 6, {}, "", false)(nn::DorefaDense(8, 2, 4)(h));
+  h = nn::QuanDenseWithBN(6, 8, 8, "relu", 0.8)(h);
+  h = nn::DropconnectDense(4, 0.7, {}, "", 3)(h);
+  return {std::make_shared<nn::Model>(x, h, "quantized_net"), {randn({2, 6, 6, 2})}};
 }
 
-// Saves, loads and compares: same architecture JSON, same parameter count, identical outputs.
+// 1-D and 3-D convolution extras, adaptive pools, padding, Stack and the ReLU6 slopes.
+Case conv_extras_case() {
+  auto s = nn::Input({-1, 8, 3}, "signal");
+  auto a = nn::DeConv1d(4, {3})(s);                     // [16, 4]
+  a = nn::SeparableConv1d(5, {3}, "relu", {}, 2)(a);    // [14, 5]
+  a = nn::Conv1dLayer({3, 5, 6}, "tanh")(a);            // [14, 6]
+  auto b = nn::AdaptiveAvgPool1d({5})(nn::AdaptiveMaxPool1d({7})(a));
+  b = nn::PadLayer({{1, 2}, {0, 0}}, nn::PadLayerMode::reflect)(b);  // [8, 6]
+  auto c = nn::PadLayer({{2, 1}, {0, 0}}, nn::PadLayerMode::symmetric)(nn::AdaptiveMaxPool1d({5})(a));
+  auto d = nn::PadLayer({{0, 0}, {0, 0}, {0, 0}}, nn::PadLayerMode::replicate)(
+      nn::PadLayer({{3, 0}, {0, 0}}, nn::PadLayerMode::constant, 0.5)(nn::AdaptiveAvgPool1d({5})(a)));
+  auto joined = nn::Stack(1)({nn::PRelu6()(b), nn::PTRelu6(true)(c), nn::PRelu6(true)(d)});  // [3, 8, 6]
+  auto v = nn::Input({-1, 4, 4, 4, 2}, "volume");
+  auto h = nn::Conv3dLayer({3, 3, 3, 2, 3})(v);         // [4, 4, 4, 3]
+  h = nn::DeConv3dLayer({3, 3, 3, 2, 3}, "relu")(h);    // [8, 8, 8, 2]
+  auto p = nn::Concat()({nn::Flatten()(nn::AdaptiveMaxPool3d({2})(h)), nn::Flatten()(nn::AdaptiveAvgPool3d({1, 2, 2})(h))});
+  return {std::make_shared<nn::Model>(std::vector<nn::Symbol>{s, v}, std::vector<nn::Symbol>{joined, p}, "conv_extras_net"),
+          {randn({2, 8, 3}), randn({2, 4, 4, 4, 2})}};
+}
+
+// 2-D extras: explicit-shape convolutions, deformable convolution, the weight wrappers (which
+// save the layer they own), fold / unfold and the spatial transformer.
+Case image_extras_case() {
+  auto x = nn::Input({-1, 6, 6, 3}, "image");
+  auto h = nn::Conv2dLayer({3, 3, 3, 4}, "relu")(x);   // [6, 6, 4]
+  h = nn::DeConv2dLayer({3, 3, 2, 4})(h);              // [12, 12, 2]
+  h = nn::AdaptiveAvgPool2d({6})(nn::AdaptiveMaxPool2d({8, 7})(h));
+  h = nn::DeformableConv2d(4, {3, 3}, "tanh")({h, nn::Conv2d(18, {3, 3})(h)});
+  h = nn::SpectralNorm(std::make_shared<nn::Conv2d>(4, SpatialSizes{3, 3}, "relu", nn::same_padding()), "W", 2)(h);
+  h = nn::WeightNorm(std::make_shared<nn::Dense>(4), "W")(h);
+  h = nn::Fold({6, 6}, {2, 2}, {.stride = {2, 2}})(nn::Unfold({2, 2}, {.stride = {2, 2}})(h));
+  h = nn::SpatialTransformer2dAffine({5, 5})({nn::GlobalMeanPool2d()(h), h});  // [5, 5, 4]
+  return {std::make_shared<nn::Model>(x, h, "image_extras_net"), {randn({2, 6, 6, 3})}};
+}
+
+std::vector<Case> all_cases() {
+  return {image_case(), signal_case(), volume_case(), sequence_case(), translation_case(), ids_case(),
+          shared_nested_case(), extras_case(), quantized_case(), conv_extras_case(), image_extras_case()};
+}
+
+// Saves, loads and compares: same architecture JSON, same weights in the same order, identical
+// outputs.
 std::shared_ptr<nn::Model> round_trip(Case& c, const std::string& path) {
   randomise(*c.net);
   c.net->eval();
@@ -193,6 +246,12 @@ std::shared_ptr<nn::Model> round_trip(Case& c, const std::string& path) {
   loaded->eval();
   EXPECT_EQ(loaded->to_json(), c.net->to_json()) << c.net->name();
   EXPECT_EQ(loaded->count_params(), c.net->count_params()) << c.net->name();
+  const auto weights = c.net->named_weights(), loaded_weights = loaded->named_weights();
+  EXPECT_EQ(loaded_weights.size(), weights.size()) << c.net->name();
+  for (size_t i = 0; i < weights.size() && i < loaded_weights.size(); ++i) {
+    EXPECT_EQ(loaded_weights[i].first, weights[i].first) << c.net->name();
+    EXPECT_TRUE(allclose(loaded_weights[i].second, weights[i].second, 0, 0)) << weights[i].first;
+  }
   const auto after = loaded->run(c.inputs);
   EXPECT_EQ(after.size(), before.size());
   for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
@@ -279,6 +338,16 @@ TEST_F(ModelFileTest, UnregisteredFunctionsFailAtSaveTime) {
   nn::Model custom_net(w, custom(w));
   testing::expect_error([&] { custom_net.to_json(); }, {"custom", "my_custom", "not registered"});
   testing::expect_error([] { nn::Lambda("no_such_function"); }, {"no_such_function", "register_function"});
+}
+
+// A wrapper saves its weight by name, so one around a weight loading could not find is refused.
+TEST_F(ModelFileTest, WrappedWeightsMustBeNameable) {
+  nn::SeparableConv2d conv(4, {3, 3});
+  nn::WeightNorm wrapped(conv, conv.pointwise_W, "wrapped");
+  auto x = nn::Input({-1, 6, 6, 2});
+  nn::Model net(x, wrapped(x));
+  testing::expect_error([&] { net.to_json(); }, {"wrapped", "cannot name", "W of a Dense"});
+  testing::expect_error([] { nn::SpectralNorm(std::make_shared<nn::Embedding>(5, 2), "W"); }, {"cannot wrap weight 'W'"});
 }
 
 TEST_F(ModelFileTest, BadArchitecturesGiveClearErrors) {

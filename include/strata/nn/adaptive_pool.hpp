@@ -16,6 +16,7 @@ Tensor adaptive_pool(const Tensor& x, const SpatialSizes& output_size, AdaptiveR
 class AdaptivePool : public Layer {
  public:
   STRATA_LAYER_MOVABLE(AdaptivePool)
+  void get_config(nlohmann::json& config) const override;
   // output_size: one value for every spatial axis, or one per axis.
   AdaptivePool(std::string kind, int rank, AdaptiveReduce reduce, SpatialSizes output_size, std::string name);
 

@@ -21,6 +21,7 @@ class DeConv1d : public ConvLayer {
 class SeparableConv1d : public Layer {
  public:
   STRATA_LAYER_MOVABLE(SeparableConv1d)
+  void get_config(nlohmann::json& config) const override;
   explicit SeparableConv1d(int64_t n_filter, SpatialSizes filter_size = {3}, Activation act = {},
                            ConvOptions options = {}, int64_t depth_multiplier = 1, std::string name = "",
                            int64_t in_channels = -1, bool use_bias = true,
@@ -48,7 +49,8 @@ Tensor depthwise_conv1d(const Tensor& x, const Tensor& w, const Tensor& b = Tens
 // TensorLayer 1.x's explicit-shape convolutions. `shape` is the whole W: [k..., in, out] for a
 // convolution, [k..., out, in] for a transposed one (TensorFlow's filter layouts); the input's
 // channel count is checked against it. Initializers default to TensorLayer 1.x's
-// (truncated normal of stddev 0.02, zero bias).
+// (truncated normal of stddev 0.02, zero bias). Their saved config is ConvLayer's (n_filter,
+// filter_size, in_channels, ...), from which loading puts the shape back together.
 class Conv1dLayer : public ConvLayer {
  public:
   STRATA_LAYER_MOVABLE(Conv1dLayer)

@@ -21,6 +21,7 @@ Tensor deform_conv2d(const Tensor& x, const Tensor& offset, const Tensor& w, con
 class DeformableConv2d : public Layer {
  public:
   STRATA_LAYER_MOVABLE(DeformableConv2d)
+  void get_config(nlohmann::json& config) const override;
   explicit DeformableConv2d(int64_t n_filter = 32, SpatialSizes filter_size = {3, 3}, Activation act = {},
                             ConvOptions options = ConvOptions{.padding = Padding::same()}, std::string name = "",
                             int64_t in_channels = -1, bool use_bias = true, Initializer w_init = truncated_normal(0.0, 0.02),

@@ -12,6 +12,7 @@ namespace strata::nn {
 class DropconnectDense : public Dense {
  public:
   STRATA_LAYER_MOVABLE(DropconnectDense)
+  void get_config(nlohmann::json& config) const override;
   // keep in (0, 1]; seed >= 0 gives the layer its own generator (else the default one draws).
   explicit DropconnectDense(int64_t units, double keep = 0.5, Activation act = {}, std::string name = "",
                             int64_t seed = -1, bool use_bias = true, Initializer w_init = truncated_normal(0.0, 0.1),
@@ -21,6 +22,7 @@ class DropconnectDense : public Dense {
 
  private:
   double keep_;
+  int64_t seed_;
   std::unique_ptr<Generator> gen_;
 };
 

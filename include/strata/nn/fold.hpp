@@ -19,6 +19,7 @@ Tensor fold2d(const Tensor& patches, const SpatialSizes& output_size, const Spat
 class Unfold : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Unfold)
+  void get_config(nlohmann::json& config) const override;
   explicit Unfold(SpatialSizes kernel, ConvOptions options = {}, std::string name = "");
 
  protected:
@@ -32,6 +33,7 @@ class Unfold : public Layer {
 class Fold : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Fold)
+  void get_config(nlohmann::json& config) const override;
   Fold(SpatialSizes output_size, SpatialSizes kernel, ConvOptions options = {}, std::string name = "");
 
  protected:

@@ -19,6 +19,7 @@ Tensor pad_symmetric(const Tensor& x, const std::vector<std::pair<int64_t, int64
 class PadLayer : public Layer {
  public:
   STRATA_LAYER_MOVABLE(PadLayer)
+  void get_config(nlohmann::json& config) const override;
   // One pair per input axis (TensorLayer's `padding`); fewer pads the last axes.
   explicit PadLayer(std::vector<std::pair<int64_t, int64_t>> padding, PadLayerMode mode = PadLayerMode::constant,
                     double constant_value = 0, std::string name = "");

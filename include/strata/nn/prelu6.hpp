@@ -12,6 +12,7 @@ Tensor ptrelu6(const Tensor& x, const Tensor& alpha_low, const Tensor& alpha_hig
 class PRelu6 : public Layer {
  public:
   STRATA_LAYER_MOVABLE(PRelu6)
+  void get_config(nlohmann::json& config) const override;
   explicit PRelu6(bool channel_shared = false, Initializer a_init = truncated_normal(0.0, 0.05),
                   std::string name = "");
   Tensor alpha;  // [C] or [1]
@@ -29,6 +30,7 @@ class PRelu6 : public Layer {
 class PTRelu6 : public Layer {
  public:
   STRATA_LAYER_MOVABLE(PTRelu6)
+  void get_config(nlohmann::json& config) const override;
   explicit PTRelu6(bool channel_shared = false, Initializer a_init = truncated_normal(0.0, 0.05),
                    std::string name = "");
   Tensor alpha_low, alpha_high;  // [C] or [1] each

@@ -50,6 +50,8 @@ class Sign : public Layer {
 class QuantizedDense : public Dense {
  public:
   STRATA_LAYER_MOVABLE(QuantizedDense)
+  // The named classes' arguments (the quantisers themselves are code: they are known by kind).
+  void get_config(nlohmann::json& config) const override;
   QuantizedDense(std::string kind, int64_t units, Quantizer weight_q, Quantizer input_q, Activation act,
                  std::string name, bool use_bias, Initializer w_init, Initializer b_init);
   // The weights the forward pass multiplies by.
@@ -57,6 +59,8 @@ class QuantizedDense : public Dense {
 
  protected:
   Tensor forward(const Tensor& x) override;
+  // The quantisers' bit widths, for get_config; 0 where they take none (Binary, Ternary).
+  int bit_w_ = 0, bit_a_ = 0;
 
  private:
   Quantizer weight_q_, input_q_;
@@ -66,6 +70,8 @@ class QuantizedDense : public Dense {
 class QuantizedConv2d : public Layer {
  public:
   STRATA_LAYER_MOVABLE(QuantizedConv2d)
+  // The named classes' arguments (the quantisers themselves are code: they are known by kind).
+  void get_config(nlohmann::json& config) const override;
   QuantizedConv2d(std::string kind, int64_t n_filter, SpatialSizes filter_size, Quantizer weight_q,
                   Quantizer input_q, Activation act, ConvOptions options, std::string name, bool use_bias,
                   Initializer w_init, Initializer b_init);
@@ -75,6 +81,7 @@ class QuantizedConv2d : public Layer {
  protected:
   void build(const Shape& input_shape) override;
   Tensor forward(const Tensor& x) override;
+  int bit_w_ = 0, bit_a_ = 0;  // as QuantizedDense's
 
  private:
   int64_t n_filter_, in_channels_ = -1;

@@ -19,6 +19,8 @@ namespace strata::nn {
 class QuanWithBN : public Layer {
  public:
   STRATA_LAYER_MOVABLE(QuanWithBN)
+  // The shared arguments; the classes below add their shape's.
+  void get_config(nlohmann::json& config) const override;
   using Product = std::function<Tensor(const Tensor& x, const Tensor& w)>;
   // weight_shape(input shape) gives W's shape; `rank` is the input rank it expects (-1: >= 1).
   using WeightShape = std::function<Shape(const Shape& input_shape)>;
@@ -43,19 +45,31 @@ class QuanWithBN : public Layer {
   Shape w_shape_;
 };
 
-struct QuanDenseWithBN : QuanWithBN {
+class QuanDenseWithBN : public QuanWithBN {
+ public:
   STRATA_LAYER_MOVABLE(QuanDenseWithBN)
+  void get_config(nlohmann::json& config) const override;
   explicit QuanDenseWithBN(int64_t units, int bit_w = 8, int bit_a = 8, Activation act = {}, double decay = 0.9,
                            double epsilon = 1e-5, std::string name = "",
                            Initializer w_init = truncated_normal(0.0, 0.05));
+
+ private:
+  int64_t units_;
 };
 
-struct QuanConv2dWithBN : QuanWithBN {
+class QuanConv2dWithBN : public QuanWithBN {
+ public:
   STRATA_LAYER_MOVABLE(QuanConv2dWithBN)
+  void get_config(nlohmann::json& config) const override;
   explicit QuanConv2dWithBN(int64_t n_filter, SpatialSizes filter_size = {3, 3}, int bit_w = 8, int bit_a = 8,
                             Activation act = {}, ConvOptions options = ConvOptions{.padding = Padding::same()},
                             double decay = 0.9, double epsilon = 1e-5, std::string name = "",
                             Initializer w_init = truncated_normal(0.0, 0.02));
+
+ private:
+  int64_t n_filter_;
+  SpatialSizes filter_size_;
+  ConvOptions options_;
 };
 
 }  // namespace strata::nn

@@ -18,6 +18,7 @@ Tensor affine_transform2d(const Tensor& x, const Tensor& theta, int64_t out_h, i
 class SpatialTransformer2dAffine : public Layer {
  public:
   STRATA_LAYER_MOVABLE(SpatialTransformer2dAffine)
+  void get_config(nlohmann::json& config) const override;
   explicit SpatialTransformer2dAffine(std::vector<int64_t> out_size = {40, 40}, int64_t in_channels = -1,
                                       std::string name = "");
   Tensor W, b;

@@ -12,6 +12,7 @@ namespace strata::nn {
 class Stack : public Layer {
  public:
   STRATA_LAYER_MOVABLE(Stack)
+  void get_config(nlohmann::json& config) const override;
   explicit Stack(int64_t axis = 1, std::string name = "");
 
  protected:

@@ -5,7 +5,14 @@
 //
 //   nn::Dense dense(64);
 //   nn::SpectralNorm sn(dense, dense.W);   // sn(x) is dense(x) with W / sigma_max(W)
+//
+// A wrapper saves the wrapped layer's config inside its own and the weight by name, so a
+// model holding one saves whole when the weight is the "W" of a Dense (or a subclass), Conv2d,
+// ConvLayer (Conv1d/3d, DeConv*, GroupConv2d, ...), DepthwiseConv2d or QuantizedConv2d: C++
+// cannot find a member by name, so these are the members loading knows.
 #pragma once
+#include <memory>
+
 #include "strata/nn/layer.hpp"
 
 namespace strata::nn {
@@ -14,8 +21,14 @@ namespace strata::nn {
 // (e.g. dense.W, conv.W). The layer is built at the wrapper's first call; the weight's last
 // axis is its output axis (TensorLayer's layouts), the others its input.
 class WeightWrapper : public Layer {
+ public:
+  // {"layer": the wrapped layer's config, "weight": its name}; the classes add their arguments.
+  void get_config(nlohmann::json& config) const override;
+
  protected:
   WeightWrapper(std::string kind, Layer& layer, Tensor& weight, std::string name);
+  // Owns `layer` and wraps its weight member named `weight` (one of those listed above).
+  WeightWrapper(std::string kind, std::shared_ptr<Layer> layer, const std::string& weight, std::string name);
   Tensor forward(const Tensor& x) override;
   // Called once, after the layer is built (weight() defined): create the wrapper's weights.
   virtual void prepare() = 0;
@@ -24,6 +37,7 @@ class WeightWrapper : public Layer {
   const Tensor& weight() const { return *weight_; }
 
  private:
+  std::shared_ptr<Layer> owned_;
   Layer* layer_;
   Tensor* weight_;
   bool prepared_ = false;
@@ -37,6 +51,10 @@ class SpectralNorm : public WeightWrapper {
  public:
   STRATA_LAYER_MOVABLE(SpectralNorm)
   SpectralNorm(Layer& layer, Tensor& weight, int n_power_iterations = 1, double eps = 1e-12, std::string name = "");
+  // Owning the layer, its weight named (as Model::load builds it).
+  SpectralNorm(std::shared_ptr<Layer> layer, const std::string& weight, int n_power_iterations = 1,
+               double eps = 1e-12, std::string name = "");
+  void get_config(nlohmann::json& config) const override;
   Tensor u;
   // sigma of the weight with the current u (no iteration).
   Tensor sigma() const;
@@ -56,6 +74,7 @@ class WeightNorm : public WeightWrapper {
  public:
   STRATA_LAYER_MOVABLE(WeightNorm)
   WeightNorm(Layer& layer, Tensor& weight, std::string name = "");
+  WeightNorm(std::shared_ptr<Layer> layer, const std::string& weight, std::string name = "");
   Tensor g;
 
  protected:
