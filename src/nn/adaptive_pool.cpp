@@ -53,7 +53,6 @@ Tensor AdaptivePool::forward(const Tensor& x) {
   return adaptive_pool(x, output_size_, reduce_);
 }
 
-
 void AdaptivePool::get_config(nlohmann::json& c) const { c = {{"output_size", output_size_}}; }
 
 template <class L>

@@ -120,5 +120,22 @@ TEST(ValuesTest, MatmulMatchesLoops) {
   EXPECT_TRUE(allclose(linear(x, w, bias), matmul(x, w) + bias, 1e-5, 1e-5));
 }
 
+// One row times a row-major matrix takes its own kernel (kernels/cpu/gemv.cpp): rows split over
+// the threads, columns in blocks of 128, 16 and 1. Sizes here hit every block and the threaded
+// path; the weight is also a column slice of a wider matrix (a row stride other than N).
+TEST(ValuesTest, BatchOneLinearMatchesFloat64) {
+  for (auto [K, N] : {std::pair{3136, 256}, std::pair{700, 300}, std::pair{5, 3}, std::pair{1000, 1}}) {
+    Tensor x = randn({1, K}), wide = randn({K, N + 9}), bias = randn({N});
+    Tensor w = narrow(wide, 1, 4, N);
+    for (bool with_bias : {true, false}) {
+      const Tensor b = with_bias ? bias : Tensor();
+      Tensor want = matmul(x.to(kFloat64), w.to(kFloat64));
+      if (with_bias) want = want + bias.to(kFloat64);
+      EXPECT_TRUE(allclose(linear(x, w, b).to(kFloat64), want, 1e-5, 1e-4)) << K << "x" << N;
+      EXPECT_TRUE(allclose(matmul(x, w).to(kFloat64), matmul(x.to(kFloat64), w.to(kFloat64)), 1e-5, 1e-4));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace strata
