@@ -1,6 +1,7 @@
 #include "strata/nn/conv.hpp"
 
 #include "conv_config.hpp"
+#include "fused_activation.hpp"
 
 namespace strata::nn {
 
@@ -27,7 +28,7 @@ void Conv2d::build(const Shape& s) {
 Tensor Conv2d::forward(const Tensor& x) {
   expect(x.dim() == 4 && x.size(3) == in_channels_, "expected input of shape [N, H, W, " +
                                                         std::to_string(in_channels_) + "], got " + x.shape().str());
-  return act_(conv2d(x, W, b, options_));
+  return detail::convolve_and_activate(conv2d, x, W, b, options_, act_);
 }
 
 void Conv2d::get_config(nlohmann::json& c) const {

@@ -1,6 +1,7 @@
 #include "strata/nn/conv_variants.hpp"
 
 #include "conv_config.hpp"
+#include "fused_activation.hpp"
 
 namespace strata::nn {
 
@@ -41,7 +42,7 @@ void ConvLayer::build(const Shape& s) {
 Tensor ConvLayer::forward(const Tensor& x) {
   expect(x.dim() == rank_ + 2 && x.shape().back() == in_channels_,
          "expected input " + layout() + " with C = " + std::to_string(in_channels_) + ", got " + x.shape().str());
-  return act_(conv_(x, W, b, options_));
+  return detail::convolve_and_activate(conv_, x, W, b, options_, act_, /*can_fuse=*/!transposed_);
 }
 
 Conv1d::Conv1d(int64_t n_filter, SpatialSizes filter_size, Activation act, ConvOptions options, std::string name,

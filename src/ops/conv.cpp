@@ -78,10 +78,13 @@ Tensor conv_nd(const char* op, int nsp, const Tensor& x, const Tensor& w, const 
                shapes);
   ops::resolve_padding(g.win, opt.padding, op, shapes);
 
+  g.relu = opt.fuse_relu;
   Tensor y = kernels::cpu::conv_forward(x, w, b, g);
+  g.relu = false;  // the backward passes take the relu's gradient first, below
   if (autograd::needs_grad({&x, &w, &b}))
-    autograd::record(op, {x, w, b}, {y}, [x, w, g, need = grad_flags(x, w, b)](const Grads& gr) {
-      const Tensor& dy = gr[0];
+    autograd::record(op, {x, w, b}, {y}, [x, w, g, need = grad_flags(x, w, b), relu = opt.fuse_relu,
+                                          y = autograd::saved(y)](const Grads& gr) {
+      const Tensor dy = relu ? kernels::cpu::binary(kernels::cpu::BinaryOp::relu_backward, gr[0], y) : gr[0];
       Tensor dx = need[0] ? kernels::cpu::conv_backward_data(dy, w, g) : Tensor();
       Tensor dw, db;
       if (need[1] || need[2]) std::tie(dw, db) = kernels::cpu::conv_backward_weights(x, dy, g, need[2]);
@@ -92,6 +95,7 @@ Tensor conv_nd(const char* op, int nsp, const Tensor& x, const Tensor& w, const 
 
 Tensor conv_transpose_nd(const char* op, int nsp, const Tensor& x, const Tensor& w, const Tensor& b,
                          const ConvOptions& opt) {
+  STRATA_CHECK(!opt.fuse_relu, op, ": fuse_relu is for convolutions, not transposed ones");
   // The convolution this one transposes maps our output (its input) back to x (its output).
   ConvGeometry g;
   read_weights(g, x, w, b, opt, nsp, op);

@@ -21,6 +21,11 @@ STRATA_CONFORMANCE_CASES(conv_pool) {
                return conv2d(t[0], t[1], Tensor(), {.padding = Padding::explicit_({1, 0}, {0, 1}), .groups = 2});
              },
              "non-contiguous, grouped, explicit padding"},
+      OpCase{"conv2d", {r({2, 4, 4, 3}), r({3, 3, 3, 4}), r({4})},
+             [](const std::vector<Tensor>& t) {
+               return conv2d(t[0], t[1], t[2], {.padding = Padding::same(), .fuse_relu = true});
+             },
+             "fused relu"},
       OpCase{"conv3d", {r({1, 3, 3, 2, 2}), r({2, 2, 1, 2, 2}), r({2})},
              [](const std::vector<Tensor>& t) { return conv3d(t[0], t[1], t[2], {.padding = Padding::same()}); }},
       OpCase{"conv_transpose1d", {r({2, 3, 2}), r({3, 2, 2}), r({2})},

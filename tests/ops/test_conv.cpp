@@ -212,5 +212,24 @@ TEST(ConvTest, ErrorsNameTheOpAndShapes) {
   EXPECT_EQ(conv2d(x, zeros({5, 5, 3, 8}), Tensor(), {.padding = Padding::same()}).shape(), Shape({1, 4, 4, 8}));
 }
 
+// float32 runs the relu as a oneDNN post-op; it must give what relu(conv2d) gives, gradients
+// included (float64, the reference path, is checked against finite differences by the
+// conformance table).
+TEST(ConvTest, FusedReluMatchesReluOfConv) {
+  Tensor x = randn({2, 9, 9, 3}).requires_grad_(), w = randn({5, 5, 3, 8}).requires_grad_(),
+         b = randn({8}).requires_grad_();
+  const ConvOptions plain{.padding = Padding::same()};
+  ConvOptions fused = plain;
+  fused.fuse_relu = true;
+  Tensor want = relu(conv2d(x, w, b, plain));
+  Tensor got = conv2d(x, w, b, fused);
+  EXPECT_TRUE(allclose(got, want, 0, 0));
+  Tensor g = randn(want.shape());
+  const auto want_grads = autograd::grad({sum(want * g)}, {x, w, b});
+  const auto got_grads = autograd::grad({sum(got * g)}, {x, w, b});
+  for (size_t i = 0; i < 3; ++i) EXPECT_TRUE(allclose(got_grads[i], want_grads[i], 1e-6, 1e-6)) << i;
+  EXPECT_THROW(conv_transpose2d(x, w.transpose(2, 3), Tensor(), fused), Error);
+}
+
 }  // namespace
 }  // namespace strata

@@ -13,6 +13,9 @@ struct ConvOptions {
   Padding padding = Padding::valid();
   SpatialSizes dilation = {1};
   int64_t groups = 1;  // divides C and O; group g maps channels [g*C/groups, ...) to [g*O/groups, ...)
+  // relu(conv(x)) in the same pass over the output (a oneDNN post-op); conv1d/2d/3d only. The
+  // nn convolution layers set it for a "relu" activation.
+  bool fuse_relu = false;
 };
 
 // y[N, out..., O]; `b` may be undefined (no bias).

@@ -60,7 +60,13 @@ memory::desc any_weights_md(const ConvGeometry& g) {
 }
 
 std::string conv_key(const char* name, const ConvGeometry& g, bool bias) {
-  return window_key(name, g.win) + key_of("", g.in_channels, g.out_channels, g.groups, bias);
+  return window_key(name, g.win) + key_of("", g.in_channels, g.out_channels, g.groups, bias, g.relu);
+}
+
+// The backward primitives take the forward one as a hint, without its relu.
+ConvGeometry without_relu(ConvGeometry g) {
+  g.relu = false;
+  return g;
 }
 
 // A primitive with, when it wants the weights in another layout than ours, the reorder to (or
@@ -101,7 +107,13 @@ Forward& forward_primitive(const ConvGeometry& g, bool bias) {
     const auto alg = dnnl::algorithm::convolution_direct;
     D d = bias ? D(prop, alg, src, weights, memory::desc({g.out_channels}, f32, tag::a), dst, strides, dil, pl, pr)
                : D(prop, alg, src, weights, dst, strides, dil, pl, pr);
-    dnnl::convolution_forward::primitive_desc pd(d, dnnl_engine());
+    dnnl::primitive_attr attr;
+    if (g.relu) {
+      dnnl::post_ops relu;
+      relu.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+      attr.set_post_ops(relu);
+    }
+    dnnl::convolution_forward::primitive_desc pd(d, attr, dnnl_engine());
     return Forward{pd, dnnl::convolution_forward(pd), reorder_between(user_weights_md(g), pd.weights_desc())};
   });
 }
@@ -114,7 +126,7 @@ BackwardData& backward_data_primitive(const ConvGeometry& g) {
         dnnl::algorithm::convolution_direct, channels_last_md(w, w.in, g.in_channels), any_weights_md(g),
         channels_last_md(w, w.out, g.out_channels), real_axes(w, w.stride), real_axes(w, w.dilation, 1),
         real_axes(w, w.pad_before), real_axes(w, w.pad_after));
-    dnnl::convolution_backward_data::primitive_desc pd(d, dnnl_engine(), forward_primitive(g, false).pd);
+    dnnl::convolution_backward_data::primitive_desc pd(d, dnnl_engine(), forward_primitive(without_relu(g), false).pd);
     return BackwardData{pd, dnnl::convolution_backward_data(pd),
                         reorder_between(user_weights_md(g), pd.weights_desc())};
   });
@@ -132,7 +144,8 @@ BackwardWeights& backward_weights_primitive(const ConvGeometry& g, bool bias) {
     const auto alg = dnnl::algorithm::convolution_direct;
     D d = bias ? D(alg, src, weights, memory::desc({g.out_channels}, f32, tag::a), dst, strides, dil, pl, pr)
                : D(alg, src, weights, dst, strides, dil, pl, pr);
-    dnnl::convolution_backward_weights::primitive_desc pd(d, dnnl_engine(), forward_primitive(g, bias).pd);
+    dnnl::convolution_backward_weights::primitive_desc pd(d, dnnl_engine(),
+                                                          forward_primitive(without_relu(g), bias).pd);
     return BackwardWeights{pd, dnnl::convolution_backward_weights(pd),
                            reorder_between(pd.diff_weights_desc(), user_weights_md(g))};
   });
@@ -159,6 +172,8 @@ Tensor conv_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in, 
   if (x.dtype() == kFloat64) {
     conv_reference_forward<double>(g, x.data<double>(), w.data<double>(), b.defined() ? b.data<double>() : nullptr,
                                    y.data<double>());
+    if (g.relu)
+      for (double *p = y.data<double>(), *end = p + y.numel(); p != end; ++p) *p = *p > 0 ? *p : 0;
     return y;
   }
   x.check_dtype(kFloat32, "conv_forward");

@@ -9,7 +9,7 @@
 
 namespace strata::kernels::cpu {
 
-// y[N, out..., O] = conv(x[N, in..., C], w) + b; `b` may be undefined.
+// y[N, out..., O] = conv(x[N, in..., C], w) + b, then relu if g.relu; `b` may be undefined.
 Tensor conv_forward(const Tensor& x, const Tensor& w, const Tensor& b, const ConvGeometry& g);
 // dL/dx[N, in..., C] from dy[N, out..., O]: the transposed convolution of dy with w.
 Tensor conv_backward_data(const Tensor& dy, const Tensor& w, const ConvGeometry& g);

@@ -24,6 +24,7 @@ struct Window {
 struct ConvGeometry {
   Window win;
   int64_t in_channels = 0, out_channels = 0, groups = 1;
+  bool relu = false;  // conv_forward only: relu applied to the output in the same pass
 };
 
 // Visits every (output position, kernel tap) pair whose input position lies inside the input:
