@@ -82,6 +82,7 @@ Case latency_case(const char* name, const char* what, std::shared_ptr<StrataNet>
   net->eval();
   tnet->eval();
   Case c{name, what, 1.0, Unit::us_per_op};
+  c.burst = 20;
   c.strata.run = [=] {
     strata::NoGradGuard g;
     (*net)(x);

@@ -27,6 +27,10 @@ struct Case {
   double work = 0;       // per call: flops (gflops), bytes moved (gbytes), ops (us_per_op) or samples
   Unit unit = Unit::gflops;
   Side strata, torch;
+  // Calls timed back to back per sample (the time is their mean). Latency cases use several: a
+  // model served call after call keeps its weights in cache, which one call squeezed between
+  // the other library's calls (whose own weights evict them) does not show.
+  int burst = 1;
   // How far the outputs differ (max_rel_diff), for the table; empty when not compared.
   std::function<double()> max_diff;
 };
