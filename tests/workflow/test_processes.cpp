@@ -319,8 +319,9 @@ TEST_P(WorkflowProcesses, KilledConnectionsLoseNothing) {
 
 // The server itself goes away twice mid-run (a fast shutdown, down for 0.3 s and then 1.5 s,
 // then up again on the same port and data), on a cluster of the test's own: the shared one
-// serves other tests. Leases (1 s) expire during the long outage: their tasks replay, and the
-// workers that ran them, once reconnected, find their results refused.
+// serves other tests. Leases (1 s) expire during the long outage; whichever comes first once it
+// is back, the holder's heartbeat renews a lease, or another worker reclaims it and the task
+// replays while the holder's result is refused (both happen, run to run).
 TEST_P(WorkflowProcesses, RestartedServerLosesNothing) {
   if (!postgres()) GTEST_SKIP() << "restarts a PostgreSQL server";
   auto own = hub::testing::PostgresCluster::start_own();
