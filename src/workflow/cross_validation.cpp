@@ -6,6 +6,7 @@
 #include <map>
 
 #include "dependency_results.hpp"
+#include "spec_fields.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/data/dataset.hpp"
@@ -13,6 +14,7 @@
 namespace strata::workflow {
 
 using nlohmann::json;
+using detail::SpecFields;
 
 namespace {
 
@@ -126,6 +128,32 @@ TaskKind cross_validation_aggregate_kind(std::string name) {
                      {.name = "summary", .type = ParamType::string, .required = true}},
           .fn = run_aggregate,
           .help = "the mean and standard deviation of a cross-validation's fold metrics"};
+}
+
+CrossValidationSpec CrossValidationSpec::from_json(const json& j) {
+  CrossValidationSpec s;
+  s.name = SpecFields::name_in(j, s.name);
+  const std::string who = "cross-validation \"" + s.name + "\"";
+  SpecFields(who)
+      .text("name", s.name)
+      .text("kind", s.kind)
+      .text("model", s.model)
+      .text("input_dataset", s.input_dataset)
+      .integer("examples", s.examples)
+      .integer("folds", s.folds)
+      .custom("shuffle_seed",
+              [&](const json& v) {
+                STRATA_CHECK(v.is_number_unsigned(), who, ": \"shuffle_seed\" must be a non-negative integer, got ", v.dump());
+                s.shuffle_seed = v.get<uint64_t>();
+              })
+      .object("config", s.config)
+      .text("summary_dataset", s.summary_dataset)
+      .text("aggregate_kind", s.aggregate_kind)
+      .task_options(s.tags, s.max_attempts, s.priority)
+      .read(j);
+  STRATA_CHECK(!s.kind.empty(), who, ": needs a \"kind\" (the fold kind)");
+  STRATA_CHECK(j.contains("examples"), who, ": needs \"examples\" (how many rows the folds split)");
+  return s;
 }
 
 }  // namespace strata::workflow

@@ -7,11 +7,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "spec_fields.hpp"
 #include "strata/core/error.hpp"
 
 namespace strata::workflow {
 
 using nlohmann::json;
+using detail::SpecFields;
 
 int64_t Plan::add(TaskSpec spec) {
   const auto number = static_cast<int64_t>(tasks_.size());
@@ -29,16 +31,6 @@ int64_t Plan::add(TaskSpec spec) {
 
 namespace {
 
-std::vector<std::string> strings(const json& j, const std::string& what) {
-  STRATA_CHECK(j.is_array(), "plan: ", what, " must be an array of strings, got ", j.dump());
-  std::vector<std::string> out;
-  for (const auto& s : j) {
-    STRATA_CHECK(s.is_string(), "plan: ", what, " must be an array of strings, got ", j.dump());
-    out.push_back(s.get<std::string>());
-  }
-  return out;
-}
-
 struct Entry {
   TaskSpec spec;
   std::vector<std::string> after;
@@ -50,35 +42,26 @@ Entry parse_task(const json& j, size_t index) {
   STRATA_CHECK(j.contains("name") && j["name"].is_string() && !j["name"].get<std::string>().empty(), "plan: tasks[",
                std::to_string(index), "] needs a \"name\" (a non-empty string)");
   e.spec.name = j["name"];
-  const std::string who = "task \"" + e.spec.name + "\"";
-  for (const auto& [key, value] : j.items()) {
-    const auto text = [&] {
-      STRATA_CHECK(value.is_string(), "plan: ", who, ": \"", key, "\" must be a string, got ", value.dump());
-      return value.get<std::string>();
-    };
-    const auto number = [&] {
-      STRATA_CHECK(value.is_number(), "plan: ", who, ": \"", key, "\" must be a number, got ", value.dump());
-      return value.get<double>();
-    };
-    if (key == "name") continue;
-    else if (key == "kind") e.spec.kind = text();
-    else if (key == "params") {
-      STRATA_CHECK(value.is_object(), "plan: ", who, ": \"params\" must be an object, got ", value.dump());
-      e.spec.params = value.dump();
-    } else if (key == "input_dataset") e.spec.input_dataset = text();
-    else if (key == "model") e.spec.model = text();
-    else if (key == "output_dataset") e.spec.output_dataset = text();
-    else if (key == "after") e.after = strings(value, who + ": \"after\"");
-    else if (key == "tags") e.spec.tags = strings(value, who + ": \"tags\"");
-    else if (key == "priority") e.spec.priority = static_cast<int64_t>(number());
-    else if (key == "max_attempts") e.spec.max_attempts = static_cast<int64_t>(number());
-    else if (key == "retry_delay_seconds") e.spec.retry_delay_seconds = number();
-    else
-      throw Error("plan: " + who + " has an unknown field \"" + key +
-                  "\"; expected name, kind, params, after, tags, priority, max_attempts, retry_delay_seconds, "
-                  "input_dataset, model, output_dataset");
-  }
-  STRATA_CHECK(!e.spec.kind.empty(), "plan: ", who, " has no \"kind\"");
+  const std::string who = "plan: task \"" + e.spec.name + "\"";
+  json params = json::object();
+  double priority = 0, max_attempts = static_cast<double>(e.spec.max_attempts);
+  SpecFields(who)
+      .text("name", e.spec.name)
+      .text("kind", e.spec.kind)
+      .object("params", params)
+      .strings("after", e.after)
+      .strings("tags", e.spec.tags)
+      .number("priority", priority)
+      .number("max_attempts", max_attempts)
+      .number("retry_delay_seconds", e.spec.retry_delay_seconds)
+      .text("input_dataset", e.spec.input_dataset)
+      .text("model", e.spec.model)
+      .text("output_dataset", e.spec.output_dataset)
+      .read(j);
+  e.spec.params = params.dump();
+  e.spec.priority = static_cast<int64_t>(priority);
+  e.spec.max_attempts = static_cast<int64_t>(max_attempts);
+  STRATA_CHECK(!e.spec.kind.empty(), who, " has no \"kind\"");
   return e;
 }
 

@@ -7,10 +7,12 @@
 
 #include "strata/core/error.hpp"
 #include "dependency_results.hpp"
+#include "spec_fields.hpp"
 
 namespace strata::workflow {
 
 using nlohmann::json;
+using detail::SpecFields;
 
 namespace {
 
@@ -168,53 +170,34 @@ std::optional<hub::LoadedModel> find_best_trial(hub::Hub& hub, const SearchSpec&
 }
 
 SearchSpec SearchSpec::from_json(const json& j) {
-  STRATA_CHECK(j.is_object(), "search: expected a JSON object, got ", j.dump().substr(0, 200));
   SearchSpec s;
-  s.name = j.value("name", s.name);
+  s.name = SpecFields::name_in(j, s.name);
   const std::string who = "search \"" + s.name + "\"";
-  bool has_space = false;
-  for (const auto& [key, v] : j.items()) {
-    const auto text = [&] {
-      STRATA_CHECK(v.is_string(), who, ": \"", key, "\" must be a string, got ", v.dump());
-      return v.get<std::string>();
-    };
-    const auto number = [&] {
-      STRATA_CHECK(v.is_number(), who, ": \"", key, "\" must be a number, got ", v.dump());
-      return v.get<double>();
-    };
-    const auto integer = [&] {
-      STRATA_CHECK(v.is_number_integer(), who, ": \"", key, "\" must be an integer, got ", v.dump());
-      return v.get<int64_t>();
-    };
-    if (key == "name") s.name = text();
-    else if (key == "kind") s.kind = text();
-    else if (key == "model") s.model = text();
-    else if (key == "space") { s.space = SearchSpace::from_json(v); has_space = true; }
-    else if (key == "method") {
-      const std::string m = text();
-      STRATA_CHECK(m == "grid" || m == "random" || m == "successive_halving", who,
-                   ": method must be \"grid\", \"random\" or \"successive_halving\", got \"", m, "\"");
-      s.method = m == "grid" ? SearchMethod::grid : m == "random" ? SearchMethod::random : SearchMethod::successive_halving;
-    }
-    else if (key == "trials") s.trials = integer();
-    else if (key == "seed") s.seed = static_cast<uint64_t>(integer());
-    else if (key == "fixed") { STRATA_CHECK(v.is_object(), who, ": \"fixed\" must be an object"); s.fixed = v; }
-    else if (key == "metric") s.metric = text();
-    else if (key == "order") s.order = parse_order(v, who);
-    else if (key == "budget") s.budget = number();
-    else if (key == "min_budget") s.min_budget = number();
-    else if (key == "eta") s.eta = number();
-    else if (key == "max_rungs") s.max_rungs = integer();
-    else if (key == "max_attempts") s.max_attempts = integer();
-    else if (key == "priority") s.priority = integer();
-    else if (key == "tags") {
-      STRATA_CHECK(v.is_array(), who, ": \"tags\" must be an array of strings");
-      for (const auto& t : v) { STRATA_CHECK(t.is_string(), who, ": \"tags\" must be an array of strings"); s.tags.push_back(t); }
-    }
-    else throw Error(who + ": unknown field \"" + key + "\"; a search takes name, kind, model, space, method, trials, "
-                     "seed, fixed, metric, order, budget, min_budget, eta, max_rungs, tags, max_attempts, priority");
-  }
-  STRATA_CHECK(has_space, who, ": no \"space\"");
+  int64_t seed = 0;
+  SpecFields(who)
+      .text("name", s.name)
+      .text("kind", s.kind)
+      .text("model", s.model)
+      .custom("space", [&](const json& v) { s.space = SearchSpace::from_json(v); })
+      .custom("method",
+              [&](const json& v) {
+                STRATA_CHECK(v == "grid" || v == "random" || v == "successive_halving", who,
+                             ": method must be \"grid\", \"random\" or \"successive_halving\", got ", v.dump());
+                s.method = v == "grid" ? SearchMethod::grid : v == "random" ? SearchMethod::random : SearchMethod::successive_halving;
+              })
+      .integer("trials", s.trials)
+      .integer("seed", seed)
+      .object("fixed", s.fixed)
+      .text("metric", s.metric)
+      .custom("order", [&](const json& v) { s.order = parse_order(v, who); })
+      .number("budget", s.budget)
+      .number("min_budget", s.min_budget)
+      .number("eta", s.eta)
+      .integer("max_rungs", s.max_rungs)
+      .task_options(s.tags, s.max_attempts, s.priority)
+      .read(j);
+  s.seed = static_cast<uint64_t>(seed);
+  STRATA_CHECK(j.contains("space"), who, ": no \"space\"");
   STRATA_CHECK(!s.kind.empty() && !s.model.empty(), who, ": needs a \"kind\" and a \"model\"");
   return s;
 }

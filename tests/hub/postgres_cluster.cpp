@@ -13,6 +13,7 @@
 #include <fstream>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
 namespace strata::hub::testing {
 namespace {
@@ -77,51 +78,69 @@ pid_t g_owner = 0;  // a forked child that calls exit() must not release its par
 
 const std::string& PostgresCluster::why() { return g_why; }
 
+bool PostgresCluster::find_server() {
+  bin_ = shell_output("ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1");
+  if (bin_.empty() || !fs::exists(bin_ + "/initdb")) {
+    const std::string initdb = shell_output("command -v initdb");
+    if (initdb.empty()) {
+      g_why = "PostgreSQL's server binaries (initdb, pg_ctl) are not installed";
+      return false;
+    }
+    bin_ = fs::path(initdb).parent_path().string();
+  }
+  as_root_ = ::geteuid() == 0;
+  if (as_root_ && !::getpwnam("postgres")) {
+    g_why = "running as root and there is no postgres user to run the server as";
+    return false;
+  }
+  return true;
+}
+
+std::string PostgresCluster::pg_ctl(const std::string& args) const {
+  return run_as_owner("'" + bin_ + "/pg_ctl' -D '" + dir_ + "/data' " + args);
+}
+
+bool PostgresCluster::start_server() {
+  return std::system(pg_ctl("-l '" + dir_ + "/server.log' -w -t 30 -o \"-p " + std::to_string(port_) + " -k '" +
+                            dir_ + "' -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off" +
+                            " -c full_page_writes=off -c max_connections=200\" start >/dev/null 2>&1")
+                         .c_str()) == 0;
+}
+
+bool PostgresCluster::create(const std::string& dir) {
+  dir_ = dir;
+  std::error_code ec;
+  fs::remove_all(dir_, ec);
+  fs::create_directories(dir_, ec);
+  if (as_root_) std::system(("chown postgres '" + dir_ + "'").c_str());
+  port_ = free_port();
+  const std::string init = run_as_owner("'" + bin_ + "/initdb' -D '" + dir_ + "/data' -U postgres -A trust -E UTF8 --locale=C --no-sync >'" + dir_ + "/initdb.log' 2>&1");
+  if (std::system(init.c_str()) != 0 || !start_server()) {
+    g_why = "could not start a PostgreSQL cluster (see " + dir_ + "/*.log)";
+    return false;
+  }
+  return true;
+}
+
 PostgresCluster* PostgresCluster::get() {
   if (g_tried) return g_cluster.get();
   g_tried = true;
   auto c = std::unique_ptr<PostgresCluster>(new PostgresCluster);
-  c->bin_ = shell_output("ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1");
-  if (c->bin_.empty() || !fs::exists(c->bin_ + "/initdb")) {
-    const std::string initdb = shell_output("command -v initdb");
-    if (initdb.empty()) {
-      g_why = "PostgreSQL's server binaries (initdb, pg_ctl) are not installed";
-      return nullptr;
-    }
-    c->bin_ = fs::path(initdb).parent_path().string();
-  }
-  c->as_root_ = ::geteuid() == 0;
-  if (c->as_root_ && !::getpwnam("postgres")) {
-    g_why = "running as root and there is no postgres user to run the server as";
-    return nullptr;
-  }
+  if (!c->find_server()) return nullptr;
   const std::string base = (fs::temp_directory_path() / ("strata_pg_" + std::to_string(::geteuid()))).string();
   c->dir_ = base;
   c->lock_ = base + ".lock";
   {
     FileLock lock(c->lock_);
     std::ifstream port_file(c->dir_ + "/port");
-    const bool running = port_file >> c->port_ &&
-                         std::system(c->run_as_owner("'" + c->bin_ + "/pg_ctl' -D '" + c->dir_ +
-                                                     "/data' status >/dev/null 2>&1").c_str()) == 0;
+    const bool running = port_file >> c->port_ && std::system(c->pg_ctl("status >/dev/null 2>&1").c_str()) == 0;
     if (!running) {
-      std::system(c->run_as_owner("'" + c->bin_ + "/pg_ctl' -D '" + c->dir_ + "/data' -m immediate -w stop >/dev/null 2>&1").c_str());
-      std::error_code ec;
-      fs::remove_all(c->dir_, ec);
-      fs::create_directories(c->dir_ + "/users", ec);
-      if (c->as_root_) std::system(("chown postgres '" + c->dir_ + "'").c_str());
-      c->port_ = free_port();
-      const std::string init = c->run_as_owner("'" + c->bin_ + "/initdb' -D '" + c->dir_ + "/data' -U postgres -A trust -E UTF8 --locale=C --no-sync >'" + c->dir_ + "/initdb.log' 2>&1");
-      const std::string start = c->run_as_owner(
-          "'" + c->bin_ + "/pg_ctl' -D '" + c->dir_ + "/data' -l '" + c->dir_ + "/server.log' -w -t 30 -o \"-p " +
-          std::to_string(c->port_) + " -k '" + c->dir_ + "' -c listen_addresses=127.0.0.1 -c fsync=off" +
-          " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200\" start >/dev/null 2>&1");
-      if (std::system(init.c_str()) != 0 || std::system(start.c_str()) != 0) {
-        g_why = "could not start a PostgreSQL cluster (see " + c->dir_ + "/*.log)";
-        return nullptr;
-      }
+      std::system(c->pg_ctl("-m immediate -w stop >/dev/null 2>&1").c_str());
+      if (!c->create(base)) return nullptr;
       std::ofstream(c->dir_ + "/port") << c->port_;
     }
+    std::error_code ec;
+    fs::create_directories(c->dir_ + "/users", ec);
     std::ofstream(c->dir_ + "/users/" + std::to_string(::getpid()));
   }
   g_owner = ::getpid();
@@ -132,13 +151,43 @@ PostgresCluster* PostgresCluster::get() {
   return g_cluster.get();
 }
 
+std::unique_ptr<PostgresCluster> PostgresCluster::start_own() {
+  static int counter = 0;
+  auto c = std::unique_ptr<PostgresCluster>(new PostgresCluster);
+  if (!c->find_server()) return nullptr;
+  const std::string dir = (fs::temp_directory_path() / ("strata_pg_own_" + std::to_string(::getpid()) + "_" +
+                                                        std::to_string(++counter))).string();
+  if (!c->create(dir)) return nullptr;
+  c->own_ = true;
+  // Should this program die without running the destructor (a crash, a ctest timeout), a
+  // detached shell stops the server and removes it once the program is gone.
+  const std::string reaper = "while kill -0 " + std::to_string(::getpid()) + " 2>/dev/null; do sleep 1; done; " +
+                             c->pg_ctl("-m immediate -w stop") + "; rm -rf '" + dir + "'";
+  std::system(("setsid sh -c " + quoted(reaper) + " </dev/null >/dev/null 2>&1 &").c_str());
+  return c;
+}
+
+PostgresCluster::~PostgresCluster() {
+  if (!own_) return;
+  std::system(pg_ctl("-m immediate -w stop >/dev/null 2>&1").c_str());
+  std::error_code ec;
+  fs::remove_all(dir_, ec);
+}
+
+bool PostgresCluster::restart(std::chrono::milliseconds down) {
+  if (!own_) throw std::logic_error("PostgresCluster::restart: the shared cluster is in use by other programs");
+  if (std::system(pg_ctl("-m fast -w -t 30 stop >/dev/null 2>&1").c_str()) != 0) return false;
+  std::this_thread::sleep_for(down);
+  return start_server();
+}
+
 void PostgresCluster::release() {
   FileLock lock(lock_);
   std::error_code ec;
   fs::remove(dir_ + "/users/" + std::to_string(::getpid()), ec);
   // A detached shell stops the cluster later unless a live program has registered by then
   // (the files under users/ are named by pid; those of crashed programs are ignored).
-  const std::string stop = run_as_owner("'" + bin_ + "/pg_ctl' -D '" + dir_ + "/data' -m immediate -w stop");
+  const std::string stop = pg_ctl("-m immediate -w stop");
   const std::string reaper = "sleep " + std::to_string(kLingerSeconds) + "; exec 9>'" + lock_ + "'; flock 9; " +
                              "for f in '" + dir_ + "'/users/*; do [ -e \"$f\" ] || continue; " +
                              "kill -0 \"${f##*/}\" 2>/dev/null && exit 0; rm -f \"$f\"; done; " + stop +

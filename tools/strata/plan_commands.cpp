@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "strata/core/error.hpp"
+#include "strata/workflow/plan_file.hpp"
 #include "strata/workflow/queue.hpp"
 #include "table.hpp"
 
@@ -49,7 +50,7 @@ void submit(const PlanArgs& args, const std::string& file) {
   STRATA_CHECK(in.good(), "plan submit: cannot read \"", file, "\"");
   std::stringstream text;
   text << in.rdbuf();
-  const auto plan = workflow::Plan::from_json(text.str());
+  const auto plan = workflow::parse_plan_file(text.str());
   auto hub = open_hub(args);
   const PlanProgress p = workflow::Queue(hub).submit(plan);
   if (args.as_json) print(args, p);
@@ -127,7 +128,7 @@ void add_plan_commands(CLI::App& app) {
   plan->add_flag("--json", args->as_json, "Print JSON");
 
   auto file = std::make_shared<std::string>();
-  auto* cmd = plan->add_subcommand("submit", "Submit a plan file (JSON, docs/workflow.md) in one transaction");
+  auto* cmd = plan->add_subcommand("submit", "Submit a plan file in one transaction: JSON tasks, a search or a cross-validation (docs/workflow.md)");
   cmd->add_option("file", *file, "Plan file")->required();
   cmd->callback([=] { submit(*args, *file); });
 

@@ -31,6 +31,11 @@ struct CrossValidationSpec {
   std::vector<std::string> tags{};
   int64_t max_attempts = 3;
   int64_t priority = 0;
+
+  // {"name", "kind", "model", "input_dataset", "examples", "folds", "shuffle_seed", "config": {...},
+  //  "summary_dataset", "aggregate_kind", "tags", "max_attempts", "priority"}: "kind" and
+  //  "examples" are required; unknown fields are errors naming the cross-validation.
+  static CrossValidationSpec from_json(const nlohmann::json& j);
 };
 
 // `folds` fold tasks, then one aggregate task (of aggregate_kind) depending on all of them.
