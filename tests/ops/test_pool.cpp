@@ -112,6 +112,21 @@ TEST(PoolTest, BackwardF32MatchesF64) {
   }
 }
 
+// The 2x2 stride-2 max pool of even sizes runs its own loops (kernels/cpu/max_pool_2x2.cpp) in
+// float32. After a relu most windows hold ties at 0: the first maximum wins, as in the loops.
+TEST(PoolTest, TilingMaxPool2x2MatchesLoopsWithTies) {
+  Generator gen(4);
+  for (bool same : {false, true}) {  // SAME adds no padding to even sizes: the same fast path
+    const PoolOptions o{.padding = same ? Padding::same() : Padding::valid()};
+    Tensor x = relu(uniform({2, 8, 6, 17}, -1, 1, kFloat32, &gen));
+    RefWindow win = testing::ref_window({8, 6}, {2, 2}, {2, 2}, {1, 1}, same);
+    testing::expect_close(max_pool2d(x, {2}, o), testing::ref_pool(x.to_vector<double>(), 2, 17, win, true), 0);
+    testing::expect_f32_backward_matches_f64(
+        [&](const std::vector<Tensor>& t) { return max_pool2d(relu(t[0]), {2}, o); },
+        {uniform({2, 8, 6, 17}, -1, 1, kFloat64, &gen)});
+  }
+}
+
 TEST(PoolTest, ErrorsNameTheOpAndShapes) {
   using testing::expect_error;
   Tensor x = zeros({1, 4, 4, 3});

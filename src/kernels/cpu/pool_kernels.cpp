@@ -3,13 +3,16 @@
 
 #include "kernels/cpu/dnnl_window.hpp"
 #include "kernels/cpu/elementwise.hpp"
+#include "kernels/cpu/max_pool_2x2.hpp"
 #include "kernels/cpu/pool_reference.hpp"
 
 namespace strata::kernels::cpu {
 
-// oneDNN's record of the winning positions of a max-pool forward (empty for average pooling).
+// The winning positions of a max-pool forward: oneDNN's record, or for the 2x2 loops
+// (max_pool_2x2.hpp) a uint8 per output. Both empty for average pooling.
 struct PoolWorkspace {
   dnnl::memory memory;
+  Tensor winners;
 };
 
 namespace {
@@ -84,6 +87,16 @@ Tensor pool_forward(const Tensor& x_in, const PoolGeometry& g, std::shared_ptr<P
   x.check_dtype(kFloat32, "pool_forward");
   if (y.numel() == 0) return y;
   const bool training = workspace != nullptr;
+  if (is_tiling_max_pool_2x2(g)) {
+    uint8_t* winners = nullptr;
+    if (training) {
+      *workspace = std::make_shared<PoolWorkspace>();
+      (*workspace)->winners = Tensor::empty(y.shape(), kUInt8);
+      winners = (*workspace)->winners.data<uint8_t>();
+    }
+    max_pool_2x2_forward(x.data<float>(), y.data<float>(), winners, g);
+    return y;
+  }
   Forward& f = forward_primitive(g, training);
   std::unordered_map<int, memory> args{{DNNL_ARG_SRC, wrap(f.pd.src_desc(), x)},
                                        {DNNL_ARG_DST, wrap(f.pd.dst_desc(), y)}};
@@ -112,6 +125,10 @@ Tensor pool_backward(const Tensor& dy_in, const Tensor& x_in, const PoolGeometry
   if (dx.numel() == 0) return dx;
   if (dy.numel() == 0) {
     fill(dx, 0);
+    return dx;
+  }
+  if (workspace && workspace->winners.defined()) {
+    max_pool_2x2_backward(dy.data<float>(), workspace->winners.data<uint8_t>(), dx.data<float>(), g);
     return dx;
   }
   Backward& b = backward_primitive(g);

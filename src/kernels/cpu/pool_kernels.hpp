@@ -1,6 +1,7 @@
 // Max and average pooling kernels on raw channels-last tensors (no autograd). float32 runs on
-// oneDNN (max-pool backward reads the forward's workspace of winning positions); float64 on
-// the loops of pool_reference.hpp. Averages exclude padding; padding never wins a max.
+// oneDNN (max-pool backward reads the forward's workspace of winning positions), except the
+// 2x2 stride-2 max pool of even sizes (max_pool_2x2.hpp); float64 on the loops of
+// pool_reference.hpp. Averages exclude padding; padding never wins a max.
 #pragma once
 #include <memory>
 
