@@ -98,13 +98,13 @@ TEST_F(Npy, BadFilesNameTheFileAndTheProblem) {
   };
   expect_error("magic.npy", "PK\x03\x04 not numpy at all", "magic");
   expect_error("dtype.npy", npy_header("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }") + std::string(8, 0),
-               "unsupported dtype");
+               "unsupported .npy dtype");
   expect_error("short.npy", npy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }") + std::string(20, 0),
                "24 data bytes");
   expect_error("long.npy", npy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }") + std::string(8, 0),
                "4 data bytes");
-  expect_error("header.npy", std::string("\x93NUMPY\x01\x00\xff\x00{'descr'", 18), "truncated header");
-  expect_error("shape.npy", npy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, x), }"), "bad size");
+  expect_error("header.npy", std::string("\x93NUMPY\x01\x00\xff\x00{'descr'", 18), "truncated .npy header");
+  expect_error("shape.npy", npy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, x), }"), "malformed .npy shape");
   EXPECT_THROW(read_npy(path("missing.npy")), Error);
   EXPECT_THROW(write_npy(path("no/such/dir/x.npy"), arange(3)), Error);
 }
