@@ -60,9 +60,10 @@ void sync_folder(const std::string& folder) {
 
 class MappedFile {
  public:
-  MappedFile(int fd, size_t size, const std::string& path) : size_(size) {
+  // `populate`: fault every page in now (the file must be that long already).
+  MappedFile(int fd, size_t size, const std::string& path, bool populate = true) : size_(size) {
     if (size_ == 0) return;
-    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_SHARED | (populate ? MAP_POPULATE : 0), fd, 0);
     if (p == MAP_FAILED) throw system_error("cannot map the blob file", path);
     data_ = static_cast<const char*>(p);
   }
@@ -76,6 +77,39 @@ class MappedFile {
  private:
   const char* data_ = nullptr;
   size_t size_;
+};
+
+// The SHA-256 of a file being written, computed on another thread as the bytes land: the
+// writer publishes how far it got; a negative value means it gave up.
+class ChasingSha256 {
+ public:
+  ChasingSha256(const char* data, int64_t size)
+      : result_(std::async(std::launch::async, [this, data, size] { return run(data, size); })) {}
+  ~ChasingSha256() { publish(-1); }  // a writer that threw: stop the thread (the future waits)
+  void publish(int64_t written) {
+    published_.store(written, std::memory_order_release);
+    published_.notify_all();
+  }
+  std::string hex() { return result_.get(); }
+
+ private:
+  std::string run(const char* data, int64_t size) {
+    Sha256 sha;
+    for (int64_t hashed = 0; hashed < size;) {
+      const int64_t upto = published_.load(std::memory_order_acquire);
+      if (upto < 0) return "";
+      if (upto == hashed) {
+        published_.wait(upto, std::memory_order_acquire);
+        continue;
+      }
+      sha.update(data + hashed, static_cast<size_t>(upto - hashed));
+      hashed = upto;
+    }
+    return sha.hex();
+  }
+
+  std::atomic<int64_t> published_{0};
+  std::future<std::string> result_;  // last: the thread starts once published_ exists
 };
 
 // Runs fn(block) for every block, on up to three helper threads and then on the caller once
@@ -140,25 +174,37 @@ std::unique_ptr<StagedBlobFile> BlobFiles::stage(const io::NamedTensors& weights
   auto staged = std::make_unique<StagedBlobFile>(path, fd);
   staged->block_bytes = block_bytes;
 
-  // Into the page cache at cp's speed. (Starting writeback early with sync_file_range made
-  // these writes wait on the disk: 8x slower, measured.)
+  // Into the page cache at cp's speed, in slices, while another thread hashes what has landed:
+  // the whole file's SHA-256 (the address) is one sequential pass, the longest part of a save.
+  // (Starting writeback early with sync_file_range made these writes wait on the disk: 8x
+  // slower, measured.)
+  const int64_t total = static_cast<int64_t>(io::safetensors_size(weights, {}));
+  const MappedFile map(fd, static_cast<size_t>(total), path, /*populate=*/false);
+  ChasingSha256 whole(map.data(), total);
+  constexpr size_t kSlice = size_t{4} << 20;
   int64_t written = 0, blocks_done = 0;
   io::write_safetensors(weights, {}, [&](const char* p, size_t n) {
-    write_all(fd, p, n, path);
-    written += static_cast<int64_t>(n);
-    for (; (blocks_done + 1) * block_bytes <= written; ++blocks_done)
-      if (on_block) on_block(blocks_done);
+    for (size_t off = 0; off < n; off += kSlice) {
+      const size_t len = std::min(kSlice, n - off);
+      STRATA_CHECK(written + static_cast<int64_t>(len) <= total, "hub: the weights changed while being saved (more than ",
+                   std::to_string(total), " bytes)");
+      write_all(fd, p + off, len, path);
+      written += static_cast<int64_t>(len);
+      whole.publish(written);
+      for (; (blocks_done + 1) * block_bytes <= written; ++blocks_done)
+        if (on_block) on_block(blocks_done);
+    }
   });
+  STRATA_CHECK(written == total, "hub: the weights changed while being saved (", std::to_string(written),
+               " bytes, expected ", std::to_string(total), ")");
   if (written > blocks_done * block_bytes) {
     if (on_block) on_block(blocks_done);
     ++blocks_done;
   }
   staged->id.size = written;
 
-  // Hash from the page cache while the disk catches up: the whole file on one thread, blocks
-  // on the others, and the caller joins the blocks once fdatasync returns.
-  const MappedFile map(fd, static_cast<size_t>(written), path);
-  auto whole = std::async(std::launch::async, [&] { return sha256_hex(map.data(), static_cast<size_t>(written)); });
+  // The blocks' digests from the page cache while the disk catches up: on the helper threads,
+  // and on this one once fdatasync returns.
   std::vector<std::string> digests(static_cast<size_t>(blocks_done));
   for_each_block(
       blocks_done,
@@ -170,7 +216,7 @@ std::unique_ptr<StagedBlobFile> BlobFiles::stage(const io::NamedTensors& weights
       [&] {
         if (::fdatasync(fd) != 0) throw system_error("cannot sync the blob file", path);
       });
-  staged->id.sha256 = whole.get();
+  staged->id.sha256 = whole.hex();
   for (const auto& d : digests) staged->block_sha256 += d;
   sync_folder(folder_);
   return staged;
