@@ -105,7 +105,10 @@ Padding padding_from(const nlohmann::json& c) {
 }
 
 nlohmann::json conv_options_config(const ConvOptions& o) {
-  return {{"stride", o.stride}, {"padding", padding_config(o.padding)}, {"dilation", o.dilation}, {"groups", o.groups}};
+  nlohmann::json c = {
+      {"stride", o.stride}, {"padding", padding_config(o.padding)}, {"dilation", o.dilation}, {"groups", o.groups}};
+  if (o.fuse_relu) c["fuse_relu"] = true;  // only when a user asked for it: older files lack the key
+  return c;
 }
 
 ConvOptions conv_options_from(const nlohmann::json& c) {
@@ -114,6 +117,7 @@ ConvOptions conv_options_from(const nlohmann::json& c) {
   o.padding = padding_from(c.at("padding"));
   o.dilation = dims_of(c.at("dilation"));
   o.groups = c.at("groups").get<int64_t>();
+  o.fuse_relu = c.value("fuse_relu", false);
   return o;
 }
 

@@ -60,6 +60,7 @@ Case image_case() {
   h = nn::DepthwiseConv2d({3, 3}, "tanh", nn::same_padding(), 2)(h);
   h = nn::SeparableConv2d(6, {3, 3}, "relu", nn::same_padding())(h);
   h = nn::GroupConv2d(4, {3, 3}, 2)(h);
+  h = nn::Conv2d(4, {3, 3}, {}, {.padding = Padding::same(), .fuse_relu = true})(h);  // saved with its relu
   h = nn::DeConv2d(4, {3, 3})(h);  // 16 x 16
   h = nn::MaxPool2d({2, 2})(h);
   h = nn::MeanPool2d({2, 2}, {.stride = {2, 2}, .padding = Padding::valid()})(h);  // 4 x 4
