@@ -57,6 +57,12 @@ class Database {
   // A process-wide lock held until the transaction ends (PostgreSQL's advisory locks; SQLite's
   // write transaction already excludes other writers).
   virtual void lock_for_transaction(int64_t key) {}
+  // PostgreSQL's LISTEN / NOTIFY, so that idle workers wake when work arrives rather than at
+  // their next poll. notify: inside a transaction, delivered when it commits; nothing elsewhere.
+  virtual void notify(const std::string& channel) {}
+  // Waits up to `seconds` for a notification on `channel` (listening from the first call on),
+  // true once it waited; false at once where the backend has none (SQLite): the caller polls.
+  virtual bool wait_for_notification(const std::string& channel, double seconds) { return false; }
 
   void execute(std::string_view sql, const Params& params = {}) { query(sql, params, nullptr); }
   std::optional<int64_t> query_int(std::string_view sql, const Params& params = {});

@@ -4,11 +4,13 @@
 // from the URL, PGPASSFILE or PGPASSWORD, is never part of a message.
 #include <endian.h>
 #include <libpq-fe.h>
+#include <poll.h>
 
 #include <bit>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <unordered_map>
 
 #include "database.hpp"
@@ -186,6 +188,38 @@ class PostgresDatabase final : public Database {
   }
   void lock_for_transaction(int64_t key) override { execute("SELECT pg_advisory_xact_lock(?)", {key}); }
 
+  void notify(const std::string& channel) override {
+    execute("SELECT pg_notify(?, '')", {std::string_view(channel)});
+  }
+
+  bool wait_for_notification(const std::string& channel, double seconds) override {
+    if (listening_.insert(channel).second) {
+      // A channel is an identifier, not a parameter; ours are fixed names, quoted anyway.
+      PGresult* r = PQexec(conn_, ("LISTEN \"" + channel + "\"").c_str());
+      const bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+      PQclear(r);
+      if (!ok) {
+        listening_.erase(channel);
+        throw Error("hub: LISTEN failed on " + url_ + ": " + scrub(PQerrorMessage(conn_)));
+      }
+    }
+    const auto drain = [&] {
+      bool any = false;
+      while (PGnotify* n = PQnotifies(conn_)) {
+        any = true;
+        PQfreemem(n);
+      }
+      return any;
+    };
+    if (drain()) return true;  // arrived during earlier statements
+    pollfd fd{PQsocket(conn_), POLLIN, 0};
+    const int rc = ::poll(&fd, 1, static_cast<int>(seconds * 1000));
+    if (rc > 0 && !PQconsumeInput(conn_))
+      throw Error("hub: lost the connection to " + url_ + " while waiting: " + scrub(PQerrorMessage(conn_)));
+    drain();
+    return true;
+  }
+
  private:
   // Statements are prepared once per connection, like SQLite's, and named by a counter.
   const std::string& prepared(std::string_view sql, int n_params) {
@@ -221,6 +255,7 @@ class PostgresDatabase final : public Database {
   std::string secret_;
   PGconn* conn_ = nullptr;
   std::unordered_map<std::string, std::string> prepared_;
+  std::set<std::string> listening_;  // channels LISTENed to on this connection
 };
 
 }  // namespace

@@ -134,10 +134,18 @@ bool Queue::complete(const Lease& lease, const std::string& result_json, const s
       with_outputs = result.dump();
       db.execute("UPDATE tasks SET result = ? WHERE id = ?", {std::string_view(with_outputs), lease.task.id});
     }
-    db.execute("UPDATE tasks SET waiting = waiting - 1 WHERE id IN (SELECT task_id FROM task_deps WHERE depends_on = ?)",
-               {lease.task.id});
+    bool released = false;
+    db.query("UPDATE tasks SET waiting = waiting - 1 WHERE id IN (SELECT task_id FROM task_deps WHERE depends_on = ?) "
+             "RETURNING waiting",
+             {lease.task.id}, [&](const Row& r) { released = released || r.integer(0) == 0; });
+    if (released) db.notify(kWorkChannel);
   });
   return done;
+}
+
+bool Queue::wait_for_work(double seconds) {
+  std::lock_guard lock(state_->mu);
+  return state_->db->wait_for_notification(kWorkChannel, seconds);
 }
 
 namespace {

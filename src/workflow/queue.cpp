@@ -73,6 +73,7 @@ int64_t Queue::submit(const TaskSpec& spec) {
   int64_t id = 0;
   state_->db->transaction(true, [&] {
     id = insert_task(*state_->db, *state_->project_id(true), std::nullopt, spec, spec.after, unix_now());
+    state_->db->notify(kWorkChannel);
   });
   return id;
 }
@@ -96,6 +97,7 @@ PlanProgress Queue::submit(const Plan& plan) {
         for (int64_t local : spec.after) deps.push_back(progress.task_ids.at(local));
         progress.task_ids.push_back(insert_task(db, project, progress.plan_id, spec, deps, now));
       }
+      db.notify(kWorkChannel);
     });
   }
   progress.counts[static_cast<size_t>(TaskStatus::pending)] = static_cast<int64_t>(progress.task_ids.size());

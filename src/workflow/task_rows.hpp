@@ -22,6 +22,9 @@ Task task_from_row(const Row& r);
 // caller's write transaction. Returns how many.
 int64_t cancel_dependents(Database& db, int64_t task_id, const std::string& reason, double now);
 
+// The notification channel of work that became leasable (PostgreSQL; Database::notify).
+inline const std::string kWorkChannel = "strata_tasks";
+
 // "?, ?, ?" for n parameters.
 std::string placeholders(size_t n);
 

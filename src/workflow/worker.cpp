@@ -112,7 +112,7 @@ struct Worker::Impl {
         link.healthy();
         if (!lease) {
           if (options.exit_when_idle) break;
-          pause(idle);
+          if (!link.queue().wait_for_work(idle)) pause(idle);
           idle = std::min(idle * 2, options.max_idle_poll_seconds);
           continue;
         }

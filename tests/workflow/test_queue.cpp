@@ -3,6 +3,8 @@
 // cancellation, and plans.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <functional>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -207,6 +209,45 @@ TEST(PlanJson, ReadsTasksInAnyOrderAndChecksThem) {
                {"two tasks are named \"a\""});
   expect_error([] { Plan::from_json(R"({"tasks": [{"name": "a"}]})"); }, {"task \"a\" has no \"kind\""});
   expect_error([] { Plan::from_json("{not json"); }, {"not valid JSON"});
+}
+
+// An idle worker's wait: on PostgreSQL a submission, or a completion that releases a dependent,
+// wakes it (NOTIFY) long before its timeout; SQLite has no notifications and returns at once.
+TEST_P(QueueTest, IdleWaitWakesWhenWorkArrives) {
+  auto hub = open();
+  Queue waiter(hub);
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  if (!postgres()) {
+    const auto t0 = Clock::now();
+    EXPECT_FALSE(waiter.wait_for_work(30));
+    EXPECT_LT(seconds_since(t0), 5.0);
+    return;
+  }
+  auto other = open();
+  Queue submitter(other);
+  EXPECT_TRUE(waiter.wait_for_work(0));  // listening from here on
+  const auto wakes_within_timeout = [&](const std::function<void()>& cause) {
+    std::thread later([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      cause();
+    });
+    const auto t0 = Clock::now();
+    EXPECT_TRUE(waiter.wait_for_work(30));
+    EXPECT_LT(seconds_since(t0), 10.0) << "woke by its timeout, not by a notification";
+    later.join();
+  };
+  Plan plan("chain");
+  const int64_t first = plan.add({.kind = "noop", .name = "first"});
+  plan.add({.kind = "noop", .name = "second", .after = {first}});
+  wakes_within_timeout([&] { submitter.submit(plan); });
+  auto lease = submitter.lease("W", kKinds, {}, 10);
+  ASSERT_TRUE(lease);
+  ASSERT_TRUE(submitter.start(*lease));
+  wakes_within_timeout([&] { EXPECT_TRUE(submitter.complete(*lease, "{}")); });  // releases "second"
+  auto next = waiter.lease("W", kKinds, {}, 10);
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next->task.name, "second");
 }
 
 }  // namespace

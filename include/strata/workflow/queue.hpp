@@ -81,6 +81,9 @@ class Queue {
                    bool permanent = false);
   // Puts expired leases back (lease() does this too, at most a few times a second).
   int64_t reclaim_expired();
+  // For an idle worker: on PostgreSQL, waits up to `seconds` for a submission or a released
+  // dependent (LISTEN / NOTIFY) and returns true; on SQLite returns false at once (poll instead).
+  bool wait_for_work(double seconds);
 
  private:
   std::shared_ptr<hub::detail::HubState> state_;
