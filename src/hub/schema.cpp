@@ -1,8 +1,9 @@
 // Migrations, written once for both dialects: {id}, {int}, {real} and {blob} become each
-// backend's types (PostgreSQL's INTEGER is 32-bit, so integers are BIGINT there).
+// backend's types, and a leading {postgres} marks a statement for PostgreSQL only (PostgreSQL's INTEGER is 32-bit, so integers are BIGINT there).
 #include "schema.hpp"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace strata::hub::detail {
@@ -108,10 +109,20 @@ const std::vector<std::vector<const char*>> kMigrations = {
         "ALTER TABLE blobs ADD COLUMN block_bytes {int}",
         "ALTER TABLE blobs ADD COLUMN block_sha256 TEXT",
     },
+    {
+        // Weights do not compress: PostgreSQL's TOAST would try pglz on every 4 MiB chunk first.
+        "{postgres} ALTER TABLE blob_chunks ALTER COLUMN data SET STORAGE EXTERNAL",
+    },
 };
 
+// "{postgres} ..." statements run on PostgreSQL only: for_dialect makes them empty elsewhere.
 std::string for_dialect(std::string sql, Dialect d) {
   const bool pg = d == Dialect::postgres;
+  constexpr std::string_view kPostgresOnly = "{postgres} ";
+  if (sql.starts_with(kPostgresOnly)) {
+    if (!pg) return "";
+    sql.erase(0, kPostgresOnly.size());
+  }
   const std::pair<const char*, const char*> words[] = {
       {"{id}", pg ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY"},
       {"{int}", pg ? "BIGINT" : "INTEGER"},
@@ -144,7 +155,8 @@ void migrate(Database& db) {
     STRATA_CHECK(current <= kSchemaVersion, "hub: the database's schema is version ", std::to_string(current),
                  ", newer than this build of Strata knows (", std::to_string(kSchemaVersion), ")");
     for (int64_t v = current + 1; v <= kSchemaVersion; ++v) {
-      for (const char* sql : kMigrations[v - 1]) db.execute(for_dialect(sql, db.dialect()));
+      for (const char* sql : kMigrations[v - 1])
+        if (const std::string stmt = for_dialect(sql, db.dialect()); !stmt.empty()) db.execute(stmt);
       db.execute("INSERT INTO schema_version (version) VALUES (?)", {v});
     }
   });
