@@ -13,7 +13,8 @@ namespace strata::kernels::cpu {
 bool is_tiling_max_pool_2x2(const PoolGeometry& g);
 
 // y[N, H/2, W/2, C] from x[N, H, W, C], contiguous; `winner` (may be null) gets, per output,
-// which of the four inputs won (0..3, row-major; the first of equal maxima).
+// which of the four inputs won (0..3, row-major; the first of equal maxima; a NaN wins only
+// in the first position, as comparisons with it are false).
 void max_pool_2x2_forward(const float* x, float* y, uint8_t* winner, const PoolGeometry& g);
 // dx from dy and the forward's winners: each input gets dy of its output if it won, else 0.
 void max_pool_2x2_backward(const float* dy, const uint8_t* winner, float* dx, const PoolGeometry& g);
