@@ -1,5 +1,7 @@
 // lstm_cell and gru_cell: a forward kernel that keeps the activated gates, and a backward
-// kernel that turns them into the gate gradients, one pass over [batch, units] each.
+// kernel that turns them into the gate gradients, one pass over [batch, units] each. The loops
+// over units are `omp simd`: their rows never overlap, which the compiler cannot prove, and
+// without vectors the cell took a third of an LSTM's forward time.
 #include "strata/ops/rnn.hpp"
 
 #include "kernels/cpu/scalar_math.hpp"
@@ -49,6 +51,7 @@ void lstm_forward(Rows<T> xg, Rows<T> hg, Rows<T> c, int64_t B, int64_t H, T* ac
     const T *x = xg[b], *hh = hg[b], *cp = c[b];
     T* a = act + b * 5 * H;
     T *ho = h_out + b * H, *co = c_out + b * H;
+#pragma omp simd
     for (int64_t j = 0; j < H; ++j) {
       T i = math::sigmoid(x[j] + hh[j]);
       T f = math::sigmoid(x[H + j] + hh[H + j]);
@@ -68,6 +71,7 @@ void lstm_backward(const T* act, Rows<T> c, const T* dh, const T* dc, int64_t B,
   for (int64_t b = 0; b < B; ++b) {
     const T *a = act + b * 5 * H, *cp = c[b], *dhb = dh + b * H, *dcb = dc + b * H;
     T *dg = dgates + b * 4 * H, *dcp = dc_prev + b * H;
+#pragma omp simd
     for (int64_t j = 0; j < H; ++j) {
       T i = a[j], f = a[H + j], g = a[2 * H + j], o = a[3 * H + j], tc = a[4 * H + j];
       T dct = dcb[j] + dhb[j] * o * (T(1) - tc * tc);
@@ -86,6 +90,7 @@ void gru_forward(Rows<T> xg, Rows<T> hg, Rows<T> h, int64_t B, int64_t H, T* act
   for (int64_t b = 0; b < B; ++b) {
     const T *x = xg[b], *hh = hg[b], *hp = h[b];
     T *a = act + b * 3 * H, *ho = h_out + b * H;
+#pragma omp simd
     for (int64_t j = 0; j < H; ++j) {
       T z = math::sigmoid(x[j] + hh[j]);
       T r = math::sigmoid(x[H + j] + hh[H + j]);
@@ -102,6 +107,7 @@ void gru_backward(const T* act, Rows<T> hg, Rows<T> h, const T* dh, int64_t B, i
   for (int64_t b = 0; b < B; ++b) {
     const T *a = act + b * 3 * H, *hh = hg[b], *hp = h[b], *d = dh + b * H;
     T *dx = dxg + b * 3 * H, *dr = dhg + b * 3 * H, *dp = dh_prev + b * H;
+#pragma omp simd
     for (int64_t j = 0; j < H; ++j) {
       T z = a[j], r = a[H + j], n = a[2 * H + j];
       T dz = d[j] * (hp[j] - n) * z * (T(1) - z);
