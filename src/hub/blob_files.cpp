@@ -22,8 +22,6 @@
 namespace strata::hub::detail {
 namespace {
 
-constexpr size_t kDigestHex = 64;
-
 Error system_error(const std::string& what, const std::string& path) {
   return Error("hub: " + what + " " + path + ": " + std::strerror(errno));
 }
@@ -111,6 +109,13 @@ class ChasingSha256 {
   std::atomic<int64_t> published_{0};
   std::future<std::string> result_;  // last: the thread starts once published_ exists
 };
+
+// The hex SHA-256 of block k of a blob of `size` bytes in blocks of `block_bytes` (the last one
+// may be shorter): what a save records and a load checks.
+std::string block_digest(const char* data, int64_t size, int64_t block_bytes, int64_t k) {
+  const int64_t begin = k * block_bytes;
+  return sha256_hex(data + begin, static_cast<size_t>(std::min(block_bytes, size - begin)));
+}
 
 // Runs fn(block) for every block, on up to three helper threads and then on the caller once
 // `caller_work` (run first, on the caller) is done: hashing is the slow part of a load or a
@@ -208,11 +213,7 @@ std::unique_ptr<StagedBlobFile> BlobFiles::stage(const io::NamedTensors& weights
   std::vector<std::string> digests(static_cast<size_t>(blocks_done));
   for_each_block(
       blocks_done,
-      [&](int64_t k) {
-        const int64_t begin = k * block_bytes;
-        digests[static_cast<size_t>(k)] =
-            sha256_hex(map.data() + begin, static_cast<size_t>(std::min(block_bytes, written - begin)));
-      },
+      [&](int64_t k) { digests[static_cast<size_t>(k)] = block_digest(map.data(), written, block_bytes, k); },
       [&] {
         if (::fdatasync(fd) != 0) throw system_error("cannot sync the blob file", path);
       });
@@ -251,9 +252,7 @@ io::NamedTensors BlobFiles::read(const BlobFileRef& file, const BlobId& id, cons
   for_each_block(
       blocks,
       [&](int64_t k) {
-        const int64_t begin = k * file.block_bytes;
-        const std::string d =
-            sha256_hex(map.data() + begin, static_cast<size_t>(std::min(file.block_bytes, id.size - begin)));
+        const std::string d = block_digest(map.data(), id.size, file.block_bytes, k);
         if (file.block_sha256.compare(static_cast<size_t>(k) * kDigestHex, kDigestHex, d) != 0) {
           int64_t seen = first_bad.load();
           while (k < seen && !first_bad.compare_exchange_weak(seen, k)) {

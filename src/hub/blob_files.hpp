@@ -20,6 +20,8 @@
 
 namespace strata::hub::detail {
 
+inline constexpr size_t kDigestHex = 64;  // a SHA-256 in hex
+
 // One blob file written for a save. While this object lives the file is locked, so `sweep`
 // leaves it alone; when it dies the file is removed unless the save's row refers to it.
 class StagedBlobFile {
@@ -35,6 +37,7 @@ class StagedBlobFile {
   BlobId id;
   int64_t block_bytes = 0;
   std::string block_sha256;  // the hex digest of each block, concatenated
+  int64_t block_count() const { return static_cast<int64_t>(block_sha256.size() / kDigestHex); }
   bool recorded = false;     // set by put_blob when its transaction's row names this file
 
  private:

@@ -122,7 +122,7 @@ void put_blob(HubState& s, StagedBlob& blob, const io::NamedTensors& weights) {
   f.recorded = false;  // this may be a retry of a transaction that recorded it and rolled back
   s.db->query("INSERT INTO blobs (sha256, size, chunk_count, created_at, file, block_bytes, block_sha256) "
               "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING RETURNING sha256",
-              {f.id.sha256, f.id.size, static_cast<int64_t>(f.block_sha256.size() / 64), unix_now(), f.name(),
+              {f.id.sha256, f.id.size, f.block_count(), unix_now(), f.name(),
                f.block_bytes, f.block_sha256},
               [&](const Row&) { f.recorded = true; });
 }
