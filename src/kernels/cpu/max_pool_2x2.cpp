@@ -25,8 +25,12 @@ bool is_tiling_max_pool_2x2(const PoolGeometry& g) {
          w.in[1] == 2 * w.out[1] && w.in[2] == 2 * w.out[2];
 }
 
-void max_pool_2x2_forward(const float* x, float* y, uint8_t* winner, const PoolGeometry& g) {
-  const Sizes s = sizes_of(g);
+namespace {
+
+// One body for training (winners kept) and inference: the choice is made once per call, so
+// the vector loop has no branch on it.
+template <bool kWinners>
+void forward_loops(const float* x, float* y, uint8_t* winner, const Sizes& s) {
   parallel_for(s.rows, kRowGrain, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r)
       for (int64_t ow = 0; ow < s.out_w; ++ow) {
@@ -35,30 +39,28 @@ void max_pool_2x2_forward(const float* x, float* y, uint8_t* winner, const PoolG
         const float* p2 = p0 + s.in_w * s.c;
         const float* p3 = p2 + s.c;
         float* out = y + (r * s.out_w + ow) * s.c;
-        if (winner) {
-          uint8_t* win = winner + (r * s.out_w + ow) * s.c;
+        uint8_t* win = kWinners ? winner + (r * s.out_w + ow) * s.c : nullptr;
 #pragma omp simd
-          for (int64_t c = 0; c < s.c; ++c) {
-            float m = p0[c];
-            uint8_t k = 0;
-            if (p1[c] > m) m = p1[c], k = 1;
-            if (p2[c] > m) m = p2[c], k = 2;
-            if (p3[c] > m) m = p3[c], k = 3;
-            out[c] = m;
-            win[c] = k;
-          }
-        } else {
-#pragma omp simd
-          for (int64_t c = 0; c < s.c; ++c) {
-            float m = p0[c];
-            if (p1[c] > m) m = p1[c];
-            if (p2[c] > m) m = p2[c];
-            if (p3[c] > m) m = p3[c];
-            out[c] = m;
-          }
+        for (int64_t c = 0; c < s.c; ++c) {
+          float m = p0[c];
+          uint8_t k = 0;
+          if (p1[c] > m) m = p1[c], k = 1;
+          if (p2[c] > m) m = p2[c], k = 2;
+          if (p3[c] > m) m = p3[c], k = 3;
+          out[c] = m;
+          if constexpr (kWinners) win[c] = k;
         }
       }
   });
+}
+
+}  // namespace
+
+void max_pool_2x2_forward(const float* x, float* y, uint8_t* winner, const PoolGeometry& g) {
+  if (winner)
+    forward_loops<true>(x, y, winner, sizes_of(g));
+  else
+    forward_loops<false>(x, y, nullptr, sizes_of(g));
 }
 
 void max_pool_2x2_backward(const float* dy, const uint8_t* winner, float* dx, const PoolGeometry& g) {
