@@ -173,7 +173,6 @@ QuanConv2d::QuanConv2d(int64_t n_filter, SpatialSizes filter_size, int bit_w, in
   bit_a_ = bit_a;
 }
 
-
 // Dense's and the convolutions' configs less the input size, which these constructors do not
 // take (they always infer it).
 void QuantizedDense::get_config(nlohmann::json& c) const {
