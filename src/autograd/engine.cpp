@@ -4,10 +4,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "kernels/cpu/elementwise.hpp"
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/autograd/node.hpp"
 #include "strata/core/factory.hpp"
+#include "strata/dispatch/elementwise.hpp"
 
 namespace strata::autograd {
 namespace {
@@ -22,7 +22,7 @@ void accumulate(Tensor& slot, const Tensor& g) {
   if (!slot.defined()) {
     slot = g;
   } else {
-    slot = kernels::cpu::add(slot, g);  // out of place: `slot` may alias a tensor held elsewhere
+    slot = dispatch::add(slot, g);  // out of place: `slot` may alias a tensor held elsewhere
   }
 }
 
@@ -77,7 +77,7 @@ std::vector<Tensor> execute(const std::vector<Tensor>& roots, const std::vector<
     buffers.erase(node.get());
     grads.resize(node->outputs.size());
     for (size_t k = 0; k < grads.size(); ++k) {
-      if (!grads[k].defined()) grads[k] = zeros(node->outputs[k].shape, node->outputs[k].dtype);
+      if (!grads[k].defined()) grads[k] = zeros(node->outputs[k].shape, {node->outputs[k].dtype, node->outputs[k].device});
       for (auto& hook : node->output_hooks[k]) {
         Tensor replaced = hook(grads[k]);
         if (replaced.defined()) grads[k] = replaced;

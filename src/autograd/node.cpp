@@ -1,7 +1,7 @@
 #include "strata/autograd/node.hpp"
 
-#include "kernels/cpu/elementwise.hpp"
 #include "strata/autograd/grad_mode.hpp"
+#include "strata/dispatch/elementwise.hpp"
 
 namespace strata::autograd {
 
@@ -24,9 +24,9 @@ std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grad_outputs) {
     // A fresh contiguous tensor that nothing else references (the usual case) is taken as is.
     bool sole_owner = g.impl_ptr().use_count() == 1 && g.impl()->storage.use_count() == 1 && g.is_contiguous() &&
                       g.offset() == 0;
-    meta.grad = sole_owner ? g : kernels::cpu::contiguous_copy(g);
+    meta.grad = sole_owner ? g : dispatch::contiguous_copy(g);
   } else {
-    kernels::cpu::add_inplace(meta.grad, g);
+    dispatch::add_inplace(meta.grad, g);
   }
   return {};
 }
@@ -58,7 +58,7 @@ Edge gradient_edge(const Tensor& t) {
   auto acc = m.grad_accumulator.lock();
   if (!acc) {
     auto node = std::make_shared<AccumulateGrad>(t.impl_ptr());
-    node->outputs.push_back({t.shape(), t.dtype()});
+    node->outputs.push_back({t.shape(), t.dtype(), t.device()});
     node->output_hooks.resize(1);
     m.grad_accumulator = node;
     acc = node;
@@ -75,7 +75,7 @@ void record(const char* name, const std::vector<Tensor>& inputs, const std::vect
   node->output_hooks.resize(outputs.size());
   for (uint32_t i = 0; i < outputs.size(); ++i) {
     const Tensor& out = outputs[i];
-    node->outputs.push_back({out.shape(), out.dtype()});
+    node->outputs.push_back({out.shape(), out.dtype(), out.device()});
     if (!out.defined() || !is_floating(out.dtype())) continue;  // integer outputs carry no gradient
     AutogradMeta& m = meta_of(out);
     m.requires_grad = true;

@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "kernels/cpu/reduce.hpp"
 #include "ops/op_common.hpp"
+#include "strata/dispatch/reduce.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/shape.hpp"
 
@@ -19,7 +19,7 @@ std::vector<bool> axes_mask(const std::vector<int64_t>& axes, int ndim, const ch
 
 namespace {
 
-using kernels::cpu::ReduceOp;
+using dispatch::ReduceOp;
 using ops::Grads;
 
 // g (the reduced shape) back to x's shape: reinsert reduced axes as size 1, then expand.
@@ -44,7 +44,7 @@ STRATA_REGISTER_OPS("sum", "mean", "prod", "amax", "amin", "var", "std", "norm",
 Tensor sum(const Tensor& x, const Axes& axes, bool keepdim) {
   ops::check_defined(x, "sum");
   auto mask = ops::axes_mask(axes, x.dim(), "sum");
-  Tensor y = kernels::cpu::reduce(ReduceOp::sum, x, mask, keepdim);
+  Tensor y = dispatch::reduce(ReduceOp::sum, x, mask, keepdim);
   if (autograd::needs_grad({&x}))
     autograd::record("sum", {x}, {y}, [shape = x.shape(), mask, keepdim](const Grads& g) {
       return Grads{expand_back(g[0], shape, mask, keepdim)};
@@ -57,7 +57,7 @@ Tensor mean(const Tensor& x, const Axes& axes, bool keepdim) {
   ops::check_floating(x, "mean");
   auto mask = ops::axes_mask(axes, x.dim(), "mean");
   int64_t n = reduced_count(x.shape(), mask);
-  Tensor y = kernels::cpu::reduce(ReduceOp::sum, x, mask, keepdim);
+  Tensor y = dispatch::reduce(ReduceOp::sum, x, mask, keepdim);
   {
     NoGradGuard no_grad;
     y = y * (1.0 / static_cast<double>(n));
@@ -72,7 +72,7 @@ Tensor mean(const Tensor& x, const Axes& axes, bool keepdim) {
 Tensor prod(const Tensor& x, const Axes& axes, bool keepdim) {
   ops::check_defined(x, "prod");
   auto mask = ops::axes_mask(axes, x.dim(), "prod");
-  Tensor y = kernels::cpu::reduce(ReduceOp::prod, x, mask, keepdim);
+  Tensor y = dispatch::reduce(ReduceOp::prod, x, mask, keepdim);
   if (autograd::needs_grad({&x}))
     autograd::record("prod", {x}, {y}, [x, y = autograd::saved(y), mask, keepdim](const Grads& g) {
       // y / x away from zeros; where x == 0 the product of the others (non-zero only when this
@@ -94,7 +94,7 @@ Tensor prod(const Tensor& x, const Axes& axes, bool keepdim) {
 static Tensor extremum(const char* name, ReduceOp op, const Tensor& x, const Axes& axes, bool keepdim) {
   ops::check_defined(x, name);
   auto mask = ops::axes_mask(axes, x.dim(), name);
-  Tensor y = kernels::cpu::reduce(op, x, mask, keepdim);
+  Tensor y = dispatch::reduce(op, x, mask, keepdim);
   if (autograd::needs_grad({&x}))
     autograd::record(name, {x}, {y}, [x, y = autograd::saved(y), mask, keepdim](const Grads& g) {
       std::vector<int64_t> axes;
@@ -112,11 +112,11 @@ Tensor amin(const Tensor& x, const Axes& axes, bool keepdim) { return extremum("
 
 Tensor argmax(const Tensor& x, int64_t axis, bool keepdim) {
   ops::check_defined(x, "argmax");
-  return kernels::cpu::arg_reduce(true, x, normalize_axis(axis, x.dim(), "argmax"), keepdim);
+  return dispatch::arg_reduce(true, x, normalize_axis(axis, x.dim(), "argmax"), keepdim);
 }
 Tensor argmin(const Tensor& x, int64_t axis, bool keepdim) {
   ops::check_defined(x, "argmin");
-  return kernels::cpu::arg_reduce(false, x, normalize_axis(axis, x.dim(), "argmin"), keepdim);
+  return dispatch::arg_reduce(false, x, normalize_axis(axis, x.dim(), "argmin"), keepdim);
 }
 
 Tensor var(const Tensor& x, const Axes& axes, int64_t correction, bool keepdim) {
@@ -157,9 +157,9 @@ Tensor logsumexp(const Tensor& x, const Axes& axes, bool keepdim) {
 Tensor cumsum(const Tensor& x, int64_t axis) {
   ops::check_defined(x, "cumsum");
   int a = normalize_axis(axis, x.dim(), "cumsum");
-  Tensor y = kernels::cpu::cumsum(x, a, false);
+  Tensor y = dispatch::cumsum(x, a, false);
   if (autograd::needs_grad({&x}))
-    autograd::record("cumsum", {x}, {y}, [a](const Grads& g) { return Grads{kernels::cpu::cumsum(g[0], a, true)}; });
+    autograd::record("cumsum", {x}, {y}, [a](const Grads& g) { return Grads{dispatch::cumsum(g[0], a, true)}; });
   return y;
 }
 

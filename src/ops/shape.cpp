@@ -2,8 +2,8 @@
 // maps the gradient back to the input's shape.
 #include <algorithm>
 
-#include "kernels/cpu/elementwise.hpp"
 #include "ops/op_common.hpp"
+#include "strata/dispatch/elementwise.hpp"
 #include "strata/ops/reduce.hpp"
 #include "strata/ops/shape.hpp"
 
@@ -178,9 +178,9 @@ Tensor unsqueeze(const Tensor& x, int64_t axis) {
 // Gradient of a strided sub-view: zeros with the gradient written into the same sub-view.
 static Tensor scatter_into_zeros(const Tensor& g, const Shape& in_shape, const Shape& view_shape,
                                  const Shape& view_strides_contig, int64_t offset) {
-  Tensor z = zeros(in_shape, g.dtype());
+  Tensor z = zeros(in_shape, g.options());
   Tensor region = z.as_strided(view_shape, view_strides_contig, offset);
-  kernels::cpu::copy_into(region, g);
+  dispatch::copy_into(region, g);
   return z;
 }
 
@@ -267,7 +267,7 @@ Tensor broadcast_to(const Tensor& x, const Shape& shape) { return expand(x, shap
 
 Tensor clone(const Tensor& x) {
   ops::check_defined(x, "clone");
-  Tensor y = kernels::cpu::contiguous_copy(x);
+  Tensor y = dispatch::contiguous_copy(x);
   if (autograd::needs_grad({&x})) autograd::record("clone", {x}, {y}, [](const Grads& g) { return Grads{g[0]}; });
   return y;
 }
@@ -275,7 +275,7 @@ Tensor clone(const Tensor& x) {
 Tensor contiguous(const Tensor& x) {
   ops::check_defined(x, "contiguous");
   if (x.is_contiguous()) return x;
-  Tensor y = kernels::cpu::contiguous_copy(x);
+  Tensor y = dispatch::contiguous_copy(x);
   if (autograd::needs_grad({&x}))
     autograd::record("contiguous", {x}, {y}, [](const Grads& g) { return Grads{g[0]}; });
   return y;

@@ -1,8 +1,8 @@
 // softmax and log_softmax: one fused kernel forward, one backward (softmax_kernels).
 #include "strata/ops/softmax.hpp"
 
-#include "kernels/cpu/softmax_kernels.hpp"
 #include "ops/op_common.hpp"
+#include "strata/dispatch/softmax.hpp"
 
 namespace strata {
 namespace {
@@ -12,10 +12,10 @@ Tensor softmax_op(const char* name, const Tensor& x, int64_t axis, bool log) {
   ops::check_floating(x, name);
   STRATA_CHECK(x.dim() > 0, name, ": expected a tensor with at least one dimension, got a scalar");
   const int ax = normalize_axis(axis, x.dim(), name);
-  Tensor y = kernels::cpu::softmax_forward(x, ax, log);
+  Tensor y = dispatch::softmax_forward(x, ax, log);
   if (autograd::needs_grad({&x}))
     autograd::record(name, {x}, {y}, [y = autograd::saved(y), ax, log](const ops::Grads& g) {
-      return ops::Grads{kernels::cpu::softmax_backward(g[0], y, ax, log)};
+      return ops::Grads{dispatch::softmax_backward(g[0], y, ax, log)};
     });
   return y;
 }

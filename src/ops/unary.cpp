@@ -1,22 +1,22 @@
 // Unary element-wise ops: each forward is one kernel; its gradient formula sits beside it.
 #include <cmath>
 
-#include "kernels/cpu/elementwise.hpp"
 #include "ops/op_common.hpp"
+#include "strata/dispatch/elementwise.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/reduce.hpp"
 
 namespace strata {
 namespace {
 
-using kernels::cpu::UnaryOp;
+using dispatch::UnaryOp;
 using ops::Grads;
 
 // grad(g, x, y) -> dL/dx, given the output gradient g, the input x and the output y.
 template <class GradFn>
 Tensor unary_op(const char* name, UnaryOp op, const Tensor& x, GradFn grad, double a = 0, double b = 0) {
   ops::check_defined(x, name);
-  Tensor y = kernels::cpu::unary(op, x, a, b);
+  Tensor y = dispatch::unary(op, x, a, b);
   if (autograd::needs_grad({&x}))
     autograd::record(name, {x}, {y}, [x, y = autograd::saved(y), grad](const Grads& g) {
       return Grads{grad(g[0], x, y)};
@@ -78,17 +78,17 @@ Tensor cos(const Tensor& x) {
 }
 Tensor tanh(const Tensor& x) {
   return unary_op("tanh", UnaryOp::tanh, x, [](const Tensor& g, const Tensor&, const Tensor& y) {
-    return kernels::cpu::binary(kernels::cpu::BinaryOp::tanh_backward, g, y);
+    return dispatch::binary(dispatch::BinaryOp::tanh_backward, g, y);
   });
 }
 Tensor sigmoid(const Tensor& x) {
   return unary_op("sigmoid", UnaryOp::sigmoid, x, [](const Tensor& g, const Tensor&, const Tensor& y) {
-    return kernels::cpu::binary(kernels::cpu::BinaryOp::sigmoid_backward, g, y);
+    return dispatch::binary(dispatch::BinaryOp::sigmoid_backward, g, y);
   });
 }
 Tensor relu(const Tensor& x) {
   return unary_op("relu", UnaryOp::relu, x, [](const Tensor& g, const Tensor&, const Tensor& y) {
-    return kernels::cpu::binary(kernels::cpu::BinaryOp::relu_backward, g, y);
+    return dispatch::binary(dispatch::BinaryOp::relu_backward, g, y);
   });
 }
 Tensor relu6(const Tensor& x) {
@@ -170,6 +170,6 @@ Tensor pow(const Tensor& x, double exponent) {
       [exponent](const Tensor& g, const Tensor& x, const Tensor&) { return g * exponent * pow(x, exponent - 1); },
       exponent);
 }
-Tensor logical_not(const Tensor& x) { return kernels::cpu::unary(UnaryOp::logical_not, x); }
+Tensor logical_not(const Tensor& x) { return dispatch::unary(UnaryOp::logical_not, x, 0, 0); }
 
 }  // namespace strata
