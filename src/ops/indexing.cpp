@@ -19,6 +19,10 @@ using ops::Grads;
 
 bool is_index_dtype(DType t) { return t == kInt64 || t == kInt32; }
 
+// The values of an int64 index tensor on the host, where they are checked (so that no kernel
+// throws from inside a parallel loop) and turned into axis maps.
+std::vector<int64_t> values_of(const Tensor& idx) { return idx.to_vector<int64_t>(); }
+
 // An integer index tensor as a contiguous int64 one whose values all lie in [0, size).
 Tensor checked_index(const Tensor& index, int64_t size, const char* op, int axis, const Shape& shape) {
   ops::check_defined(index, op, "index");
@@ -26,16 +30,10 @@ Tensor checked_index(const Tensor& index, int64_t size, const char* op, int axis
                dtype_name(index.dtype()), " (index shape ", index.shape().str(), ")");
   if (index.numel() == 0) return Tensor::empty(index.shape(), kInt64, index.device());
   Tensor idx = index.dtype() == kInt64 && index.is_contiguous() ? index : dispatch::cast(index, kInt64);
-  const int64_t* p = idx.data<int64_t>();
-  for (int64_t i = 0; i < idx.numel(); ++i)
-    STRATA_CHECK(p[i] >= 0 && p[i] < size, op, ": index ", p[i], " is out of range for axis ", axis, " of size ",
-                 size, " (input shape ", shape.str(), ")");
+  for (int64_t i : values_of(idx))
+    STRATA_CHECK(i >= 0 && i < size, op, ": index ", i, " is out of range for axis ", axis, " of size ", size,
+                 " (input shape ", shape.str(), ")");
   return idx;
-}
-
-std::vector<int64_t> values_of(const Tensor& idx) {
-  const int64_t* p = idx.data<int64_t>();
-  return {p, p + idx.numel()};
 }
 
 // The sizes of index must not exceed those of `other` (along every axis but `axis` unless

@@ -130,6 +130,15 @@ TEST_F(CountingBackendTest, HostReadsCopyThroughTheAllocatorWhenTheHostCannotRea
   CountingBackend::set_host_accessible(true);
 }
 
+TEST_F(CountingBackendTest, GradientsCrossDevicesBack) {
+  const Tensor x = tensor({1.0f, -2.0f, 3.0f}).requires_grad_();
+  const Tensor y = x.to(kCounting) * x.to(kCounting);
+  EXPECT_EQ(y.device(), kCounting);
+  sum(y).backward();
+  EXPECT_EQ(x.grad().device(), kCPU);
+  EXPECT_EQ(x.grad().to_vector<float>(), std::vector<float>({2.0f, -4.0f, 6.0f}));
+}
+
 TEST_F(CountingBackendTest, FactoriesMakeAndKeepTheirDevice) {
   const Tensor z = zeros({2, 3}, kCounting);
   EXPECT_EQ(z.device(), kCounting);
