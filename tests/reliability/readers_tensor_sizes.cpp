@@ -21,6 +21,7 @@
 #include "strata/hub/hub.hpp"
 #include "strata/io/hdf5.hpp"
 #include "strata/io/npy_format.hpp"
+#include "strata/io/npz.hpp"
 #include "strata/io/safetensors.hpp"
 
 namespace strata::testing {
@@ -85,6 +86,14 @@ TEST_F(ReadersTensorSizes, NpyShapeOverTheLimitIsALimitError) {
   limits().max_tensor_bytes = 1 << 20;
   const std::string file = write("big.npy", io::encode_npy_header("<f4", {1 << 20}));
   expect_limit_error([&] { data::read_npy(file); }, "max_tensor_bytes", file);
+}
+
+// An .npz entry is read (and inflated) whole: its declared size is bounded before that.
+TEST_F(ReadersTensorSizes, NpzEntryOverTheLimitIsRefusedBeforeItIsInflated) {
+  const std::string file = path("w.npz");
+  io::save_npz(file, {{"w", zeros({64, 64})}}, /*compress=*/true);
+  limits().max_tensor_bytes = 64 * 64 * 4;  // the array fits; with its .npy header, the entry does not
+  expect_limit_error([&] { io::load_npz(file); }, "max_tensor_bytes", "entry 'w.npy'");
 }
 
 TEST_F(ReadersTensorSizes, Hdf5DatasetOverTheLimitIsALimitError) {
