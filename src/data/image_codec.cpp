@@ -104,9 +104,9 @@ void jpeg_fail(j_common_ptr info) {
   std::longjmp(err->jump, 1);
 }
 
-// Warnings about damaged but complete data (e.g. extraneous bytes) are tolerated, as other
-// decoders do; data that ends early (a cut file) is an error, where libjpeg would fill the rest
-// with gray and report success. Levels >= 0 are trace messages.
+// Warnings about damaged but complete data (e.g. extraneous bytes between markers) still
+// decode; data that ends early (a cut file) is an error, where libjpeg would fill the rest with
+// gray and report success. Levels >= 0 are trace messages.
 void jpeg_warning(j_common_ptr info, int level) {
   if (level < 0 && info->err->msg_code == JWRN_JPEG_EOF) jpeg_fail(info);
 }
