@@ -188,6 +188,9 @@ class Unpickler {
   }
 
   Ref make(Kind k) {
+    // A one-byte opcode makes an object of about a hundred bytes: bounded like a tensor's bytes.
+    check_limit(source_, "pickle object bytes", (arena_.size() + 1) * sizeof(Obj), "max_tensor_bytes",
+                limits().max_tensor_bytes);
     Ref r = &arena_.emplace_back();
     r->kind = k;
     return r;

@@ -34,6 +34,14 @@ TEST_F(ReadersPickle, AMillionNestedTuplesAreFreedWithoutRecursion) {
   expect_error([] { io::unpickle_arrays(nested_tuples(1'000'000), "w.npz"); }, {"w.npz", "is a tuple, expected"});
 }
 
+// One-byte opcodes that each make an object multiply a pickle's size a hundredfold in memory:
+// the objects are bounded by limits().max_tensor_bytes.
+TEST_F(ReadersPickle, ObjectsAreBoundedByTheTensorByteLimit) {
+  limits().max_tensor_bytes = 1 << 20;
+  const std::string empty_tuples = std::string("\x80\x02") + std::string(100'000, ')') + ".";
+  expect_limit_error([&] { io::unpickle_arrays(empty_tuples, "w.npz"); }, "max_tensor_bytes", "w.npz");
+}
+
 TEST_F(ReadersPickle, TupleOpcodesTakeNoValuesFromBelowTheLastMark) {
   // PROTO 2, None, None, MARK, TUPLE2, TUPLE, STOP: TUPLE2 took the Nones from under the MARK,
   // and TUPLE then found its MARK above the stack's top.
