@@ -34,6 +34,13 @@ TEST_F(ReadersPickle, AMillionNestedTuplesAreFreedWithoutRecursion) {
   expect_error([] { io::unpickle_arrays(nested_tuples(1'000'000), "w.npz"); }, {"w.npz", "is a tuple, expected"});
 }
 
+// PROTO 2, EMPTY_LIST, BINPUT 0, BINGET 0, APPEND, STOP: a list holding itself. Shared pointers
+// leaked such a cycle; the arena frees it with the reader (a leak fails the sanitizer build).
+TEST_F(ReadersPickle, AListHoldingItselfIsAnError) {
+  expect_error([] { io::unpickle_arrays(std::string("\x80\x02]q\x00h\x00" "a.", 9), "w.npz"); },
+               {"w.npz: element 0", "is a list, expected"});
+}
+
 // One-byte opcodes that each make an object multiply a pickle's size a hundredfold in memory:
 // the objects are bounded by limits().max_tensor_bytes.
 TEST_F(ReadersPickle, ObjectsAreBoundedByTheTensorByteLimit) {
