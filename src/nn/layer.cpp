@@ -109,7 +109,7 @@ Layer& Layer::train(bool on) {
 }
 
 Tensor Layer::add_weight(const std::string& name, const Shape& shape, const Initializer& init, bool trainable) {
-  detail::charge_weight(shape, kFloat32, name_ + ": weight " + name);  // initializers make float32
+  detail::charge_weight(shape, kFloat32, name_ + "/" + name);  // initializers make float32
   Tensor w = init(shape, nullptr);
   STRATA_CHECK(w.shape() == shape, name_, ": initializer for ", name, " made shape ", w.shape().str(), " not ",
                shape.str());

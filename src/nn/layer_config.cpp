@@ -174,7 +174,8 @@ std::vector<std::pair<std::string, Tensor>> lambda_weights_from(const nlohmann::
     const Shape shape(dims_of(w.at("shape")));
     const std::string name = w.at("name").get<std::string>();
     const DType dtype = dtype_from(w.at("dtype"));
-    detail::charge_weight(shape, dtype, "weight " + name);
+    // Checked, not charged: the Lambda copies them into its own weights (Layer::add_weight).
+    detail::check_weight_size(shape, dtype, name);
     out.emplace_back(name, zeros(shape, dtype));
   }
   return out;

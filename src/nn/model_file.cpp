@@ -55,7 +55,7 @@ std::shared_ptr<Model> Model::from_config(const nlohmann::json& c, const std::st
     // Shape inference may run a layer on real batch-1 zeros of this shape.
     Shape batch_one = shape;
     if (batch_one.size() > 0 && batch_one[0] == -1) batch_one[0] = 1;
-    const std::string what = "model '" + name + "', input '" + input_name + "' " + shape.str();
+    const std::string what = "model '" + name + "', input '" + input_name + "' of shape " + shape.str();
     check_limit(what, "tensor bytes", detail::tensor_bytes(batch_one, dtype, what), "max_tensor_bytes",
                 limits().max_tensor_bytes);
     inputs.push_back(Input(shape, input_name, dtype));
@@ -128,7 +128,8 @@ std::shared_ptr<Model> Model::load(const std::string& path) {
   // The architecture's weights are all in the file: it may not make more bytes than the file holds.
   uint64_t file_bytes = 0;
   for (const auto& [n, t] : file.tensors) file_bytes += t.nbytes();
-  detail::WeightBudget budget(file_bytes, "the " + std::to_string(file_bytes) + " bytes of tensors in " + path);
+  detail::WeightBudget budget(file_bytes, "the " + std::to_string(file_bytes) + " bytes of tensors in " + path +
+                                              ": the file lacks weights or holds them in other shapes");
   std::shared_ptr<Model> model;
   try {
     model = from_json(it->second);

@@ -12,21 +12,27 @@ thread_local WeightBudget* innermost = nullptr;
 uint64_t tensor_bytes(const Shape& shape, DType dtype, const std::string& what) {
   uint64_t bytes = itemsize(dtype);
   for (int i = 0; i < shape.size(); ++i) {
-    STRATA_CHECK(shape[i] >= 0, what, ": shape ", shape.str(), " has a negative size");
+    STRATA_CHECK(shape[i] >= 0, what, ": a negative size in ", shape.str());
     if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(shape[i]), &bytes))
-      throw LimitError(what + ": shape " + shape.str() + " has more than 2^64 bytes, above the limit max_tensor_bytes = " +
+      throw LimitError(what + ": more than 2^64 bytes, above the limit max_tensor_bytes = " +
                        std::to_string(limits().max_tensor_bytes));
   }
   return bytes;
 }
 
-void charge_weight(const Shape& shape, DType dtype, const std::string& what) {
-  const uint64_t bytes = tensor_bytes(shape, dtype, what);
-  check_limit(what + " " + shape.str(), "tensor bytes", bytes, "max_tensor_bytes", limits().max_tensor_bytes);
+void check_weight_size(const Shape& shape, DType dtype, const std::string& name) {
+  const std::string what = "weight " + name + " of shape " + shape.str();
+  check_limit(what, "tensor bytes", tensor_bytes(shape, dtype, what), "max_tensor_bytes", limits().max_tensor_bytes);
+}
+
+void charge_weight(const Shape& shape, DType dtype, const std::string& name) {
+  check_weight_size(shape, dtype, name);
+  const uint64_t bytes = tensor_bytes(shape, dtype, name);
   for (WeightBudget* b = innermost; b != nullptr; b = b->outer_) {
     if (bytes > b->left_)
-      throw LimitError(what + " " + shape.str() + ": its " + std::to_string(bytes) + " bytes, with the " +
-                       std::to_string(b->total_ - b->left_) + " made before it, exceed " + b->source_);
+      throw LimitError("weight " + name + " of shape " + shape.str() + " (" + std::to_string(bytes) + " bytes), with the " +
+                       std::to_string(b->total_ - b->left_) + " bytes of weights made before it, needs more than " +
+                       b->source_);
     b->left_ -= bytes;
   }
 }

@@ -16,9 +16,12 @@ namespace strata::nn::detail {
 // negative size, LimitError for a count that overflows 64 bits.
 uint64_t tensor_bytes(const Shape& shape, DType dtype, const std::string& what);
 
-// Checks a weight about to be made against the limit and charges it to every open budget;
-// throws LimitError naming `what`, its shape and the bound it exceeds.
-void charge_weight(const Shape& shape, DType dtype, const std::string& what);
+// Checks a weight about to be made (`name` as files name it, "fc/W") against max_tensor_bytes;
+// throws LimitError naming it, its shape and the limit.
+void check_weight_size(const Shape& shape, DType dtype, const std::string& name);
+// check_weight_size, then charges the weight to every open budget; throws LimitError naming it,
+// its shape and the budget it exceeds.
+void charge_weight(const Shape& shape, DType dtype, const std::string& name);
 
 class WeightBudget {
  public:

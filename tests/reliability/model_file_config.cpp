@@ -61,7 +61,7 @@ TEST(ModelFileConfig, DenseUnitsOutOfRangeNameTheLayerAndTheField) {
 TEST(ModelFileConfig, WeightBytesAreCheckedAgainstTheLimitWithoutOverflow) {
   json a = dense_architecture();
   first_layer_config(a)["units"] = INT32_MAX;  // W is [8, 2^31 - 1]: 64 GiB
-  expect_refusal([&] { nn::Model::from_json(a.dump()); }, {"fc: weight W", "max_tensor_bytes"}, /*limit=*/true);
+  expect_refusal([&] { nn::Model::from_json(a.dump()); }, {"weight fc/W of shape [8, 2147483647]", "max_tensor_bytes"}, /*limit=*/true);
   // Input sizes are checked as well: the batch-1 probe shape inference may make real.
   a = dense_architecture();
   a["model"]["config"]["inputs"][0]["shape"] = {-1, INT32_MAX, 1 << 20, 8};  // 2^56 bytes
@@ -71,7 +71,7 @@ TEST(ModelFileConfig, WeightBytesAreCheckedAgainstTheLimitWithoutOverflow) {
   // A layer built in code is held to the same bound (and to overflow-safe arithmetic).
   ScopedLimit small(&Limits::max_tensor_bytes, 1024);
   nn::Dense big(1000, {}, "big");
-  expect_refusal([&] { big(zeros({1, 8})); }, {"big: weight W", "[8, 1000]", "max_tensor_bytes = 1024"}, true);
+  expect_refusal([&] { big(zeros({1, 8})); }, {"weight big/W of shape [8, 1000]", "max_tensor_bytes = 1024"}, true);
 }
 
 // A 1 KB file cannot make the loader allocate what its own tensors could not hold.
@@ -81,7 +81,7 @@ TEST_F(ModelFileLoad, WeightsMayNotOutgrowTheFile) {
   first_layer_config(a)["units"] = 100'000;  // 3.2 MB of weights, in range and under the limit
   const std::string path = (dir_ / "small.safetensors").string();
   io::save_safetensors(path, {{"fc/W", zeros({8, 4})}, {"fc/b", zeros({4})}}, {{"strata.model", a.dump()}});
-  expect_refusal([&] { nn::Model::load(path); }, {path, "fc: weight W", "144 bytes of tensors"}, /*limit=*/true);
+  expect_refusal([&] { nn::Model::load(path); }, {path, "weight fc/W of shape [8, 100000]", "144 bytes of tensors", "lacks weights"}, /*limit=*/true);
 }
 
 TEST(ModelFileConfig, ConvGroupsStridesAndDilationsMustBePositive) {
