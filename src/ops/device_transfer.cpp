@@ -7,15 +7,13 @@
 
 namespace strata {
 
-STRATA_REGISTER_OPS("to_device");
-
 Tensor to_device(const Tensor& x, Device device) {
   ops::check_defined(x, "to_device");
   if (x.device() == device) return x;
   Tensor y = copy_contiguous_to(x.is_contiguous() ? x : dispatch::contiguous_copy(x), device);
   if (autograd::needs_grad({&x}))
-    autograd::record("to_device", {x}, {y},
-                     [from = x.device()](const ops::Grads& g) { return ops::Grads{to_device(g[0], from)}; });
+    ops::record(ops::Op::to_device, {x}, {y},
+                [from = x.device()](const ops::Grads& g) { return ops::Grads{to_device(g[0], from)}; });
   return y;
 }
 

@@ -26,14 +26,12 @@ void check_step(const char* op, const Tensor& xg, const Tensor& hg, const Tensor
 
 }  // namespace
 
-STRATA_REGISTER_OPS("lstm_cell", "gru_cell");
-
 std::vector<Tensor> lstm_cell(const Tensor& x_gates, const Tensor& h_gates, const Tensor& c) {
   const char* op = "lstm_cell";
   check_step(op, x_gates, h_gates, c, 4);
   dispatch::LstmCellOut out = dispatch::lstm_cell_forward(x_gates, h_gates, c);
   if (autograd::needs_grad({&x_gates, &h_gates, &c}))
-    autograd::record(op, {x_gates, h_gates, c}, {out.h, out.c}, [act = out.act, c](const ops::Grads& g) {
+    ops::record(ops::Op::lstm_cell, {x_gates, h_gates, c}, {out.h, out.c}, [act = out.act, c](const ops::Grads& g) {
       dispatch::LstmCellGrads d = dispatch::lstm_cell_backward(act, c, g[0], g[1]);
       return ops::Grads{d.gates, d.gates, d.c};
     });
@@ -45,7 +43,7 @@ Tensor gru_cell(const Tensor& x_gates, const Tensor& h_gates, const Tensor& h) {
   check_step(op, x_gates, h_gates, h, 3);
   dispatch::GruCellOut out = dispatch::gru_cell_forward(x_gates, h_gates, h);
   if (autograd::needs_grad({&x_gates, &h_gates, &h}))
-    autograd::record(op, {x_gates, h_gates, h}, {out.h}, [act = out.act, h_gates, h](const ops::Grads& g) {
+    ops::record(ops::Op::gru_cell, {x_gates, h_gates, h}, {out.h}, [act = out.act, h_gates, h](const ops::Grads& g) {
       dispatch::GruCellGrads d = dispatch::gru_cell_backward(act, h_gates, h, g[0]);
       return ops::Grads{d.x_gates, d.h_gates, d.h};
     });

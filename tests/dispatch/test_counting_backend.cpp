@@ -66,7 +66,9 @@ TEST_F(CountingBackendTest, RunsTheConformanceTableWithTheCpusResults) {
     }
   }
   EXPECT_GT(ran, 100);
-  EXPECT_EQ(ops_run, std::set<std::string>(ops::registered_ops().begin(), ops::registered_ops().end()));
+  std::set<std::string> table;
+  for (const ops::OpInfo& op : ops::op_table) table.insert(op.name);
+  EXPECT_EQ(ops_run, table);
   // The work went through this backend's rows of the tables, family by family.
   for (const char* family : {"unary", "binary", "reduce", "matmul3d", "conv_forward", "conv_backward_data",
                              "conv_backward_weights", "pool_forward", "pool_backward", "softmax_forward",

@@ -1,0 +1,45 @@
+# The module map of docs/architecture.md, in one place: each module (a folder under src/ and
+# include/strata/), in dependency order, with the modules it uses and the documented exceptions.
+# CMakeLists.txt builds these modules; tests/module_map checks every include against the map.
+#
+# strata_module(<folder> [USES <module>...] [PRIVATE <module>...] [EXCEPTIONS <module>...])
+#   USES: modules declared before it; it may include them and everything they may include, and
+#   so may the modules that use it.
+#   PRIVATE: modules it is implemented with but does not pass on (ops runs kernels; nn may not).
+#   EXCEPTIONS: modules it includes by an exception documented in docs/architecture.md; not
+#   passed on either.
+# Sets STRATA_MODULES (the folders in order) and STRATA_SEES_<folder> (what each may include).
+
+set(STRATA_MODULES)
+
+macro(strata_module module)
+  cmake_parse_arguments(_strata_module "" "" "USES;PRIVATE;EXCEPTIONS" ${ARGN})
+  set(_strata_uses ${module})
+  foreach(_used ${_strata_module_USES})
+    if(NOT DEFINED STRATA_USES_${_used})
+      message(FATAL_ERROR "module ${module} uses ${_used}, which is not declared before it")
+    endif()
+    list(APPEND _strata_uses ${STRATA_USES_${_used}})
+  endforeach()
+  list(REMOVE_DUPLICATES _strata_uses)
+  set(STRATA_USES_${module} ${_strata_uses})
+  set(STRATA_SEES_${module} ${_strata_uses} ${_strata_module_PRIVATE} ${_strata_module_EXCEPTIONS})
+  list(APPEND STRATA_MODULES ${module})
+endmacro()
+
+# core: ~TensorImpl frees the autograd metadata.
+strata_module(core EXCEPTIONS autograd)
+# dispatch: the kernel tables, keyed by device type; backends register into them.
+strata_module(dispatch USES core)
+strata_module(kernels/cpu USES core dispatch)
+strata_module(kernels/meta USES core dispatch)
+# autograd: gradcheck and Tensor::retain_grad are tools on top of the graph that use ops.
+strata_module(autograd USES core PRIVATE dispatch EXCEPTIONS ops)
+strata_module(ops USES autograd PRIVATE dispatch)
+strata_module(io USES core)
+strata_module(data USES ops io)
+strata_module(nn USES ops io)
+strata_module(optim USES nn PRIVATE dispatch)
+strata_module(hub USES io)
+strata_module(train USES optim data hub)
+strata_module(workflow USES hub data)
