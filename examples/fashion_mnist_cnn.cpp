@@ -9,20 +9,9 @@
 #include <strata/data/idx.hpp>
 #include <strata/strata.hpp>
 
-using namespace strata;
+#include "fashion_mnist_cnn_net.hpp"
 
-// Two conv + pool blocks, then a dense classifier, on NHWC images [N, 28, 28, 1].
-struct CNN : nn::Module {
-  nn::Conv2d conv1{16, {5, 5}, nn::relu}, conv2{32, {5, 5}, nn::relu};
-  nn::MaxPool2d pool1, pool2;  // 2x2, stride 2
-  nn::Flatten flatten;
-  nn::Dense hidden{256, nn::relu}, out{10};
-  nn::Dropout drop{0.3};
-  Tensor forward(const Tensor& x) override {
-    Tensor h = pool2(conv2(pool1(conv1(x))));
-    return out(drop(hidden(flatten(h))));
-  }
-};
+using namespace strata;
 
 int main(int argc, char** argv) {
   const int64_t epochs = argc > 1 ? std::stoll(argv[1]) : 10;
@@ -34,7 +23,7 @@ int main(int argc, char** argv) {
   const Tensor x_train = images(ds.train_images), y_train = cast(ds.train_labels, kInt64);
   const Tensor x_test = images(ds.test_images), y_test = cast(ds.test_labels, kInt64);
 
-  CNN net;
+  FashionMnistCnn net;
   net(x_train.narrow(0, 0, 1));  // one call builds every weight, so the optimizer can see them
   std::printf("%s", net.summary().c_str());
   optim::Adam adam(net.trainable_weights(), {.lr = 1e-3});

@@ -31,6 +31,7 @@ Limits read_limits() {
   read_env("max_tensor_bytes", l.max_tensor_bytes);
   read_env("max_image_pixels", l.max_image_pixels);
   read_env("max_json_depth", l.max_json_depth);
+  read_env("max_pickle_depth", l.max_pickle_depth);
   read_env("max_plan_tasks", l.max_plan_tasks);
   return l;
 }

@@ -1,12 +1,14 @@
 #include "strata/data/csv.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <fstream>
 #include <limits>
 #include <map>
 
+#include "strata/core/checked_size.hpp"
 #include "strata/core/factory.hpp"
 
 namespace strata::data {
@@ -100,6 +102,10 @@ CsvTable read_csv(const std::string& path, const CsvOptions& options) {
       }
     }
     ++rows;
+    // The table grows with the file, up to four bytes of float per byte (empty fields): bounded
+    // like a tensor read from a file, row by row.
+    checked_size(std::array<int64_t, 2>{rows, static_cast<int64_t>(table.feature_names.size())}, sizeof(float),
+                 "read_csv: " + where);
   }
   table.features = from_vector(features, {rows, static_cast<int64_t>(table.feature_names.size())});
   if (label < 0) return table;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
 
 namespace strata::data::detail {
@@ -101,12 +102,20 @@ ExampleFileReader::ExampleFileReader(const std::string& path) : path_(path) {
   pread_all(fd_, tail, 12, file_size - 12, path);
   int64_t n = 0;
   std::memcpy(&n, tail, 8);
+  // n is compared with the room for an index (not n * 8 with the size, which could overflow).
   STRATA_CHECK(std::memcmp(magic, kMagic, kMagicSize) == 0 && std::memcmp(tail + 8, kEnd, 4) == 0 && n >= 0 &&
-                   n * 8 + 12 + static_cast<int64_t>(kMagicSize) <= file_size,
+                   n <= (file_size - 12 - static_cast<int64_t>(kMagicSize)) / 8,
                "cache file ", path, " is not a complete Strata example file (delete it to recompute the cache)");
   index_offset_ = file_size - 12 - n * 8;
   offsets_.resize(n);
   pread_all(fd_, offsets_.data(), n * 8, index_offset_, path);
+  // Records lie in order between the magic string and the index, so read() never reads past them.
+  int64_t previous = static_cast<int64_t>(kMagicSize);
+  for (int64_t i = 0; i < n; ++i) {
+    STRATA_CHECK(offsets_[i] >= previous && offsets_[i] <= index_offset_, "cache file ", path, ": index entry ", i,
+                 " (offset ", offsets_[i], ") is out of order or outside the records; delete it to recompute the cache");
+    previous = offsets_[i];
+  }
 }
 
 ExampleFileReader::~ExampleFileReader() {
@@ -115,7 +124,6 @@ ExampleFileReader::~ExampleFileReader() {
 
 Example ExampleFileReader::read(int64_t index) const {
   const int64_t begin = offsets_[index], end = index + 1 < size() ? offsets_[index + 1] : index_offset_;
-  STRATA_CHECK(begin >= 0 && end >= begin, "cache file ", path_, ": bad index entry ", index);
   std::vector<char> bytes(end - begin);
   pread_all(fd_, bytes.data(), bytes.size(), begin, path_);
   size_t pos = 0;
@@ -128,8 +136,10 @@ Example ExampleFileReader::read(int64_t index) const {
                  ": record ", index, " is corrupt");
     std::vector<int64_t> sizes(rank);
     for (auto& s : sizes) s = take<int64_t>(bytes, pos, path_);
-    Tensor t = Tensor::empty(Shape(sizes), dtype);
-    STRATA_CHECK(pos + t.nbytes() <= bytes.size(), "cache file ", path_, ": record ", index, " is truncated");
+    const CheckedSize checked =
+        checked_size(sizes, itemsize(dtype), "cache file " + path_ + ": record " + std::to_string(index));
+    STRATA_CHECK(checked.bytes <= bytes.size() - pos, "cache file ", path_, ": record ", index, " is truncated");
+    Tensor t = Tensor::empty(checked.shape, dtype);
     std::memcpy(t.raw_data(), bytes.data() + pos, t.nbytes());
     pos += t.nbytes();
     ex.push_back(std::move(t));

@@ -5,7 +5,8 @@
 
 namespace strata::data::detail {
 
-// Throws strata::Error "<what>: cannot open <path>" when the file cannot be read.
+// Throws strata::Error "<what>: cannot open <path>" when the file cannot be read, LimitError
+// when it holds more than limits().max_tensor_bytes.
 std::vector<unsigned char> read_file_bytes(const std::string& path, const char* what);
 
 }  // namespace strata::data::detail

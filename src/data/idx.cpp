@@ -12,6 +12,7 @@
 #include <limits>
 #include <vector>
 
+#include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
 
 namespace strata::data {
@@ -106,7 +107,7 @@ void widen_to_int32(const unsigned char* src, int64_t n, int bytes, int32_t* dst
 }  // namespace
 
 Tensor read_idx(const std::string& path) {
-  const std::string where = "read_idx: '" + path + "': ";
+  const std::string file = "read_idx: '" + path + "'", where = file + ": ";
   GzipReader in(path, where);
 
   unsigned char magic[4];
@@ -125,18 +126,12 @@ Tensor read_idx(const std::string& path) {
   unsigned char dim_bytes[4 * kMaxDims];
   const int64_t got_dims = in.read(dim_bytes, 4 * ndim);
   STRATA_CHECK(got_dims == 4 * ndim, where, "truncated: expected ", ndim, " sizes of 4 bytes after the magic number");
-  Shape shape;
-  int64_t numel = 1;
-  bool overflow = false;
-  for (int i = 0; i < ndim; ++i) {
-    const auto d = static_cast<int32_t>(big_endian_u32(dim_bytes + 4 * i));
-    STRATA_CHECK(d >= 0, where, "size ", i, " is negative (", d, ")");
-    shape.push_back(d);
-    overflow = overflow || __builtin_mul_overflow(numel, int64_t{d}, &numel);
-  }
-  int64_t data_bytes = 0;
-  overflow = overflow || __builtin_mul_overflow(numel, int64_t{type->bytes}, &data_bytes);
-  STRATA_CHECK(!overflow, where, "sizes ", shape.str(), " overflow a 64-bit element count");
+  std::vector<int64_t> dims;
+  for (int i = 0; i < ndim; ++i) dims.push_back(static_cast<int32_t>(big_endian_u32(dim_bytes + 4 * i)));
+  // Checked at the in-memory element size, which is at least the on-disk one: both fit then.
+  const CheckedSize checked = checked_size(dims, itemsize(type->dtype), file);
+  const Shape& shape = checked.shape;
+  const int64_t numel = checked.numel, data_bytes = numel * type->bytes;
 
   // Check the sizes against the file before allocating what they ask for.
   const int64_t header_bytes = 4 + 4 * ndim;

@@ -3,15 +3,19 @@
 #include "strata/data/image_codec.hpp"
 
 #include <jpeglib.h>
+#include <jerror.h>  // after jpeglib.h, which it needs
 #include <png.h>
 
 #include <algorithm>
+#include <array>
 #include <csetjmp>
 #include <cstring>
 #include <fstream>
 
 #include "file_bytes.hpp"
+#include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
+#include "strata/core/limits.hpp"
 
 namespace strata::data {
 
@@ -54,6 +58,15 @@ Tensor convert_channels(const Tensor& in, int to) {
   return out;
 }
 
+// The decoded image's shape, from the header's sizes: refused before decoding when its pixels
+// pass limits().max_image_pixels or its bytes limits().max_tensor_bytes.
+Shape checked_image_shape(uint64_t height, uint64_t width, uint64_t channels, const std::string& name) {
+  const std::string what = "decode_image(" + name + ")";
+  check_limit(what, "pixels (" + std::to_string(width) + " x " + std::to_string(height) + ")", width * height,
+              "max_image_pixels", limits().max_image_pixels);
+  return checked_size(std::array<uint64_t, 3>{height, width, channels}, 1, what).shape;
+}
+
 Tensor decode_png(std::span<const uint8_t> bytes, const std::string& name) {
   png_image image;
   std::memset(&image, 0, sizeof image);
@@ -62,8 +75,14 @@ Tensor decode_png(std::span<const uint8_t> bytes, const std::string& name) {
                "): corrupt PNG: ", image.message);
   // Palettes expand to RGB(A); 16-bit samples become 8-bit sRGB.
   image.format &= ~(PNG_FORMAT_FLAG_COLORMAP | PNG_FORMAT_FLAG_LINEAR);
-  const int64_t channels = PNG_IMAGE_SAMPLE_CHANNELS(image.format);
-  Tensor out = Tensor::empty({image.height, image.width, channels}, kUInt8);
+  Tensor out;
+  try {
+    out = Tensor::empty(checked_image_shape(image.height, image.width, PNG_IMAGE_SAMPLE_CHANNELS(image.format), name),
+                        kUInt8);
+  } catch (...) {
+    png_image_free(&image);
+    throw;
+  }
   const int ok = png_image_finish_read(&image, nullptr, out.data<uint8_t>(), 0, nullptr);
   const std::string message = image.message;
   png_image_free(&image);
@@ -85,14 +104,19 @@ void jpeg_fail(j_common_ptr info) {
   std::longjmp(err->jump, 1);
 }
 
-void jpeg_silence(j_common_ptr, int) {}  // warnings (e.g. extraneous bytes) are not errors
+// Warnings about damaged but complete data (e.g. extraneous bytes between markers) still
+// decode; data that ends early (a cut file) is an error, where libjpeg would fill the rest with
+// gray and report success. Levels >= 0 are trace messages.
+void jpeg_warning(j_common_ptr info, int level) {
+  if (level < 0 && info->err->msg_code == JWRN_JPEG_EOF) jpeg_fail(info);
+}
 
 Tensor decode_jpeg(std::span<const uint8_t> bytes, const std::string& name) {
   jpeg_decompress_struct info;
   JpegError err;
   info.err = jpeg_std_error(&err.mgr);
   err.mgr.error_exit = jpeg_fail;
-  err.mgr.emit_message = jpeg_silence;
+  err.mgr.emit_message = jpeg_warning;
   Tensor out;  // before setjmp: no destructor is skipped by the jump
   if (setjmp(err.jump)) {
     jpeg_destroy_decompress(&info);
@@ -103,9 +127,14 @@ Tensor decode_jpeg(std::span<const uint8_t> bytes, const std::string& name) {
   jpeg_read_header(&info, TRUE);
   const bool gray = info.jpeg_color_space == JCS_GRAYSCALE;
   info.out_color_space = gray ? JCS_GRAYSCALE : JCS_RGB;
+  try {  // before jpeg_start_decompress, which allocates for the whole image in progressive files
+    out = Tensor::empty(checked_image_shape(info.image_height, info.image_width, gray ? 1 : 3, name), kUInt8);
+  } catch (...) {
+    jpeg_destroy_decompress(&info);
+    throw;
+  }
   jpeg_start_decompress(&info);
-  const int64_t h = info.output_height, w = info.output_width, c = info.output_components;
-  out = Tensor::empty({h, w, c}, kUInt8);
+  const int64_t w = info.output_width, c = info.output_components;
   while (info.output_scanline < info.output_height) {
     JSAMPROW row = out.data<uint8_t>() + static_cast<int64_t>(info.output_scanline) * w * c;
     jpeg_read_scanlines(&info, &row, 1);

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <future>
@@ -26,15 +28,26 @@ Error system_error(const std::string& what, const std::string& path) {
   return Error("hub: " + what + " " + path + ": " + std::strerror(errno));
 }
 
+constexpr std::string_view kHexDigits = "0123456789abcdef";
+constexpr size_t kNameDigits = 32;
+constexpr std::string_view kSuffix = ".safetensors";
+
 // 128 random bits: names never collide, so two processes saving the same weights at once each
 // write their own file and the one whose row loses the race removes its own.
 std::string random_file_name() {
   std::random_device rd;
-  static const char* digits = "0123456789abcdef";
   std::string name;
-  for (int i = 0; i < 4; ++i)
-    for (uint32_t v = rd(), k = 0; k < 8; ++k, v >>= 4) name += digits[v & 15];
-  return name + ".safetensors";
+  for (size_t i = 0; i < kNameDigits / 8; ++i)
+    for (uint32_t v = rd(), k = 0; k < 8; ++k, v >>= 4) name += kHexDigits[v & 15];
+  return name + std::string(kSuffix);
+}
+
+// Test hook (tests/reliability/hub_sweep_race.cpp): STRATA_TEST_BLOB_LOCK_DELAY_MS sleeps
+// between creating a blob file and locking it, widening the moment in which a sweep can find
+// it unlocked, so that the test hits it on every run rather than once in thousands of saves.
+void test_delay_before_lock() {
+  if (const char* ms = std::getenv("STRATA_TEST_BLOB_LOCK_DELAY_MS"))
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms)));
 }
 
 void write_all(int fd, const char* p, size_t n, const std::string& path) {
@@ -55,6 +68,22 @@ void sync_folder(const std::string& folder) {
   ::close(fd);
   if (rc != 0) throw system_error("cannot sync the blob folder", folder);
 }
+
+// Closes the descriptor however the scope ends (a sweep's query may throw while it holds a
+// lock that a writer is waiting for).
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  ~FileDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  operator int() const { return fd_; }
+
+ private:
+  int fd_;
+};
 
 class MappedFile {
  public:
@@ -143,13 +172,29 @@ void for_each_block(int64_t blocks, const std::function<void(int64_t)>& fn, cons
 
 }  // namespace
 
-StagedBlobFile::StagedBlobFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {
-  if (::flock(fd_, LOCK_EX) != 0) {
-    const Error e = system_error("cannot lock the blob file", path_);
-    ::unlink(path_.c_str());
-    ::close(fd_);
-    throw e;
+std::unique_ptr<StagedBlobFile> StagedBlobFile::create(const std::string& folder) {
+  // Between open and flock another process's sweep may find the file unlocked and unreferenced
+  // and remove it (it removes only while holding the lock, so never after ours is taken). A
+  // file still linked once locked is ours; one that was removed meanwhile is given up and
+  // another made. Each retry needs a sweep to land in that moment: 100 in a row do not happen.
+  constexpr int kAttempts = 100;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    const std::string path = folder + "/" + random_file_name();
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) throw system_error("cannot create the blob file", path);
+    test_delay_before_lock();
+    struct stat st {};
+    if (::flock(fd, LOCK_EX) != 0 || ::fstat(fd, &st) != 0) {
+      const Error e = system_error("cannot lock the blob file", path);
+      ::unlink(path.c_str());
+      ::close(fd);
+      throw e;
+    }
+    if (st.st_nlink > 0) return std::unique_ptr<StagedBlobFile>(new StagedBlobFile(path, fd));
+    ::close(fd);  // swept before we locked it
   }
+  throw Error("hub: every new blob file in " + folder + " was removed by other processes opening the hub before it " +
+              "could be locked (" + std::to_string(kAttempts) + " attempts)");
 }
 
 StagedBlobFile::~StagedBlobFile() {
@@ -173,11 +218,10 @@ std::unique_ptr<StagedBlobFile> BlobFiles::stage(const io::NamedTensors& weights
   } else if (errno != EEXIST) {
     throw system_error("cannot create the blob folder", folder_);
   }
-  const std::string path = folder_ + "/" + random_file_name();
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) throw system_error("cannot create the blob file", path);
-  auto staged = std::make_unique<StagedBlobFile>(path, fd);
+  auto staged = StagedBlobFile::create(folder_);
   staged->block_bytes = block_bytes;
+  const std::string& path = staged->path();
+  const int fd = staged->fd();
 
   // Into the page cache at cp's speed, in slices, while another thread hashes what has landed:
   // the whole file's SHA-256 (the address) is one sequential pass, the longest part of a save.
@@ -227,21 +271,19 @@ io::NamedTensors BlobFiles::read(const BlobFileRef& file, const BlobId& id, cons
   const auto corrupt = [&](const std::string& why) {
     return Error("hub: " + what + ": the blob " + id.sha256 + " is corrupted: " + why);
   };
+  check_name(file.name, id.sha256);
   const std::string path = folder_ + "/" + file.name;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
   if (fd < 0 && errno == ENOENT)
     throw Error("hub: " + what + ": its blob file " + path + " is gone (deleted while loading?)");
   if (fd < 0) throw system_error("cannot open the blob file of " + what + ",", path);
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
   struct stat st {};
   if (::fstat(fd, &st) != 0) throw system_error("cannot stat the blob file", path);
   if (st.st_size != id.size)
     throw corrupt("the file " + path + " holds " + std::to_string(st.st_size) + " bytes, " + std::to_string(id.size) +
                   " recorded");
-  const int64_t blocks = file.block_bytes > 0 ? (id.size + file.block_bytes - 1) / file.block_bytes : -1;
+  // (Written so that no block_bytes read from the database can overflow.)
+  const int64_t blocks = file.block_bytes <= 0 ? -1 : id.size == 0 ? 0 : (id.size - 1) / file.block_bytes + 1;
   if (blocks < 0 || file.block_sha256.size() != static_cast<size_t>(blocks) * kDigestHex)
     throw corrupt("its recorded block digests do not fit its size");
 
@@ -279,6 +321,14 @@ io::NamedTensors BlobFiles::read(const BlobFileRef& file, const BlobId& id, cons
 
 void BlobFiles::remove(const std::string& name) const noexcept { ::unlink((folder_ + "/" + name).c_str()); }
 
+void BlobFiles::check_name(const std::string& name, const std::string& sha256) {
+  const bool ok = name.size() == kNameDigits + kSuffix.size() && name.ends_with(kSuffix) &&
+                  name.find_first_not_of(kHexDigits) == kNameDigits;
+  STRATA_CHECK(ok, "hub: the blobs row of ", sha256, " names the file \"", name, "\", expected ",
+               std::to_string(kNameDigits), " hex digits and \"", std::string(kSuffix),
+               "\" (a name inside the blob folder, as the hub writes them): the database was changed by other means");
+}
+
 void BlobFiles::sweep(Database& db) const {
   std::error_code ec;
   std::vector<std::string> names;
@@ -290,13 +340,13 @@ void BlobFiles::sweep(Database& db) const {
   for (const auto& name : names) {
     if (referenced.count(name)) continue;
     const std::string path = folder_ + "/" + name;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
     if (fd < 0) continue;
     // Locked: a save still writing it. Unlocked: its writer is done, and may have committed
-    // since the query above, so ask again before removing.
+    // since the query above, so ask again before removing. Removed only while we hold the
+    // lock, which is what StagedBlobFile::create relies on.
     if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && !db.query_int("SELECT 1 FROM blobs WHERE file = ?", {name}))
       ::unlink(path.c_str());
-    ::close(fd);
   }
 }
 

@@ -6,8 +6,14 @@
 // refers to it commits, and removed only after the row's deletion commits. A file no row
 // refers to (a save killed midway, a rolled-back transaction) is an orphan; `sweep` removes
 // orphans, skipping files whose writer still holds their lock (flock, released when the
-// writer's process dies). Loads are checked block by block against SHA-256 digests recorded
-// at save time, so the check runs on several cores.
+// writer's process dies). A sweep removes a file only while holding its lock, and a writer
+// keeps a new file only if it is still linked once the writer holds the lock (else it starts
+// over under a new name): so no sweep can remove a file that a live save may still commit,
+// however the two interleave. Loads are checked block by block against SHA-256 digests
+// recorded at save time, so the check runs on several cores.
+//
+// Names read from the database are checked (check_name) before they become paths: a
+// tampered row cannot make the hub read or delete a file outside the folder.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -26,12 +32,14 @@ inline constexpr size_t kDigestHex = 64;  // a SHA-256 in hex
 // leaves it alone; when it dies the file is removed unless the save's row refers to it.
 class StagedBlobFile {
  public:
-  StagedBlobFile(std::string path, int fd);
+  // A new, empty file in `folder` under a random name, locked and still linked.
+  static std::unique_ptr<StagedBlobFile> create(const std::string& folder);
   ~StagedBlobFile();
   StagedBlobFile(const StagedBlobFile&) = delete;
   StagedBlobFile& operator=(const StagedBlobFile&) = delete;
 
   const std::string& path() const { return path_; }
+  int fd() const { return fd_; }
   std::string name() const;  // inside the folder: what the blobs row records
 
   BlobId id;
@@ -41,6 +49,7 @@ class StagedBlobFile {
   bool recorded = false;     // set by put_blob when its transaction's row names this file
 
  private:
+  StagedBlobFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
   std::string path_;
   int fd_;
 };
@@ -66,8 +75,12 @@ class BlobFiles {
                                         const std::function<void(int64_t)>& on_block) const;
   // Reads, checks and decodes the blob; `what` ("model \"m\" version 3") prefixes every error.
   io::NamedTensors read(const BlobFileRef& file, const BlobId& id, const std::string& what) const;
-  // After a transaction that deleted the row committed. A missing file is not an error.
+  // After a transaction that deleted the row committed; `name` passed check_name. A missing
+  // file is not an error.
   void remove(const std::string& name) const noexcept;
+  // Throws strata::Error unless `name` (a blobs.file of blob `sha256`) is a name the hub
+  // writes: 32 hex digits and ".safetensors", nothing that leads out of the folder.
+  static void check_name(const std::string& name, const std::string& sha256);
   // Removes files that no blobs row refers to and no live writer holds.
   void sweep(Database& db) const;
 

@@ -144,8 +144,10 @@ bool release_blob(HubState& s, const std::string& sha256, std::vector<std::strin
   if (db.query_int("SELECT 1 FROM models WHERE blob_sha256 = ? LIMIT 1", {sha256}) ||
       db.query_int("SELECT 1 FROM datasets WHERE blob_sha256 = ? LIMIT 1", {sha256}))
     return false;
-  db.query("SELECT file FROM blobs WHERE sha256 = ? AND file IS NOT NULL", {sha256},
-           [&](const Row& r) { files.push_back(r.text(0)); });
+  db.query("SELECT file FROM blobs WHERE sha256 = ? AND file IS NOT NULL", {sha256}, [&](const Row& r) {
+    BlobFiles::check_name(r.text(0), sha256);  // refused inside the transaction: nothing is deleted
+    files.push_back(r.text(0));
+  });
   db.execute("DELETE FROM blob_chunks WHERE sha256 = ?", {sha256});
   db.execute("DELETE FROM blobs WHERE sha256 = ?", {sha256});
   return true;

@@ -1,6 +1,7 @@
 // What every backend shares: the retry loop around transactions, and choosing a backend by URL.
 #include "database.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 #include <thread>
@@ -42,28 +43,55 @@ void Database::transaction(bool write, const std::function<void()>& fn) {
 
 std::unique_ptr<Database> open_database(const std::string& url, int busy_budget_ms) {
   if (url.rfind("postgresql://", 0) == 0 || url.rfind("postgres://", 0) == 0) return open_postgres(url, busy_budget_ms);
-  std::string path = url.rfind("sqlite://", 0) == 0 ? url.substr(9) : url;
-  return open_sqlite(path, busy_budget_ms);
+  return open_sqlite(sqlite_path(url), busy_budget_ms);
 }
 
-std::string redact_url(const std::string& url) {
-  std::string out = url;
-  // scheme://user:password@host... -> scheme://user:***@host...
-  const size_t scheme = out.find("://");
+std::string sqlite_path(const std::string& url) {
+  constexpr std::string_view kScheme = "sqlite://";
+  return url.starts_with(kScheme) ? url.substr(kScheme.size()) : url;
+}
+
+namespace {
+
+// Where passwords sit in a URL, in order: scheme://user:PASSWORD@host..., and the value of each
+// password= parameter or key=value entry. (offset, length) pairs.
+std::vector<std::pair<size_t, size_t>> password_spans(const std::string& url) {
+  std::vector<std::pair<size_t, size_t>> spans;
+  const size_t scheme = url.find("://");
   if (scheme != std::string::npos) {
-    const size_t at = out.find('@', scheme + 3);
-    const size_t slash = out.find('/', scheme + 3);
-    const size_t colon = out.find(':', scheme + 3);
+    const size_t at = url.find('@', scheme + 3);
+    const size_t slash = url.find('/', scheme + 3);
+    const size_t colon = url.find(':', scheme + 3);
     if (at != std::string::npos && (slash == std::string::npos || at < slash) && colon < at)
-      out = out.substr(0, colon + 1) + "***" + out.substr(at);
+      spans.emplace_back(colon + 1, at - colon - 1);
   }
-  // A password can also come as a URL parameter or a key=value connection string entry.
-  for (size_t pw = out.find("password="); pw != std::string::npos; pw = out.find("password=", pw + 1)) {
+  for (size_t pw = url.find("password="); pw != std::string::npos; pw = url.find("password=", pw + 1)) {
     const size_t begin = pw + 9;
-    const size_t end = out.find_first_of("& ", begin);
-    out = out.substr(0, begin) + "***" + (end == std::string::npos ? "" : out.substr(end));
+    spans.emplace_back(begin, std::min(url.find_first_of("& ", begin), url.size()) - begin);
   }
-  return out;
+  // In order, and none inside another (a "password=" within the user's password).
+  std::sort(spans.begin(), spans.end());
+  std::vector<std::pair<size_t, size_t>> kept;
+  for (const auto& span : spans)
+    if (kept.empty() || span.first >= kept.back().first + kept.back().second) kept.push_back(span);
+  return kept;
+}
+
+}  // namespace
+
+std::string redact_url(const std::string& url) {
+  std::string out;
+  size_t copied = 0;
+  for (const auto& [begin, length] : password_spans(url)) {
+    out += url.substr(copied, begin - copied) + "***";
+    copied = begin + length;
+  }
+  return out + url.substr(copied);
+}
+
+std::string password_in(const std::string& url) {
+  const auto spans = password_spans(url);
+  return spans.empty() ? "" : url.substr(spans.front().first, spans.front().second);
 }
 
 }  // namespace strata::hub::detail

@@ -46,7 +46,7 @@ Hub Hub::open(const std::string& url, HubOptions options) {
   detail::migrate(*db);
   std::optional<detail::BlobFiles> files;
   if (db->dialect() == detail::Dialect::sqlite) {
-    if (std::string folder = detail::BlobFiles::folder_for(url); !folder.empty()) {
+    if (std::string folder = detail::BlobFiles::folder_for(detail::sqlite_path(url)); !folder.empty()) {
       files.emplace(std::move(folder));
       files->sweep(*db);  // files left by saves that were killed
     }

@@ -235,19 +235,14 @@ class PostgresDatabase final : public Database {
     return prepared_.emplace(std::string(sql), name).first->second;
   }
 
-  static std::string password_in(const std::string& url) {
-    const std::string redacted = redact_url(url);
-    if (redacted == url) return "";
-    // The password is what redact_url replaced: the first place the two differ.
-    size_t a = 0;
-    while (a < url.size() && url[a] == redacted[a]) ++a;
-    size_t end = url.find_first_of("@&", a);
-    return url.substr(a, end == std::string::npos ? std::string::npos : end - a);
-  }
   std::string scrub(std::string msg) const {
     while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
     if (secret_.empty()) return msg;
-    for (size_t at; (at = msg.find(secret_)) != std::string::npos;) msg.replace(at, secret_.size(), "***");
+    // Searching on after each replacement: a password that is "*", or a part of "***", would
+    // otherwise be found again inside its own replacement, forever.
+    constexpr std::string_view kHidden = "***";
+    for (size_t at = 0; (at = msg.find(secret_, at)) != std::string::npos; at += kHidden.size())
+      msg.replace(at, secret_.size(), kHidden);
     return msg;
   }
 

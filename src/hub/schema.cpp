@@ -141,10 +141,14 @@ constexpr int64_t kMigrationLock = 0x5354524154410001;
 
 int64_t schema_version() { return static_cast<int64_t>(kMigrations.size()); }
 
-void migrate(Database& db) {
+void migrate(Database& db) { migrate(db, schema_version()); }
+
+void migrate(Database& db, int64_t version) {
   const int64_t kSchemaVersion = schema_version();
+  STRATA_CHECK(version >= 1 && version <= kSchemaVersion, "hub: cannot migrate to schema version ",
+               std::to_string(version), ", expected 1 to ", std::to_string(kSchemaVersion));
   try {  // the common case, without taking the write lock: already up to date
-    if (db.query_int("SELECT MAX(version) FROM schema_version") == kSchemaVersion) return;
+    if (db.query_int("SELECT MAX(version) FROM schema_version") == version) return;
   } catch (const Error&) {
     // no schema_version table yet
   }
@@ -154,7 +158,7 @@ void migrate(Database& db) {
     const int64_t current = db.query_int("SELECT MAX(version) FROM schema_version").value_or(0);
     STRATA_CHECK(current <= kSchemaVersion, "hub: the database's schema is version ", std::to_string(current),
                  ", newer than this build of Strata knows (", std::to_string(kSchemaVersion), ")");
-    for (int64_t v = current + 1; v <= kSchemaVersion; ++v) {
+    for (int64_t v = current + 1; v <= version; ++v) {
       for (const char* sql : kMigrations[v - 1])
         if (const std::string stmt = for_dialect(sql, db.dialect()); !stmt.empty()) db.execute(stmt);
       db.execute("INSERT INTO schema_version (version) VALUES (?)", {v});

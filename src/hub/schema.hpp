@@ -13,5 +13,8 @@ int64_t schema_version();
 // a fresh hub at once do not race: the first creates, the others find it done. Refuses a
 // database whose schema is newer than this build knows.
 void migrate(Database& db);
+// Applies the migrations up to `version` only: how the schema fixtures of earlier versions are
+// made (tests/hub/fixtures/make_schema_fixtures.cpp).
+void migrate(Database& db, int64_t version);
 
 }  // namespace strata::hub::detail

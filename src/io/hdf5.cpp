@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
 
 namespace strata::io {
@@ -140,7 +141,7 @@ class Reader {
     H5Handle type(H5Dget_type(ds.get()), H5Tclose), space(H5Dget_space(ds.get()), H5Sclose);
     STRATA_CHECK(H5Sget_simple_extent_type(space.get()) != H5S_NULL, what, ": has an empty (null) dataspace");
     const int rank = H5Sget_simple_extent_ndims(space.get());
-    STRATA_CHECK(rank >= 0 && rank <= kMaxDims, what, ": has ", rank, " dimensions, at most ", kMaxDims, " are supported");
+    STRATA_CHECK(rank >= 0, what, ": its dataspace has no rank (corrupt?)");  // checked_size bounds it
     hsize_t dims[H5S_MAX_RANK];
     H5Sget_simple_extent_dims(space.get(), dims, nullptr);
 
@@ -163,26 +164,21 @@ class Reader {
     } else {
       throw Error(what + ": has an unsupported type (expected float, signed integer, uint8 or bool)");
     }
-    std::vector<int64_t> shape;
-    uint64_t numel = 1;
-    for (int i = 0; i < rank; ++i) {
-      STRATA_CHECK(dims[i] == 0 || numel <= (uint64_t{1} << 60) / dims[i], what, ": its shape is too large to be real");
-      numel *= dims[i];
-      shape.push_back(static_cast<int64_t>(dims[i]));
-    }
-    const uint64_t need = numel * itemsize(dtype), stored = H5Dget_storage_size(ds.get());
+    const std::vector<uint64_t> sizes(dims, dims + rank);
+    const CheckedSize checked = checked_size(sizes, itemsize(dtype), what);
+    const uint64_t need = checked.bytes, stored = H5Dget_storage_size(ds.get());
     STRATA_CHECK(need <= stored * kMaxExpansion + 4096 && stored <= file_size_, what, ": declares shape ",
-                 Shape(shape).str(), " (", need, " bytes) but stores only ", stored, " bytes; refused");
-    Tensor t = Tensor::empty(Shape(shape), dtype);
+                 checked.shape.str(), " (", need, " bytes) but stores only ", stored, " bytes; refused");
+    Tensor t = Tensor::empty(checked.shape, dtype);
     H5Handle native;
     if (mem < 0) {
       native = H5Handle(H5Tget_native_type(type.get(), H5T_DIR_ASCEND), H5Tclose);
       mem = native.get();
     }
-    if (numel > 0) STRATA_CHECK(H5Dread(ds.get(), mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, t.raw_data()) >= 0, what, ": cannot be read (corrupt?)");
+    if (checked.numel > 0) STRATA_CHECK(H5Dread(ds.get(), mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, t.raw_data()) >= 0, what, ": cannot be read (corrupt?)");
     if (dtype == kBool) {
       const auto* p = static_cast<const unsigned char*>(t.raw_data());
-      for (uint64_t i = 0; i < numel; ++i) STRATA_CHECK(p[i] <= 1, what, ": bool element ", i, " is ", int(p[i]));
+      for (int64_t i = 0; i < checked.numel; ++i) STRATA_CHECK(p[i] <= 1, what, ": bool element ", i, " is ", int(p[i]));
     }
     return t;
   }

@@ -6,8 +6,8 @@
 #include <bit>
 #include <cctype>
 #include <cstring>
-#include <limits>
 
+#include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
 
 namespace strata::io {
@@ -164,21 +164,8 @@ NpyHeader parse_npy_header(std::string_view bytes, const std::string& source) {
   }
   STRATA_CHECK(seen_descr && seen_order && seen_shape, source,
                ": .npy header lacks one of 'descr', 'fortran_order', 'shape'");
-  STRATA_CHECK(h.shape.size() <= static_cast<size_t>(kMaxDims), source, ": .npy array has ", h.shape.size(),
-               " dimensions; Strata's tensors have at most ", kMaxDims);
   parse_npy_descr(h, source);
   return h;
-}
-
-int64_t npy_numel(const std::vector<int64_t>& shape, const std::string& source) {
-  int64_t n = 1;
-  for (int64_t d : shape) {
-    STRATA_CHECK(d >= 0, source, ": negative size ", d, " in shape");
-    STRATA_CHECK(d == 0 || n <= std::numeric_limits<int64_t>::max() / 8 / d, source,
-                 ": shape is too large to be real (its byte count overflows)");
-    n *= d;
-  }
-  return n;
 }
 
 Tensor decode_npy(std::string_view bytes, const std::string& source) {
@@ -193,12 +180,12 @@ Tensor npy_array(const NpyHeader& h, std::string_view data, const std::string& s
                "e.g. numpy.ascontiguousarray)");
   STRATA_CHECK(!h.big_endian || itemsize(h.dtype) == 1, source, ": big-endian dtype '", h.descr,
                "' is not supported (expected little-endian '<')");
-  const uint64_t need = static_cast<uint64_t>(npy_numel(h.shape, source)) * itemsize(h.dtype);
-  const uint64_t have = data.size();
+  const CheckedSize checked = checked_size(h.shape, itemsize(h.dtype), source);
+  const uint64_t need = checked.bytes, have = data.size();
   // Compared before allocating: a header cannot make us allocate more than the input holds.
-  STRATA_CHECK(need == have, source, ": shape ", Shape(h.shape).str(), " of ", dtype_name(h.dtype), " needs ", need,
+  STRATA_CHECK(need == have, source, ": shape ", checked.shape.str(), " of ", dtype_name(h.dtype), " needs ", need,
                " data bytes, the array has ", have);
-  Tensor t = Tensor::empty(Shape(h.shape), h.dtype);
+  Tensor t = Tensor::empty(checked.shape, h.dtype);
   if (need > 0) std::memcpy(t.raw_data(), data.data(), need);
   if (h.dtype == kBool) {
     const auto* p = static_cast<const unsigned char*>(t.raw_data());

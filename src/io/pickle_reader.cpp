@@ -1,11 +1,16 @@
 // A pickle reader that runs no code: it interprets a fixed set of opcodes over its own small
 // object model, and the few globals it accepts are recognised by name and interpreted here.
-// Every length is checked against the bytes left before anything is copied.
+// Every length is checked against the bytes left before anything is copied. The objects live in
+// one arena owned by the reader and refer to each other by plain pointers, so however deep a
+// hostile pickle nests (or however it loops through the memo), nothing is destroyed
+// recursively; nesting is also bounded by limits().max_pickle_depth as it is built.
+#include <algorithm>
 #include <cstring>
+#include <deque>
 #include <map>
-#include <memory>
 
 #include "strata/core/error.hpp"
+#include "strata/core/limits.hpp"
 #include "strata/io/npy_format.hpp"
 #include "strata/io/pickle.hpp"
 
@@ -16,16 +21,17 @@ enum class Kind { none, boolean, integer, bytes, text, tuple, list, global, dtyp
 enum class Global { reconstruct, ndarray, dtype, frombuffer, codecs_encode };
 
 struct Obj;
-using Ref = std::shared_ptr<Obj>;
+using Ref = Obj*;  // owned by the Unpickler's arena
 struct Obj {
   Kind kind;
+  uint64_t depth = 1;      // nesting: 1 + the deepest item's when it was added
   int64_t i = 0;           // boolean, integer, global (a Global)
   std::string s;           // bytes, text, dtype's kind ("f4", "O8"), array data
   std::vector<Ref> items;  // tuple, list, object array elements
   // dtype: byte order; array: shape, dtype, whether BUILD gave it its state.
   char order = '=';
   std::vector<int64_t> shape;
-  Ref dtype;
+  Ref dtype = nullptr;
   bool built = false, fortran = false;
 };
 
@@ -71,9 +77,10 @@ class Unpickler {
         case 'l': push(collect(Kind::list)); break;        // LIST
         case 0x85: case 0x86: case 0x87: {                 // TUPLE1..3
           const size_t n = op - 0x84u;
-          STRATA_CHECK(stack_.size() >= n, source_, ": pickle stack underflow at offset ", at);
+          STRATA_CHECK(values_since_mark() >= n, source_, ": pickle's TUPLE", n, " at offset ", at, " takes ", n,
+                       " values, only ", values_since_mark(), " are on the stack above its last MARK");
           Ref t = make(Kind::tuple);
-          t->items.assign(stack_.end() - n, stack_.end());
+          adopt(t, stack_.end() - static_cast<std::ptrdiff_t>(n), stack_.end());
           stack_.resize(stack_.size() - n);
           push(t);
           break;
@@ -81,13 +88,14 @@ class Unpickler {
         case ']': push(make(Kind::list)); break;           // EMPTY_LIST
         case 'a': {                                        // APPEND
           Ref v = pop();
-          expect_kind(top(), Kind::list, "APPEND")->items.push_back(v);
+          Ref list = expect_kind(top(), Kind::list, "APPEND");
+          adopt(list, &v, &v + 1);
           break;
         }
         case 'e': {                                        // APPENDS
           Ref items = collect(Kind::tuple);
           Ref list = expect_kind(top(), Kind::list, "APPENDS");
-          list->items.insert(list->items.end(), items->items.begin(), items->items.end());
+          adopt(list, items->items.begin(), items->items.end());
           break;
         }
         case 'N': push(make(Kind::none)); break;
@@ -180,9 +188,20 @@ class Unpickler {
   }
 
   Ref make(Kind k) {
-    auto r = std::make_shared<Obj>();
+    // A one-byte opcode makes an object of about a hundred bytes: bounded like a tensor's bytes.
+    check_limit(source_, "pickle object bytes", (arena_.size() + 1) * sizeof(Obj), "max_tensor_bytes",
+                limits().max_tensor_bytes);
+    Ref r = &arena_.emplace_back();
     r->kind = k;
     return r;
+  }
+  // Appends [first, last) to the container's items, refusing nesting past max_pickle_depth.
+  template <class It>
+  void adopt(Ref container, It first, It last) {
+    for (It it = first; it != last; ++it)
+      container->depth = std::max(container->depth, (*it)->depth + 1);
+    check_limit(source_, "pickle nesting depth", container->depth, "max_pickle_depth", limits().max_pickle_depth);
+    container->items.insert(container->items.end(), first, last);
   }
   Ref integer(Kind k, int64_t v) {
     Ref r = make(k);
@@ -208,8 +227,10 @@ class Unpickler {
   }
 
   void push(Ref r) { stack_.push_back(std::move(r)); }
+  // The values a MARK-less opcode may use: those pushed since the last MARK.
+  size_t values_since_mark() const { return stack_.size() - (marks_.empty() ? 0 : marks_.back()); }
   Ref top() {
-    STRATA_CHECK(stack_.size() > (marks_.empty() ? 0 : marks_.back()), source_, ": pickle stack underflow at offset ", pos_);
+    STRATA_CHECK(values_since_mark() > 0, source_, ": pickle stack underflow at offset ", pos_);
     return stack_.back();
   }
   Ref pop() {
@@ -220,7 +241,7 @@ class Unpickler {
   Ref collect(Kind k) {  // the values since the last MARK
     STRATA_CHECK(!marks_.empty(), source_, ": pickle has no MARK before offset ", pos_);
     Ref r = make(k);
-    r->items.assign(stack_.begin() + static_cast<std::ptrdiff_t>(marks_.back()), stack_.end());
+    adopt(r, stack_.begin() + static_cast<std::ptrdiff_t>(marks_.back()), stack_.end());
     stack_.resize(marks_.back());
     marks_.pop_back();
     return r;
@@ -241,10 +262,7 @@ class Unpickler {
     expect_kind(r, Kind::tuple, "array shape");
     std::vector<int64_t> out;
     for (const Ref& d : r->items) out.push_back(expect_kind(d, Kind::integer, "array size")->i);
-    STRATA_CHECK(out.size() <= static_cast<size_t>(kMaxDims), source_, ": pickled array has ", out.size(),
-                 " dimensions; at most ", kMaxDims, " are supported");
-    npy_numel(out, source_);
-    return out;
+    return out;  // checked (sizes, bytes) when the array is made, by npy_array
   }
   // Python 3 pickles bytes for protocol 2 as _codecs.encode(text, 'latin1'): text's code
   // points, all below 256, are the bytes.
@@ -320,7 +338,7 @@ class Unpickler {
     target->shape = shape_of(s[1]);
     target->dtype = expect_kind(s[2], Kind::dtype, "ndarray dtype");
     target->fortran = expect_kind(s[3], Kind::boolean, "ndarray is_fortran")->i != 0;
-    if (s[4]->kind == Kind::list) target->items = s[4]->items;
+    if (s[4]->kind == Kind::list) adopt(target, s[4]->items.begin(), s[4]->items.end());
     else target->s = text_of(s[4], "ndarray data");
     target->built = true;
   }
@@ -331,6 +349,7 @@ class Unpickler {
   std::vector<Ref> stack_;
   std::vector<size_t> marks_;
   std::map<uint64_t, Ref> memo_;
+  std::deque<Obj> arena_;  // every object made; a deque never moves them
 };
 
 Tensor to_tensor(const Ref& a, const std::string& where) {
@@ -348,7 +367,8 @@ Tensor to_tensor(const Ref& a, const std::string& where) {
 }  // namespace
 
 std::vector<Tensor> unpickle_arrays(std::string_view bytes, const std::string& source) {
-  const Ref root = Unpickler(bytes, source).run();
+  Unpickler unpickler(bytes, source);  // owns every object until the arrays are copied out
+  const Ref root = unpickler.run();
   std::vector<Ref> elements;
   if (root->kind == Kind::list) {
     elements = root->items;

@@ -7,11 +7,11 @@
 #include <bit>
 #include <cstring>
 #include <fstream>
-#include <limits>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
+#include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
 
 namespace strata::io {
@@ -165,24 +165,18 @@ void SafetensorsDecoder::parse_header() {
     STRATA_CHECK(offs.is_array() && offs.size() == 2 && u64(offs[0]) && u64(offs[1]), where,
                  ": \"data_offsets\" must be [begin, end] of non-negative integers");
     const DType dtype = dtype_from_name(v["dtype"].get<std::string>(), where);
-    std::vector<int64_t> dims;
-    uint64_t numel = 1;
+    std::vector<uint64_t> dims;
     for (const auto& d : v["shape"]) {
       STRATA_CHECK(u64(d), where, ": shape entries must be non-negative integers, got ", d.dump());
-      const uint64_t s = d.get<uint64_t>();
-      STRATA_CHECK(s == 0 || numel <= std::numeric_limits<int64_t>::max() / s, where, ": shape overflows");
-      numel *= s;
-      dims.push_back(static_cast<int64_t>(s));
+      dims.push_back(d.get<uint64_t>());
     }
-    STRATA_CHECK(dims.size() <= kMaxDims, where, ": ", std::to_string(dims.size()), " dimensions, at most ",
-                 std::to_string(kMaxDims), " supported");
+    const CheckedSize checked = checked_size(dims, itemsize(dtype), where);
     const uint64_t begin = offs[0].get<uint64_t>(), end = offs[1].get<uint64_t>();
     STRATA_CHECK(begin <= end, where, ": data_offsets [", std::to_string(begin), ", ", std::to_string(end),
                  "] end before they begin");
-    const uint64_t want = numel * itemsize(dtype);
-    STRATA_CHECK(end - begin == want, where, ": shape ", Shape(dims).str(), " of ", v["dtype"].get<std::string>(),
-                 " needs ", std::to_string(want), " bytes, data_offsets give ", std::to_string(end - begin));
-    entries_.push_back({name, std::move(dims), dtype, Tensor(), begin, end});
+    STRATA_CHECK(end - begin == checked.bytes, where, ": shape ", checked.shape.str(), " of ", v["dtype"].get<std::string>(),
+                 " needs ", std::to_string(checked.bytes), " bytes, data_offsets give ", std::to_string(end - begin));
+    entries_.push_back({name, checked.shape.vec(), dtype, Tensor(), begin, end});
   }
   // Entries in data order; the data is packed: each begins where the previous ended.
   std::vector<size_t> order(entries_.size());

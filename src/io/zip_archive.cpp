@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "strata/core/error.hpp"
+#include "strata/core/limits.hpp"
 
 namespace strata::io::detail {
 namespace {
@@ -117,6 +118,9 @@ ZipReader::ZipReader(const std::string& path) : path_(path), file_(path, std::io
     const uint64_t max_size = e.method == 0 ? e.compressed_size : e.compressed_size * kMaxDeflateRatio + 64;
     STRATA_CHECK(e.size <= max_size, path, ": entry '", e.name, "' declares ", e.size, " bytes from ",
                  e.compressed_size, " stored bytes, more than ", e.method == 0 ? "storing" : "deflate", " can give");
+    // An entry is read whole and holds one array: bounded like one before it is inflated.
+    check_limit(path + ": entry '" + e.name + "'", "uncompressed bytes", e.size, "max_tensor_bytes",
+                limits().max_tensor_bytes);
     entries_.push_back(std::move(e));
     p += kCentralSize + name_len + extra_len + comment_len;
   }

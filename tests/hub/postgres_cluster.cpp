@@ -204,9 +204,23 @@ std::string PostgresCluster::url(const std::string& database) const {
   return "postgresql://postgres@127.0.0.1:" + std::to_string(port_) + "/" + database;
 }
 
+std::string PostgresCluster::client(const std::string& program, const std::string& database) const {
+  return "PGOPTIONS='-c client_min_messages=warning' '" + bin_ + "/" + program + "' -h 127.0.0.1 -p " +
+         std::to_string(port_) + " -U postgres -d " + quoted(database);
+}
+
 bool PostgresCluster::psql(const std::string& database, const std::string& sql) {
-  const std::string cmd = "PGOPTIONS='-c client_min_messages=warning' '" + bin_ + "/psql' -q -X -v ON_ERROR_STOP=1 -h 127.0.0.1 -p " + std::to_string(port_) +
-                          " -U postgres -d '" + database + "' -c " + quoted(sql) + " >/dev/null";
+  const std::string cmd = client("psql", database) + " -q -X -v ON_ERROR_STOP=1 -c " + quoted(sql) + " >/dev/null";
+  return std::system(cmd.c_str()) == 0;
+}
+
+bool PostgresCluster::psql_file(const std::string& database, const std::string& path) {
+  const std::string cmd = client("psql", database) + " -q -X -v ON_ERROR_STOP=1 -f " + quoted(path) + " >/dev/null";
+  return std::system(cmd.c_str()) == 0;
+}
+
+bool PostgresCluster::dump(const std::string& database, const std::string& path) {
+  const std::string cmd = client("pg_dump", database) + " --no-owner --no-privileges -f " + quoted(path);
   return std::system(cmd.c_str()) == 0;
 }
 

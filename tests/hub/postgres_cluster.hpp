@@ -27,6 +27,10 @@ class PostgresCluster {
   void drop_database(const std::string& name);
   // Runs SQL with psql against `database`; true on success.
   bool psql(const std::string& database, const std::string& sql);
+  // Runs the SQL file at `path` (a dump) against `database`; true on success.
+  bool psql_file(const std::string& database, const std::string& path);
+  // Writes `database` as a plain SQL dump (pg_dump, no owners or privileges) to `path`.
+  bool dump(const std::string& database, const std::string& path);
   // Stops the server (fast shutdown: clients are disconnected, running transactions rolled
   // back), leaves it down for `down`, then starts it again on the same port and data; true when
   // it is back. Only for a cluster of one's own.
@@ -39,6 +43,8 @@ class PostgresCluster {
   bool start_server();                    // pg_ctl start on port_ (waits until it accepts)
   std::string pg_ctl(const std::string& args) const;  // the pg_ctl command line, as the owner
   std::string run_as_owner(const std::string& command) const;
+  // The command line of a client program (psql, pg_dump) connected to `database`.
+  std::string client(const std::string& program, const std::string& database) const;
   void release();  // at exit: stops the shared cluster soon unless another program starts using it
   std::string bin_, dir_, lock_;
   int port_ = 0;

@@ -10,6 +10,7 @@
 #include "expect_error.hpp"
 #include "fixtures/python_fixtures.hpp"
 #include "strata/core/error.hpp"
+#include "strata/core/limits.hpp"
 #include "strata/io/hdf5.hpp"
 #include "strata/io/keras.hpp"
 
@@ -120,8 +121,14 @@ TEST_F(Hdf5Test, RefusesBrokenFiles) {
   expect_error([&] { load_hdf5_weights(path("missing.h5")); }, {"missing.h5", "cannot open"});
   expect_error([&] { load_hdf5_weights(fixture("no_layer_names.h5")); },
                {"no_layer_names.h5", "no 'layer_names' attribute", "not a Keras or TensorLayer weight file"});
+  // 4 TB: past limits().max_tensor_bytes, and with the limit out of the way, past what it stores.
+  expect_error([&] { load_hdf5_weights(fixture("huge.h5")); },
+               {"huge.h5", "weight 'big/W:0' of layer 'big'", "[1000000, 1000000]", "4000000000000", "max_tensor_bytes"});
+  const uint64_t saved_limit = limits().max_tensor_bytes;
+  limits().max_tensor_bytes = ~uint64_t{0};
   expect_error([&] { load_hdf5_weights(fixture("huge.h5")); },
                {"huge.h5", "weight 'big/W:0' of layer 'big'", "[1000000, 1000000]", "4000000000000 bytes", "refused"});
+  limits().max_tensor_bytes = saved_limit;
   expect_error([&] { load_hdf5_weights(fixture("missing_weight.h5")); },
                {"missing_weight.h5", "'dense_1/W:0'", "has no dataset"});
   // Every truncation point of a real file: an error, never a crash.

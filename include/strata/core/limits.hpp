@@ -29,6 +29,9 @@ struct Limits {
   // Nesting of JSON from outside (model configs, plans, task params, database rows).
   // STRATA_MAX_JSON_DEPTH.
   std::uint64_t max_json_depth = 256;
+  // Nesting of the pickles inside .npz files (tuples and lists; NumPy's own nest a few levels).
+  // STRATA_MAX_PICKLE_DEPTH.
+  std::uint64_t max_pickle_depth = 256;
   // Tasks or trials one plan, search or cross-validation may expand to. STRATA_MAX_PLAN_TASKS.
   std::uint64_t max_plan_tasks = 1'000'000;
 };

@@ -23,18 +23,16 @@ struct NpyHeader {
 
 // Parses the magic string and header; does not look at the data. `source` names the input in
 // errors. Throws strata::Error for a bad magic string, version, header, dtype (Strata reads
-// f4 f8 i4 i8 u1 b1 and O) or shape.
+// f4 f8 i4 i8 u1 b1 and O) or a shape that is not a tuple of integers (its size is checked by
+// npy_array, core/checked_size.hpp).
 NpyHeader parse_npy_header(std::string_view bytes, const std::string& source);
-
-// The element count of `shape`; throws naming `source` if it overflows or a size is negative.
-int64_t npy_numel(const std::vector<int64_t>& shape, const std::string& source);
 
 // Fills header.object, dtype and big_endian from header.descr.
 void parse_npy_descr(NpyHeader& header, const std::string& source);
 
-// The array `header` describes from its raw bytes: little-endian, C order, and a data size
-// that matches the shape exactly (checked before allocating); Fortran order, big-endian and
-// object arrays are refused.
+// The array `header` describes from its raw bytes: little-endian, C order, a shape whose byte
+// count neither overflows nor passes limits().max_tensor_bytes and matches the data exactly
+// (checked before allocating); Fortran order, big-endian and object arrays are refused.
 Tensor npy_array(const NpyHeader& header, std::string_view data, const std::string& source);
 
 // A whole .npy, read with npy_array's rules: little-endian, C order, and a data size that matches the shape exactly;

@@ -6,6 +6,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "kernels/cpu/thread_budget.hpp"
 #include "oneapi/dnnl/dnnl.hpp"
 #include "strata/core/dtype.hpp"
 
@@ -15,15 +16,18 @@ dnnl::engine& dnnl_engine();
 dnnl::stream& dnnl_stream();
 dnnl::memory::data_type dnnl_type(DType t);  // throws for dtypes oneDNN does not compute in
 
-// A thread-safe map from a key string to a primitive (or primitive descriptor bundle) P.
+// A thread-safe map from a key string to a primitive (or primitive descriptor bundle) P. oneDNN
+// plans a primitive for the thread count of its creation, so that count (the thread budget,
+// applied here) is part of the key.
 template <class P>
 class PrimitiveCache {
  public:
   template <class Make>
   P& get(const std::string& key, Make&& make) {
+    const std::string keyed = key + "|threads=" + std::to_string(apply_thread_budget());
     std::lock_guard<std::mutex> lock(mu_);
-    auto it = items_.find(key);
-    if (it == items_.end()) it = items_.emplace(key, make()).first;
+    auto it = items_.find(keyed);
+    if (it == items_.end()) it = items_.emplace(keyed, make()).first;
     return it->second;
   }
 

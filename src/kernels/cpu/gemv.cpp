@@ -9,6 +9,8 @@
 
 #include <omp.h>
 
+#include "kernels/cpu/thread_budget.hpp"
+
 #include <algorithm>
 #include <vector>
 
@@ -41,7 +43,7 @@ constexpr int64_t kParallelWork = int64_t{1} << 16;
 }  // namespace
 
 void gemv_f32(const float* x, const float* w, int64_t ldw, const float* bias, float* y, int64_t K, int64_t N) {
-  const int threads = omp_in_parallel() || K * N < kParallelWork ? 1 : std::min<int64_t>(omp_get_max_threads(), K);
+  const int threads = omp_in_parallel() || K * N < kParallelWork ? 1 : std::min<int64_t>(apply_thread_budget(), K);
   if (threads == 1) {
     rows(x, w, ldw, K, N, y);
   } else {

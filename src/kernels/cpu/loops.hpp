@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 
+#include "kernels/cpu/thread_budget.hpp"
 #include "strata/core/shape.hpp"
 
 namespace strata::kernels::cpu {
@@ -18,7 +19,7 @@ inline constexpr int64_t kParallelGrain = 32768;
 // Calls body(begin, end) over [0, n) split across threads when n is large enough.
 template <class F>
 void parallel_for(int64_t n, int64_t grain, F&& body) {
-  if (n <= grain || omp_get_max_threads() == 1 || omp_in_parallel()) {
+  if (n <= grain || omp_in_parallel() || apply_thread_budget() == 1) {
     if (n > 0) body(int64_t{0}, n);
     return;
   }

@@ -88,7 +88,7 @@ void reduce_arb(ReduceOp op, const T* x, Out* out, int64_t A, int64_t R, int64_t
   if (B == 1) {
     if (A == 1 && R >= 2 * kParallelGrain) {
       // One long row: partial results per thread, then combined.
-      int nt = omp_get_max_threads();
+      int nt = apply_thread_budget();
       std::unique_ptr<Out[]> partial(new Out[nt]);  // not vector<Out>: Out may be bool
       std::vector<char> used(nt, 0);
       int64_t chunk = (R + nt - 1) / nt;

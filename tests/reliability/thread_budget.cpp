@@ -1,0 +1,66 @@
+// The thread budget (kernels/cpu/thread_budget.hpp): kernels use no more OpenMP threads than
+// there are cores left free by other processes, so a busy machine does not stall every
+// fork-join region on a descheduled thread (issue 13, "under load").
+#include <gtest/gtest.h>
+#include <omp.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+#include "kernels/cpu/thread_budget.hpp"
+
+namespace strata::kernels::cpu {
+namespace {
+
+TEST(ThreadBudget, LeavesTheCoresOtherProcessesKeepBusy) {
+  EXPECT_EQ(thread_budget(2, 2, 0), 2);
+  EXPECT_EQ(thread_budget(2, 2, 1), 1);
+  EXPECT_EQ(thread_budget(2, 2, 7), 1);    // never fewer than one
+  EXPECT_EQ(thread_budget(16, 16, 1), 15);
+  EXPECT_EQ(thread_budget(4, 16, 0), 4);   // never more than OMP_NUM_THREADS asked for
+}
+
+TEST(ThreadBudget, ReadsProcsRunningAndTaskStates) {
+  EXPECT_EQ(procs_running_from_stat("cpu  1 2 3\nctxt 99\nprocs_running 12\nprocs_blocked 0\n"), 12);
+  EXPECT_EQ(procs_running_from_stat("cpu  1 2 3\n"), -1);
+  EXPECT_EQ(task_state_from_stat("4242 (a) (b) R 1 2 3"), 'R');  // a command name with ") ("
+  EXPECT_EQ(task_state_from_stat("4242 (worker) S 1 2 3"), 'S');
+  EXPECT_EQ(task_state_from_stat("garbage"), '?');
+}
+
+// With as many busy processes as cores, the budget falls to one thread within a second.
+TEST(ThreadBudget, FallsToOneThreadWhenEveryCoreIsBusy) {
+  const char* env = std::getenv("STRATA_ADAPTIVE_THREADS");
+  if (env != nullptr && env[0] == '0') GTEST_SKIP() << "STRATA_ADAPTIVE_THREADS=0";
+  if (omp_get_max_threads() < 2) GTEST_SKIP() << "one OpenMP thread: nothing to adapt";
+  const unsigned cores = std::thread::hardware_concurrency();
+  std::vector<pid_t> spinners;
+  for (unsigned i = 0; i < cores; ++i) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+      volatile unsigned long spin = 0;
+      for (;;) spin = spin + 1;
+    }
+    spinners.push_back(pid);
+  }
+  int budget = apply_thread_budget();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  while (budget != 1 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    budget = apply_thread_budget();
+  }
+  for (pid_t pid : spinners) {
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+  }
+  EXPECT_EQ(budget, 1);
+  EXPECT_EQ(omp_get_max_threads(), 1);  // applied to this thread's OpenMP regions
+}
+
+}  // namespace
+}  // namespace strata::kernels::cpu
