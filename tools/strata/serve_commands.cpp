@@ -1,0 +1,95 @@
+#include "serve_commands.hpp"
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include "strata/serve/inference_server.hpp"
+
+namespace strata::cli {
+namespace {
+
+struct ServeArgs {
+  std::string url;
+  std::vector<std::string> models;
+  serve::ServerOptions server;
+  serve::BatchingOptions batching;
+  int64_t max_queue_delay_us = 0;
+  int64_t request_timeout_ms = 30'000;
+  int64_t io_timeout_s = 30;
+  int64_t poll_ms = 1'000;
+};
+
+void run_serve(ServeArgs& args) {
+  // SIGTERM and SIGINT go to one thread that waits for them: blocked here, before any thread
+  // starts (batch workers, the hub poll, httplib's pool, OpenMP's), every thread inherits the mask.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  ::pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  std::vector<hub::VersionRef> refs;
+  for (const auto& text : args.models) refs.push_back(hub::parse_version_ref(text));
+  args.batching.max_queue_delay = std::chrono::microseconds(args.max_queue_delay_us);
+  args.server.request_timeout = std::chrono::milliseconds(args.request_timeout_ms);
+  args.server.io_timeout = std::chrono::seconds(args.io_timeout_s);
+
+  serve::ModelRepository models(args.url, refs, args.batching.workers);
+  serve::DynamicBatcher batcher(args.batching);
+  serve::InferenceServer server(models, batcher, args.server);
+  const int port = server.bind();
+  models.poll_every(std::chrono::milliseconds(args.poll_ms));
+  std::thread signal_waiter([&] {
+    int signal = 0;
+    ::sigwait(&stop_signals, &signal);
+    server.stop();
+  });
+  std::cout << "strata serve: listening on http://" << args.server.host << ":" << port << " (";
+  for (const auto& model : models.all())
+    std::cout << (&model == &models.all().front() ? "" : ", ") << model->name << " v" << model->version;
+  std::cout << ")" << std::endl;
+  server.serve();
+  ::kill(::getpid(), SIGTERM);  // wakes the waiter if serve() ended without a signal
+  signal_waiter.join();
+  std::cout << "strata serve: stopped" << std::endl;
+}
+
+}  // namespace
+
+void add_serve_commands(CLI::App& app) {
+  auto args = std::make_shared<ServeArgs>();
+  CLI::App* cmd = app.add_subcommand("serve", "Serve hub models over the Open Inference Protocol v2 (HTTP)");
+  cmd->add_option("--hub", args->url, "Hub URL: a SQLite path, sqlite://PATH or postgresql://...")->required();
+  cmd->add_option("--model", args->models, "NAME (follows the latest version) or NAME:VERSION; repeat for more")
+      ->required();
+  cmd->add_option("--host", args->server.host, "Address to listen on")->capture_default_str();
+  cmd->add_option("--port", args->server.port, "Port to listen on; 0 picks a free one")->capture_default_str();
+  cmd->add_option("--token", args->server.token, "Require 'Authorization: Bearer TOKEN' on every route")
+      ->envname("STRATA_SERVE_TOKEN");
+  cmd->add_option("--max-batch-size", args->batching.max_batch_size, "Rows per batch; 1 turns dynamic batching off")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--max-queue-delay-us", args->max_queue_delay_us,
+                  "How long the oldest queued request waits for a fuller batch")->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--max-queue", args->batching.max_queue, "Requests waiting at most; more get 503")
+      ->capture_default_str();
+  cmd->add_option("--workers", args->batching.workers, "Batches run at once, each on its own copy of the model")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--http-threads", args->server.http_threads, "Connections served at once")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--max-body-bytes", args->server.max_body_bytes, "Largest request body; larger get 413")
+      ->capture_default_str();
+  cmd->add_option("--timeout-ms", args->request_timeout_ms, "Longest a request may queue and run; then 503")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--io-timeout-s", args->io_timeout_s, "Longest to read a request or write a response")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--poll-ms", args->poll_ms, "How often to look for newer versions in the hub")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->callback([args] { run_serve(*args); });
+}
+
+}  // namespace strata::cli
