@@ -1,7 +1,9 @@
 #include "serve_commands.hpp"
 
-#include <pthread.h>
 #include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <iostream>
 #include <memory>
@@ -23,14 +25,23 @@ struct ServeArgs {
   int64_t poll_ms = 1'000;
 };
 
+// SIGTERM and SIGINT write a byte here; a thread reading it stops the server. A handler, not a
+// blocked mask and sigwait: threads started before main (libstrata's load-time set-up runs on
+// OpenMP's threads) would not have the signals blocked and would take their default action.
+int g_stop_pipe[2] = {-1, -1};
+
+void on_stop_signal(int) {
+  const char byte = 1;
+  [[maybe_unused]] auto written = ::write(g_stop_pipe[1], &byte, 1);
+}
+
 void run_serve(ServeArgs& args) {
-  // SIGTERM and SIGINT go to one thread that waits for them: blocked here, before any thread
-  // starts (batch workers, the hub poll, httplib's pool, OpenMP's), every thread inherits the mask.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  ::pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  STRATA_CHECK(::pipe(g_stop_pipe) == 0, "serve: cannot make a pipe for the stop signals");
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGTERM, &action, nullptr);
+  ::sigaction(SIGINT, &action, nullptr);
 
   std::vector<hub::VersionRef> refs;
   for (const auto& text : args.models) refs.push_back(hub::parse_version_ref(text));
@@ -44,16 +55,18 @@ void run_serve(ServeArgs& args) {
   const int port = server.bind();
   models.poll_every(std::chrono::milliseconds(args.poll_ms));
   std::thread signal_waiter([&] {
-    int signal = 0;
-    ::sigwait(&stop_signals, &signal);
+    char byte = 0;
+    while (::read(g_stop_pipe[0], &byte, 1) < 0 && errno == EINTR) {
+    }
     server.stop();
   });
-  std::cout << "strata serve: listening on http://" << args.server.host << ":" << port << " (";
+  std::string served;
   for (const auto& model : models.all())
-    std::cout << (&model == &models.all().front() ? "" : ", ") << model->name << " v" << model->version;
-  std::cout << ")" << std::endl;
+    served += (served.empty() ? "" : ", ") + model->name + " v" + std::to_string(model->version);
+  std::cout << "strata serve: listening on http://" << args.server.host << ":" << port << " (" << served << ")"
+            << std::endl;
   server.serve();
-  ::kill(::getpid(), SIGTERM);  // wakes the waiter if serve() ended without a signal
+  on_stop_signal(0);  // wakes the waiter if serve() ended without a signal
   signal_waiter.join();
   std::cout << "strata serve: stopped" << std::endl;
 }
