@@ -62,6 +62,7 @@ class ServeProcess {
   httplib::Client client() const {
     httplib::Client c("127.0.0.1", port_);
     c.set_read_timeout(60, 0);
+    c.set_tcp_nodelay(true);  // else each request's body waits for the server's delayed ACK
     return c;
   }
   void signal(int sig) const { ::kill(pid_, sig); }
