@@ -48,16 +48,20 @@ T element(const json& value, size_t i, const std::string& input) {
   }
 }
 
-void fill_from_json(Tensor& tensor, const json& data, const std::string& input) {
-  if (!data.is_array()) refuse("input '" + input + "': \"data\" should be a flat array of " + std::to_string(tensor.numel()) + " values");
-  if (data.size() != static_cast<size_t>(tensor.numel()))
-    refuse("input '" + input + "': shape " + tensor.shape().str() + " needs " + std::to_string(tensor.numel()) +
+// The input's values from a JSON "data" array, counted before anything is allocated: the shape
+// alone could ask for gigabytes that the request does not hold.
+Tensor tensor_from_json(const json& data, const Shape& shape, DType dtype, int64_t numel, const std::string& input) {
+  if (!data.is_array()) refuse("input '" + input + "': \"data\" should be a flat array of " + std::to_string(numel) + " values");
+  if (data.size() != static_cast<size_t>(numel))
+    refuse("input '" + input + "': shape " + shape.str() + " needs " + std::to_string(numel) +
            " values, \"data\" has " + std::to_string(data.size()));
-  dispatch_all(tensor.dtype(), [&](auto tag) {
+  Tensor tensor = Tensor::empty(shape, dtype);
+  dispatch_all(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* out = tensor.data<T>();
     for (size_t i = 0; i < data.size(); ++i) out[i] = element<T>(data[i], i, input);
   });
+  return tensor;
 }
 
 // The input's shape as sent: the model's rank, its non-batch sizes, a batch of at least one.
@@ -125,7 +129,6 @@ Tensor parse_input(const json& input, const TensorSignature& want, std::string_v
       refuse(e.what());
     }
   }();
-  Tensor tensor = Tensor::empty(shape, want.dtype);
   if (const auto bytes = binary_data_size(input, "input '" + name + "'")) {
     if (*bytes != size.bytes)
       refuse("input '" + name + "': shape " + shape.str() + " of " + datatype + " needs " + std::to_string(size.bytes) +
@@ -133,14 +136,14 @@ Tensor parse_input(const json& input, const TensorSignature& want, std::string_v
     if (*bytes > binary.size())
       refuse("input '" + name + "': binary data truncated: needs " + std::to_string(*bytes) + " bytes, " +
              std::to_string(binary.size()) + " remain in the body");
+    Tensor tensor = Tensor::empty(shape, want.dtype);  // its bytes are present: checked above
     std::memcpy(tensor.raw_data(), binary.data(), *bytes);
     binary.remove_prefix(*bytes);
     return tensor;
   }
   const json* data = member(input, "data");
   if (data == nullptr) refuse("input '" + name + "' has neither \"data\" nor a binary_data_size parameter");
-  fill_from_json(tensor, *data, name);
-  return tensor;
+  return tensor_from_json(*data, shape, want.dtype, size.numel, name);
 }
 
 // What to answer with: "outputs" when given, else every output; binary where asked.

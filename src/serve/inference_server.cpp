@@ -153,9 +153,11 @@ InferenceServer::~InferenceServer() = default;
 
 int InferenceServer::bind() {
   auto& r = *routes_;
-  const bool bound = r.options.port == 0 ? (r.port = r.http.bind_to_any_port(r.options.host)) > 0
-                                         : r.http.bind_to_port(r.options.host, r.port = r.options.port);
-  STRATA_CHECK(bound, "serve: cannot listen on ", r.options.host, ":", r.options.port,
+  if (r.options.port == 0)
+    r.port = r.http.bind_to_any_port(r.options.host);  // -1 when it cannot
+  else
+    r.port = r.http.bind_to_port(r.options.host, r.options.port) ? r.options.port : -1;
+  STRATA_CHECK(r.port > 0, "serve: cannot listen on ", r.options.host, ":", r.options.port,
                " (in use, or not an address of this machine)");
   return r.port;
 }

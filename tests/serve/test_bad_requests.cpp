@@ -55,6 +55,9 @@ std::vector<BadRequest> bad_requests(size_t max_body_bytes) {
        "input 'features'"},
       {"data count not the shape's", "/v2/models/mlp/infer", with_input(features_input({2, 16}, sixteen)), {}, 400,
        "needs 32 values, \"data\" has 16"},
+      // 6.4 GB by its shape, 16 values in fact: refused before anything is allocated.
+      {"a huge shape with little data", "/v2/models/mlp/infer", with_input(features_input({100000000, 16}, sixteen)), {},
+       400, "needs 1600000000 values, \"data\" has 16"},
       {"a string among numbers", "/v2/models/mlp/infer", with_input(features_input({1, 16}, with_string)), {}, 400,
        "data[3] should be a number, got \"1\""},
       {"truncated binary data", "/v2/models/mlp/infer", binary_header + std::string(10, '\0'),
