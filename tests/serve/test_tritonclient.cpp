@@ -4,9 +4,9 @@
 // (~/.cache/strata-test-venv); the test is skipped, saying why, when PyPI cannot be reached.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <filesystem>
 
+#include "serve/command_output.hpp"
 #include "serve/serve_fixture.hpp"
 #include "strata/data/npy.hpp"
 
@@ -14,15 +14,6 @@ namespace strata::testing {
 namespace {
 
 using TritonClientTest = ServeTest;
-
-std::string run_and_capture(const std::string& command) {
-  std::string out;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return out;
-  char buffer[4096];
-  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-  return ::pclose(pipe) == 0 ? out : std::string();
-}
 
 // The cached venv's python with tritonclient[http], made on first use; empty when pip fails.
 std::string tritonclient_python() {
@@ -50,7 +41,7 @@ TEST_F(TritonClientTest, HealthMetadataAndInferenceMatch) {
   const Tensor x = randn({3, 16});
   const std::string npy = path("x.npy");
   data::write_npy(npy, x);
-  const std::string out = run_and_capture("'" + python + "' '" + STRATA_TESTS_DIR + "/serve/tritonclient_check.py' " +
+  const std::string out = command_output("'" + python + "' '" + STRATA_TESTS_DIR + "/serve/tritonclient_check.py' " +
                                           std::to_string(server.port()) + " '" + npy + "'");
   ASSERT_FALSE(out.empty()) << "tritonclient_check.py failed";
   const json got = json::parse(out);
