@@ -178,8 +178,12 @@ InferRequest parse_infer_request(std::string_view body, std::optional<size_t> js
   } catch (const LimitError& e) {
     refuse(e.what());
   }
-  json request = json::parse(header, nullptr, /*allow_exceptions=*/false);
-  if (request.is_discarded()) refuse("the request is not valid JSON");
+  json request;
+  try {
+    request = json::parse(header);
+  } catch (const json::parse_error& e) {
+    refuse(std::string("the request is not valid JSON: ") + e.what());  // says at which byte
+  }
   if (!request.is_object()) refuse("the request should be a JSON object");
 
   InferRequest parsed;

@@ -3,6 +3,7 @@
 #include <httplib.h>
 
 #include <charconv>
+
 #include <nlohmann/json.hpp>
 
 #include "strata/serve/datatype.hpp"
@@ -16,7 +17,7 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kServerName = "strata";
-constexpr const char* kServerVersion = "0.1.0";
+constexpr const char* kServerVersion = STRATA_VERSION;  // the project's, from CMake
 // /v2/models/NAME[/versions/VERSION]; the name may hold anything but '/'.
 constexpr const char* kModelPath = R"(/v2/models/([^/]+)(?:/versions/([^/]+))?)";
 

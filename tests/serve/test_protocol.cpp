@@ -21,6 +21,7 @@ TEST_F(ProtocolTest, HealthAndServerMetadata) {
   EXPECT_EQ(body_json(ready)["ready"], true);
   auto server = body_json(client.Get("/v2"));
   EXPECT_EQ(server["name"], "strata");
+  EXPECT_FALSE(server["version"].get<std::string>().empty());
   EXPECT_NE(std::find(server["extensions"].begin(), server["extensions"].end(), "binary_tensor_data"),
             server["extensions"].end());
 }
