@@ -4,7 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "kernels/cpu/elementwise.hpp"
+#include "autograd/gradient_sum.hpp"
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/autograd/node.hpp"
 #include "strata/core/factory.hpp"
@@ -22,7 +22,7 @@ void accumulate(Tensor& slot, const Tensor& g) {
   if (!slot.defined()) {
     slot = g;
   } else {
-    slot = kernels::cpu::add(slot, g);  // out of place: `slot` may alias a tensor held elsewhere
+    slot = sum_gradients(slot, g);
   }
 }
 
@@ -44,11 +44,14 @@ std::unordered_map<Node*, int> count_dependencies(const std::vector<Node*>& root
 
 // Runs the graph; when `captures` is non-empty, gradients reaching them are returned instead of
 // accumulated into leaves.
-std::vector<Tensor> execute(const std::vector<Tensor>& roots, const std::vector<Tensor>& seeds,
-                            bool retain_graph, const std::vector<Capture>& captures) {
+std::vector<Tensor> execute(const std::vector<Tensor>& roots, const std::vector<Tensor>& seeds, bool retain_graph,
+                            bool create_graph, const std::vector<Capture>& captures) {
   STRATA_CHECK(roots.size() == seeds.size(), "backward: ", roots.size(), " outputs but ", seeds.size(),
                " gradients");
-  NoGradGuard no_grad;  // the backward pass itself records no history
+  // The pass records history only for create_graph; its new graph reads this one's saved
+  // tensors, so they are kept.
+  GradModeGuard record_history(create_graph);
+  retain_graph = retain_graph || create_graph;
   std::unordered_map<Node*, std::vector<Tensor>> buffers;
   std::vector<std::shared_ptr<Node>> root_nodes;
   std::vector<Node*> root_ptrs;
@@ -110,12 +113,25 @@ std::vector<Tensor> execute(const std::vector<Tensor>& roots, const std::vector<
 
 }  // namespace
 
-void run_backward(const std::vector<Tensor>& roots, const std::vector<Tensor>& grads, bool retain_graph) {
-  execute(roots, grads, retain_graph, {});
+void run_backward(const std::vector<Tensor>& roots, const std::vector<Tensor>& grads, bool retain_graph,
+                  bool create_graph) {
+  execute(roots, grads, retain_graph, create_graph, {});
+}
+
+void backward(const Tensor& root, const Tensor& grad, bool retain_graph, bool create_graph) {
+  Tensor seed = grad;
+  if (!seed.defined()) {
+    STRATA_CHECK(root.numel() == 1, "backward: implicit gradient needs a scalar output, got shape ", root.shape().str(),
+                 "; pass a gradient of that shape");
+    seed = ones_like(root);
+  }
+  STRATA_CHECK(seed.shape() == root.shape(), "backward: gradient of shape ", seed.shape().str(),
+               " for an output of shape ", root.shape().str());
+  run_backward({root}, {seed}, retain_graph, create_graph);
 }
 
 std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
-                         const std::vector<Tensor>& grad_outputs, bool retain_graph) {
+                         const std::vector<Tensor>& grad_outputs, bool retain_graph, bool create_graph) {
   std::vector<Tensor> seeds = grad_outputs;
   if (seeds.empty())
     for (const Tensor& o : outputs) {
@@ -131,7 +147,7 @@ std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<T
     captures.push_back({e.node.get(), e.input_nr});
     keep.push_back(e.node);
   }
-  std::vector<Tensor> out = execute(outputs, seeds, retain_graph, captures);
+  std::vector<Tensor> out = execute(outputs, seeds, retain_graph, create_graph, captures);
   for (size_t i = 0; i < out.size(); ++i)
     if (!out[i].defined()) out[i] = zeros_like(inputs[i]);
   return out;

@@ -1,15 +1,72 @@
 #include "strata/autograd/node.hpp"
 
 #include "kernels/cpu/elementwise.hpp"
+#include "autograd/gradient_sum.hpp"
 #include "strata/autograd/grad_mode.hpp"
 
 namespace strata::autograd {
 
+static AutogradMeta& meta_of(const Tensor& t) {
+  auto& m = t.impl()->autograd;
+  if (!m) m = std::make_unique<AutogradMeta>();
+  return *m;
+}
+
+// Makes `t` output `nr` of `node` (a floating tensor; integer ones carry no gradient).
+static void set_history(const Tensor& t, const std::shared_ptr<Node>& node, uint32_t nr) {
+  if (!t.defined() || !is_floating(t.dtype())) return;
+  AutogradMeta& m = meta_of(t);
+  m.requires_grad = true;
+  m.grad_fn = node;
+  m.output_nr = nr;
+}
+
+static void add_output(Node& node, const Tensor& t) {
+  node.outputs.push_back({t.defined() ? t.shape() : Shape(), t.defined() ? t.dtype() : kFloat32});
+  node.output_hooks.emplace_back();
+}
+
+std::vector<Tensor> FunctionNode::outputs_for_backward() {
+  if (!grad_enabled()) return saved_outputs_;
+  // create_graph: fresh views whose history is this node, so a formula that reads an output
+  // (exp's g * y) is differentiated through the op that made it.
+  std::vector<Tensor> outputs;
+  for (uint32_t i = 0; i < saved_outputs_.size(); ++i) {
+    outputs.push_back(saved_outputs_[i].detach());
+    set_history(outputs.back(), shared_from_this(), i);
+  }
+  return outputs;
+}
+
+// Under create_graph, the gradients of an op whose backward is a fused kernel get a node that
+// refuses a second backward, naming the op, instead of silently acting as constants.
+static void refuse_second_backward(const char* op, std::vector<Tensor>& grads, const std::vector<Tensor>& grad_outputs,
+                                   const std::vector<Edge>& inputs) {
+  auto refusal = std::make_shared<FunctionNode>(
+      NodeKind{op, false},
+      [op](const std::vector<Tensor>&, const std::vector<Tensor>&) -> std::vector<Tensor> {
+        throw Error(std::string(op) +
+                    ": second-order gradients are not supported (its backward is a fused kernel with no backward "
+                    "of its own); the gradient from backward(create_graph=true) cannot be differentiated again "
+                    "through it");
+      },
+      std::vector<Tensor>{});
+  refusal->next = inputs;
+  for (const Tensor& g : grad_outputs) refusal->next.push_back(gradient_edge(g));
+  for (uint32_t i = 0; i < grads.size(); ++i) {
+    if (grads[i].defined()) grads[i] = grads[i].detach();
+    add_output(*refusal, grads[i]);
+    set_history(grads[i], refusal, i);
+  }
+}
+
 std::vector<Tensor> FunctionNode::apply(std::vector<Tensor>&& grad_outputs) {
-  STRATA_CHECK(fn_ != nullptr, "backward through ", name_,
+  STRATA_CHECK(fn_ != nullptr, "backward through ", kind_.name,
                " a second time: its saved tensors were freed after the first backward; "
                "pass retain_graph=true to the first backward()");
-  return fn_(grad_outputs);
+  std::vector<Tensor> grads = fn_(grad_outputs, outputs_for_backward());
+  if (!kind_.differentiable_backward && grad_enabled()) refuse_second_backward(kind_.name, grads, grad_outputs, next);
+  return grads;
 }
 
 std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grad_outputs) {
@@ -19,7 +76,11 @@ std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grad_outputs) {
     Tensor replaced = hook(g);
     if (replaced.defined()) g = replaced;
   }
-  if (!meta.grad.defined()) {
+  if (grad_enabled()) {
+    // create_graph: .grad() keeps its history (a gradient penalty reads it), so it is summed
+    // out of place, as a recorded op.
+    meta.grad = meta.grad.defined() ? sum_gradients(meta.grad, g) : g;
+  } else if (!meta.grad.defined()) {
     // The gradient must own its buffer, since optimizers and later passes update it in place.
     // A fresh contiguous tensor that nothing else references (the usual case) is taken as is.
     bool sole_owner = g.impl_ptr().use_count() == 1 && g.impl()->storage.use_count() == 1 && g.is_contiguous() &&
@@ -45,12 +106,6 @@ bool needs_grad(const std::vector<Tensor>& inputs) {
   return false;
 }
 
-static AutogradMeta& meta_of(const Tensor& t) {
-  auto& m = t.impl()->autograd;
-  if (!m) m = std::make_unique<AutogradMeta>();
-  return *m;
-}
-
 Edge gradient_edge(const Tensor& t) {
   if (!t.defined() || !t.requires_grad()) return {};
   AutogradMeta& m = meta_of(t);
@@ -58,29 +113,25 @@ Edge gradient_edge(const Tensor& t) {
   auto acc = m.grad_accumulator.lock();
   if (!acc) {
     auto node = std::make_shared<AccumulateGrad>(t.impl_ptr());
-    node->outputs.push_back({t.shape(), t.dtype()});
-    node->output_hooks.resize(1);
+    add_output(*node, t);
     m.grad_accumulator = node;
     acc = node;
   }
   return {acc, 0};
 }
 
-void record(const char* name, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs,
-            BackwardFn fn) {
-  auto node = std::make_shared<FunctionNode>(name, std::move(fn));
+void record_node(NodeKind kind, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs, BackwardFn fn,
+                 bool save_outputs) {
+  std::vector<Tensor> saved;
+  if (save_outputs)
+    for (const Tensor& out : outputs) saved.push_back(out.defined() ? out.detach() : Tensor());
+  auto node = std::make_shared<FunctionNode>(kind, std::move(fn), std::move(saved));
   node->next.reserve(inputs.size());
   for (const Tensor& in : inputs) node->next.push_back(gradient_edge(in));
   node->outputs.reserve(outputs.size());
-  node->output_hooks.resize(outputs.size());
   for (uint32_t i = 0; i < outputs.size(); ++i) {
-    const Tensor& out = outputs[i];
-    node->outputs.push_back({out.shape(), out.dtype()});
-    if (!out.defined() || !is_floating(out.dtype())) continue;  // integer outputs carry no gradient
-    AutogradMeta& m = meta_of(out);
-    m.requires_grad = true;
-    m.grad_fn = node;
-    m.output_nr = i;
+    add_output(*node, outputs[i]);
+    set_history(outputs[i], node, i);
   }
 }
 

@@ -1,7 +1,6 @@
 // Tensor's autograd methods: they live here, with the graph they manipulate.
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/autograd/node.hpp"
-#include "strata/core/factory.hpp"
 #include "strata/ops/elementwise.hpp"
 
 namespace strata {
@@ -39,15 +38,7 @@ std::shared_ptr<autograd::Node> Tensor::grad_fn() const {
 }
 
 void Tensor::backward(const Tensor& grad, bool retain_graph) const {
-  Tensor seed = grad;
-  if (!seed.defined()) {
-    STRATA_CHECK(numel() == 1, "backward: implicit gradient needs a scalar output, got shape ", shape().str(),
-                 "; pass a gradient of that shape");
-    seed = ones_like(*this);
-  }
-  STRATA_CHECK(seed.shape() == shape(), "backward: gradient of shape ", seed.shape().str(),
-               " for an output of shape ", shape().str());
-  autograd::run_backward({*this}, {seed}, retain_graph);
+  autograd::backward(*this, grad, retain_graph);
 }
 
 void Tensor::register_hook(GradHook hook) {

@@ -4,6 +4,9 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <utility>
+
+#include "weight_budget.hpp"
 
 namespace strata::nn {
 namespace {
@@ -24,15 +27,36 @@ std::string unique_name(const std::string& kind) {
 Layer::Layer(std::string kind, std::string name)
     : kind_(std::move(kind)), name_(name.empty() ? unique_name(kind_) : std::move(name)) {}
 
-Layer::~Layer() = default;
+Layer::Layer(Layer&& other) noexcept
+    : kind_(std::move(other.kind_)),
+      name_(std::move(other.name_)),
+      built_(other.built_),
+      training_(other.training_),
+      weights_(std::exchange(other.weights_, {})),
+      children_(std::exchange(other.children_, {})),
+      parents_(std::exchange(other.parents_, {})),
+      last_output_shape_(other.last_output_shape_) {
+  for (Layer* p : parents_) std::replace(p->children_.begin(), p->children_.end(), &other, this);
+  for (Layer* c : children_) std::replace(c->parents_.begin(), c->parents_.end(), &other, this);
+}
+
+Layer::~Layer() {
+  for (Layer* p : parents_) std::erase(p->children_, this);
+  for (Layer* c : children_) std::erase(c->parents_, this);
+}
+
+void Layer::adopt(Layer* child) {
+  if (std::find(children_.begin(), children_.end(), child) != children_.end()) return;
+  children_.push_back(child);
+  child->parents_.push_back(this);
+}
 
 template <class Body>
 Tensor Layer::call(Body&& body) {
   if (!call_stack.empty()) {
     Layer* parent = call_stack.back();
     STRATA_CHECK(parent != this, name_, ": a layer cannot call itself");
-    auto& siblings = parent->children_;
-    if (std::find(siblings.begin(), siblings.end(), this) == siblings.end()) siblings.push_back(this);
+    parent->adopt(this);
     training_ = parent->training_;  // train()/eval() on a model reaches the layers it calls
   }
   call_stack.push_back(this);
@@ -85,16 +109,13 @@ Layer& Layer::train(bool on) {
 }
 
 Tensor Layer::add_weight(const std::string& name, const Shape& shape, const Initializer& init, bool trainable) {
+  detail::charge_weight(shape, kFloat32, name_ + "/" + name);  // initializers make float32
   Tensor w = init(shape, nullptr);
   STRATA_CHECK(w.shape() == shape, name_, ": initializer for ", name, " made shape ", w.shape().str(), " not ",
                shape.str());
   if (trainable) w.requires_grad_();
   weights_.push_back({name, w, trainable});
   return w;
-}
-
-void Layer::adopt(Layer* child) {
-  if (std::find(children_.begin(), children_.end(), child) == children_.end()) children_.push_back(child);
 }
 
 void Layer::expect(bool condition, const std::string& what) const {

@@ -5,6 +5,9 @@
 
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
+#include "strata/core/limits.hpp"
+#include "config_numbers.hpp"
+#include "weight_budget.hpp"
 
 namespace strata::nn {
 namespace {
@@ -66,14 +69,19 @@ std::shared_ptr<Layer> layer_from_config(const nlohmann::json& entry) {
     for (const std::string& k : registered_layer_classes()) known += (known.empty() ? "" : ", ") + k;
     throw Error("layer config: layer '" + name + "' has unknown class '" + kind + "' (registered: " + known + ")");
   }
-  const nlohmann::json config = entry.contains("config") ? entry["config"] : nlohmann::json::object();
+  // A reference, not a copy: a copy per level of nested layers grows as the square of the depth.
+  static const nlohmann::json kNoArguments = nlohmann::json::object();
+  const nlohmann::json& config = entry.contains("config") ? entry["config"] : kNoArguments;
   try {
     STRATA_CHECK(config.is_object(), "\"config\" is not an object");
+    detail::check_config_numbers(config);
     std::shared_ptr<Layer> layer = make(config, name);
     STRATA_CHECK(layer != nullptr, "the factory made nothing");
     return layer;
   } catch (const nlohmann::json::exception& e) {
     throw Error("layer config of '" + name + "' (" + kind + "): " + e.what() + " in " + config.dump().substr(0, 300));
+  } catch (const LimitError& e) {
+    throw LimitError("layer config of '" + name + "' (" + kind + "): " + e.what());
   } catch (const Error& e) {
     throw Error("layer config of '" + name + "' (" + kind + "): " + e.what());
   }
@@ -164,8 +172,11 @@ std::vector<std::pair<std::string, Tensor>> lambda_weights_from(const nlohmann::
   std::vector<std::pair<std::string, Tensor>> out;
   for (const auto& w : config) {
     const Shape shape(dims_of(w.at("shape")));
-    for (int64_t d : dims_of(w.at("shape"))) STRATA_CHECK(d >= 0 && d < (int64_t{1} << 40), "weight size ", d, " is not valid");
-    out.emplace_back(w.at("name").get<std::string>(), zeros(shape, dtype_from(w.at("dtype"))));
+    const std::string name = w.at("name").get<std::string>();
+    const DType dtype = dtype_from(w.at("dtype"));
+    // Checked, not charged: the Lambda copies them into its own weights (Layer::add_weight).
+    detail::check_weight_size(shape, dtype, name);
+    out.emplace_back(name, zeros(shape, dtype));
   }
   return out;
 }

@@ -5,10 +5,12 @@
 #include <map>
 #include <set>
 
+#include "strata/core/limits.hpp"
 #include "strata/io/safetensors.hpp"
 #include "strata/nn/layer_config.hpp"
 #include "strata/nn/load_weights.hpp"
 #include "strata/nn/model.hpp"
+#include "weight_budget.hpp"
 
 namespace strata::nn {
 namespace {
@@ -47,8 +49,16 @@ void Model::get_config(nlohmann::json& config) const {
 std::shared_ptr<Model> Model::from_config(const nlohmann::json& c, const std::string& name) {
   std::vector<Symbol> values, inputs, outputs;
   for (const auto& in : c.at("inputs")) {
-    inputs.push_back(Input(Shape(dims_of(in.at("shape"))), in.value("name", std::string("input")),
-                           in.contains("dtype") ? dtype_from(in["dtype"]) : kFloat32));
+    const Shape shape(dims_of(in.at("shape")));
+    const std::string input_name = in.value("name", std::string("input"));
+    const DType dtype = in.contains("dtype") ? dtype_from(in["dtype"]) : kFloat32;
+    // Shape inference may run a layer on real batch-1 zeros of this shape.
+    Shape batch_one = shape;
+    if (batch_one.size() > 0 && batch_one[0] == -1) batch_one[0] = 1;
+    const std::string what = "model '" + name + "', input '" + input_name + "' of shape " + shape.str();
+    check_limit(what, "tensor bytes", detail::tensor_bytes(batch_one, dtype, what), "max_tensor_bytes",
+                limits().max_tensor_bytes);
+    inputs.push_back(Input(shape, input_name, dtype));
     values.push_back(inputs.back());
   }
   std::vector<std::shared_ptr<Layer>> layers;
@@ -79,6 +89,7 @@ std::string Model::to_json() const {
 }
 
 std::shared_ptr<Model> Model::from_json(const std::string& architecture) {
+  check_json_depth(architecture, "model architecture");  // before parsing: factories and error dumps recurse
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(architecture);
@@ -91,6 +102,10 @@ std::shared_ptr<Model> Model::from_json(const std::string& architecture) {
                " is not supported (this build reads version ", kVersion, ")");
   STRATA_CHECK(doc.contains("model") && doc["model"].is_object() && doc["model"].value("class", std::string()) == "model",
                "model architecture: \"model\" must be a layer config of class \"model\"");
+  const uint64_t limit = limits().max_tensor_bytes;
+  detail::WeightBudget budget(limit, "max_tensor_bytes = " + std::to_string(limit) +
+                                         " for all the weights of a model read from a config (set "
+                                         "STRATA_MAX_TENSOR_BYTES to raise it)");
   std::shared_ptr<Layer> layer = layer_from_config(doc["model"]);
   return std::static_pointer_cast<Model>(layer);
 }
@@ -110,9 +125,16 @@ std::shared_ptr<Model> Model::load(const std::string& path) {
   auto it = file.metadata.find(kMetadataKey);
   STRATA_CHECK(it != file.metadata.end(), path, ": not a whole-model file (no \"", kMetadataKey,
                "\" in its __metadata__); a weights-only file loads into a model with nn::load_weights");
+  // The architecture's weights are all in the file: it may not make more bytes than the file holds.
+  uint64_t file_bytes = 0;
+  for (const auto& [n, t] : file.tensors) file_bytes += t.nbytes();
+  detail::WeightBudget budget(file_bytes, "the " + std::to_string(file_bytes) + " bytes of tensors in " + path +
+                                              ": the file lacks weights or holds them in other shapes");
   std::shared_ptr<Model> model;
   try {
     model = from_json(it->second);
+  } catch (const LimitError& e) {
+    throw LimitError(path + ": " + e.what());
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
   }

@@ -9,20 +9,48 @@ namespace {
 
 using kernels::cpu::BinaryOp;
 using ops::Grads;
+using ops::Op;
+using In = const Tensor&;
 
-// grad(g, a, b, y) -> {dL/da, dL/db} before reduction to the operands' shapes.
-template <class GradFn>
-Tensor binary_op(const char* name, BinaryOp op, const Tensor& a, const Tensor& b, GradFn grad) {
+// One operand's gradient: dL/d(operand) from the output gradient g and the operands a, b
+// (before reduction to the operand's shape). `reads` says which operands it reads; the node
+// keeps only those, and only for operands that want a gradient.
+enum Reads : unsigned { none = 0, reads_a = 1, reads_b = 2 };
+struct Partial {
+  unsigned reads;
+  Tensor (*fn)(In g, In a, In b);
+};
+
+// What backward needs of an operand whose value it does not read.
+struct Operand {
+  Shape shape;
+  DType dtype;
+  bool wants_grad;
+  Tensor to_operand(const Tensor& grad) const { return wants_grad ? cast(sum_to(grad, shape), dtype) : Tensor(); }
+};
+
+Tensor binary_op(Op op, BinaryOp kernel, const Tensor& a, const Tensor& b, Partial da, Partial db) {
+  const char* name = ops::op_name(op);
   ops::check_defined(a, name, "first operand");
   ops::check_defined(b, name, "second operand");
-  Tensor y = kernels::cpu::binary(op, a, b);
-  if (autograd::needs_grad({&a, &b}))
-    autograd::record(name, {a, b}, {y}, [a, b, y = autograd::saved(y), grad](const Grads& g) {
-      auto [ga, gb] = grad(g[0], a, b, y);
-      return Grads{a.requires_grad() ? cast(sum_to(ga, a.shape()), a.dtype()) : Tensor(),
-                   b.requires_grad() ? cast(sum_to(gb, b.shape()), b.dtype()) : Tensor()};
-    });
+  Tensor y = kernels::cpu::binary(kernel, a, b);
+  if (autograd::needs_grad({&a, &b})) {
+    const Operand oa{a.shape(), a.dtype(), a.requires_grad()}, ob{b.shape(), b.dtype(), b.requires_grad()};
+    const unsigned reads = (oa.wants_grad ? da.reads : 0) | (ob.wants_grad ? db.reads : 0);
+    ops::record(op, {a, b}, {y},
+                [oa, ob, da, db, a = reads & reads_a ? a : Tensor(),
+                 b = reads & reads_b ? b : Tensor()](const Grads& g) {
+                  return Grads{oa.wants_grad ? oa.to_operand(da.fn(g[0], a, b)) : Tensor(),
+                               ob.wants_grad ? ob.to_operand(db.fn(g[0], a, b)) : Tensor()};
+                });
+  }
   return y;
+}
+
+// maximum / minimum: the share of the gradient that goes to a; ties split it evenly, as PyTorch does.
+Tensor share_of_a(In a, In b, bool max) {
+  DType dt = promote(a.dtype(), b.dtype());
+  return cast(max ? a > b : a < b, dt) + cast(a == b, dt) * 0.5;
 }
 
 Tensor compare(BinaryOp op, const Tensor& a, const Tensor& b) {
@@ -41,45 +69,43 @@ Tensor scalar_like(double v, const Tensor& t) {
 
 }  // namespace
 
-STRATA_REGISTER_OPS("add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "cast");
-
 Tensor add(const Tensor& a, const Tensor& b) {
-  return binary_op("add", BinaryOp::add, a, b, [](const Tensor& g, auto&, auto&, auto&) { return std::pair{g, g}; });
+  return binary_op(Op::add, BinaryOp::add, a, b, {none, [](In g, In, In) { return g; }},
+                   {none, [](In g, In, In) { return g; }});
 }
 Tensor sub(const Tensor& a, const Tensor& b) {
-  return binary_op("sub", BinaryOp::sub, a, b, [](const Tensor& g, auto&, auto&, auto&) { return std::pair{g, -g}; });
+  return binary_op(Op::sub, BinaryOp::sub, a, b, {none, [](In g, In, In) { return g; }},
+                   {none, [](In g, In, In) { return -g; }});
 }
 Tensor mul(const Tensor& a, const Tensor& b) {
-  return binary_op("mul", BinaryOp::mul, a, b,
-                   [](const Tensor& g, const Tensor& a, const Tensor& b, auto&) { return std::pair{g * b, g * a}; });
+  return binary_op(Op::mul, BinaryOp::mul, a, b, {reads_b, [](In g, In, In b) { return g * b; }},
+                   {reads_a, [](In g, In a, In) { return g * a; }});
 }
 Tensor div(const Tensor& a, const Tensor& b) {
   if (b.defined() && !is_floating(promote(a.dtype(), b.dtype())))
     for (int64_t v : b.to_vector<int64_t>()) STRATA_CHECK(v != 0, "div: integer division by zero");
-  return binary_op("div", BinaryOp::div, a, b, [](const Tensor& g, const Tensor& a, const Tensor& b, auto&) {
-    Tensor gb = g / b;
-    return std::pair{gb, -gb * a / b};
-  });
+  return binary_op(Op::div, BinaryOp::div, a, b, {reads_b, [](In g, In, In b) { return g / b; }},
+                   {reads_a | reads_b, [](In g, In a, In b) { return -g * a / (b * b); }});
 }
 Tensor pow(const Tensor& a, const Tensor& b) {
-  return binary_op("pow", BinaryOp::pow, a, b, [](const Tensor& g, const Tensor& a, const Tensor& b, const Tensor& y) {
-    Tensor positive = a > 0.0;
-    Tensor safe_log = log(where(positive, a, ones_like(a)));
-    return std::pair{g * b * pow(a, b - 1.0), where(positive, g * y * safe_log, zeros_like(y))};
-  });
+  return binary_op(Op::pow, BinaryOp::pow, a, b,
+                   {reads_a | reads_b, [](In g, In a, In b) { return g * b * pow(a, b - 1.0); }},
+                   {reads_a | reads_b, [](In g, In a, In b) {
+                      // d/db a^b = a^b log a, taken as 0 where a <= 0 (log undefined).
+                      Tensor positive = a > 0.0;
+                      Tensor safe_log = log(where(positive, a, ones_like(a)));
+                      return where(positive, g * pow(a, b) * safe_log, zeros_like(g));
+                    }});
 }
-// Ties split the gradient evenly, as PyTorch does.
 Tensor maximum(const Tensor& a, const Tensor& b) {
-  return binary_op("maximum", BinaryOp::maximum, a, b, [](const Tensor& g, const Tensor& a, const Tensor& b, auto&) {
-    Tensor share = cast(a > b, g.dtype()) + cast(a == b, g.dtype()) * 0.5;
-    return std::pair{g * share, g * (1.0 - share)};
-  });
+  return binary_op(Op::maximum, BinaryOp::maximum, a, b,
+                   {reads_a | reads_b, [](In g, In a, In b) { return g * share_of_a(a, b, true); }},
+                   {reads_a | reads_b, [](In g, In a, In b) { return g * (1.0 - share_of_a(a, b, true)); }});
 }
 Tensor minimum(const Tensor& a, const Tensor& b) {
-  return binary_op("minimum", BinaryOp::minimum, a, b, [](const Tensor& g, const Tensor& a, const Tensor& b, auto&) {
-    Tensor share = cast(a < b, g.dtype()) + cast(a == b, g.dtype()) * 0.5;
-    return std::pair{g * share, g * (1.0 - share)};
-  });
+  return binary_op(Op::minimum, BinaryOp::minimum, a, b,
+                   {reads_a | reads_b, [](In g, In a, In b) { return g * share_of_a(a, b, false); }},
+                   {reads_a | reads_b, [](In g, In a, In b) { return g * (1.0 - share_of_a(a, b, false)); }});
 }
 
 Tensor eq(const Tensor& a, const Tensor& b) { return compare(BinaryOp::eq, a, b); }
@@ -96,12 +122,14 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   ops::check_defined(a, "where", "first operand");
   ops::check_defined(b, "where", "second operand");
   Tensor y = kernels::cpu::where(cond, a, b);
-  if (autograd::needs_grad({&a, &b}))
-    autograd::record("where", {a, b}, {y}, [cond, a, b](const Grads& g) {
+  if (autograd::needs_grad({&a, &b})) {
+    const Operand oa{a.shape(), a.dtype(), a.requires_grad()}, ob{b.shape(), b.dtype(), b.requires_grad()};
+    ops::record(Op::where, {a, b}, {y}, [cond, oa, ob](const Grads& g) {
       Tensor zero = zeros_like(g[0]);
-      return Grads{a.requires_grad() ? sum_to(kernels::cpu::where(cond, g[0], zero), a.shape()) : Tensor(),
-                   b.requires_grad() ? sum_to(kernels::cpu::where(cond, zero, g[0]), b.shape()) : Tensor()};
+      return Grads{oa.wants_grad ? sum_to(where(cond, g[0], zero), oa.shape) : Tensor(),
+                   ob.wants_grad ? sum_to(where(cond, zero, g[0]), ob.shape) : Tensor()};
     });
+  }
   return y;
 }
 
@@ -110,7 +138,7 @@ Tensor cast(const Tensor& x, DType dtype) {
   if (x.dtype() == dtype) return x;
   Tensor y = kernels::cpu::cast(x, dtype);
   if (is_floating(dtype) && autograd::needs_grad({&x}))
-    autograd::record("cast", {x}, {y}, [from = x.dtype()](const Grads& g) { return Grads{kernels::cpu::cast(g[0], from)}; });
+    ops::record(Op::cast, {x}, {y}, [from = x.dtype()](const Grads& g) { return Grads{cast(g[0], from)}; });
   return y;
 }
 

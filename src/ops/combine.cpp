@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "kernels/cpu/elementwise.hpp"
-#include "kernels/cpu/index_kernels.hpp"
+#include "ops/index_maps.hpp"
 #include "ops/op_common.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/reduce.hpp"
@@ -16,6 +16,7 @@ namespace {
 
 using kernels::cpu::AxisMaps;
 using ops::Grads;
+using ops::Op;
 
 // A view of `y` with `shape`, starting `start` elements along each axis into it.
 Tensor subview(const Tensor& y, const Shape& shape, const Shape& start) {
@@ -42,19 +43,7 @@ std::vector<int64_t> normalized_axes(const std::vector<int64_t>& axes, int ndim,
   return out;
 }
 
-// take_axes as a differentiable op: the gradient is summed back through the same maps.
-Tensor take_op(const char* name, const Tensor& x, const Shape& shape, const AxisMaps& maps) {
-  Tensor y = kernels::cpu::take_axes(x, shape, maps);
-  if (autograd::needs_grad({&x}))
-    autograd::record(name, {x}, {y}, [maps, xshape = x.shape()](const Grads& g) {
-      return Grads{kernels::cpu::put_add_axes(g[0], maps, xshape)};
-    });
-  return y;
-}
-
 }  // namespace
-
-STRATA_REGISTER_OPS("concat", "stack", "split", "chunk", "pad", "tile", "flip", "roll");
 
 Tensor concat(const std::vector<Tensor>& tensors, int64_t axis) {
   STRATA_CHECK(!tensors.empty(), "concat: expected at least one tensor, got none");
@@ -95,7 +84,7 @@ Tensor concat(const std::vector<Tensor>& tensors, int64_t axis) {
     parts.push_back({t.shape()[ax], t.dtype(), t.requires_grad()});
   }
   if (autograd::needs_grad(tensors))
-    autograd::record("concat", tensors, {y}, [parts, ax](const Grads& g) {
+    ops::record(Op::concat, tensors, {y}, [parts, ax](const Grads& g) {
       Grads out;
       int64_t at = 0;
       for (const Part& p : parts) {
@@ -140,7 +129,7 @@ std::vector<Tensor> split(const Tensor& x, const std::vector<int64_t>& sizes, in
     at += s;
   }
   if (autograd::needs_grad({&x}))
-    autograd::record("split", {x}, pieces, [ax](const Grads& g) { return Grads{concat(g, ax)}; });
+    ops::record(Op::split, {x}, pieces, [ax](const Grads& g) { return Grads{concat(g, ax)}; });
   return pieces;
 }
 
@@ -187,7 +176,7 @@ Tensor pad(const Tensor& x, const std::vector<std::pair<int64_t, int64_t>>& pads
     Tensor interior = subview(y, x.shape(), start);
     if (x.numel() > 0) kernels::cpu::copy_into(interior, x);
     if (autograd::needs_grad({&x}))
-      autograd::record("pad", {x}, {y}, [start, xshape = x.shape()](const Grads& g) {
+      ops::record(Op::pad, {x}, {y}, [start, xshape = x.shape()](const Grads& g) {
         Tensor gx = g[0];
         for (int d = 0; d < xshape.size(); ++d)
           if (gx.shape()[d] != xshape[d]) gx = narrow(gx, d, start[d], xshape[d]);
@@ -207,7 +196,7 @@ Tensor pad(const Tensor& x, const std::vector<std::pair<int64_t, int64_t>>& pads
       maps[d].push_back(j);
     }
   }
-  return take_op("pad", x, shape, maps);
+  return ops::take(Op::pad, x, shape, maps);
 }
 
 Tensor tile(const Tensor& x, const std::vector<int64_t>& reps) {
@@ -231,7 +220,7 @@ Tensor tile(const Tensor& x, const std::vector<int64_t>& reps) {
   }
   Tensor y = kernels::cpu::take_axes(xv, shape, maps);
   if (autograd::needs_grad({&xv}))
-    autograd::record("tile", {xv}, {y}, [r, xshape = xv.shape()](const Grads& g) {
+    ops::record(Op::tile, {xv}, {y}, [r, xshape = xv.shape()](const Grads& g) {
       // Along each tiled axis, [reps * n] is [reps, n] row-major: sum the reps out.
       Tensor gx = g[0];
       for (int d = 0; d < xshape.size(); ++d) {
@@ -257,7 +246,7 @@ Tensor flip(const Tensor& x, const std::vector<int64_t>& axes) {
   }
   Tensor y = kernels::cpu::take_axes(x, x.shape(), maps);
   if (autograd::needs_grad({&x}))
-    autograd::record("flip", {x}, {y}, [axes](const Grads& g) { return Grads{flip(g[0], axes)}; });
+    ops::record(Op::flip, {x}, {y}, [axes](const Grads& g) { return Grads{flip(g[0], axes)}; });
   return y;
 }
 
@@ -280,7 +269,7 @@ Tensor roll(const Tensor& x, const std::vector<int64_t>& shifts, const std::vect
   }
   Tensor y = kernels::cpu::take_axes(x, x.shape(), maps);
   if (autograd::needs_grad({&x}))
-    autograd::record("roll", {x}, {y}, [shifts, axes](const Grads& g) {
+    ops::record(Op::roll, {x}, {y}, [shifts, axes](const Grads& g) {
       std::vector<int64_t> back;
       for (int64_t s : shifts) back.push_back(-s);
       return Grads{roll(g[0], back, axes)};

@@ -17,6 +17,7 @@ namespace {
 
 using kernels::cpu::ConvGeometry;
 using ops::Grads;
+using ops::Op;
 
 std::string shapes_of(const Tensor& x, const Tensor& w) {
   return "x " + x.shape().str() + ", w " + w.shape().str();
@@ -66,7 +67,8 @@ Tensor channel_sum(const Tensor& g) {
   return sum(g, axes);
 }
 
-Tensor conv_nd(const char* op, int nsp, const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& opt) {
+Tensor conv_nd(Op id, int nsp, const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& opt) {
+  const char* op = ops::op_name(id);
   ConvGeometry g;
   read_weights(g, x, w, b, opt, nsp, op);
   const std::string shapes = shapes_of(x, w) + ", groups " + std::to_string(opt.groups);
@@ -81,20 +83,27 @@ Tensor conv_nd(const char* op, int nsp, const Tensor& x, const Tensor& w, const 
   g.relu = opt.fuse_relu;
   Tensor y = kernels::cpu::conv_forward(x, w, b, g);
   g.relu = false;  // the backward passes take the relu's gradient first, below
-  if (autograd::needs_grad({&x, &w, &b}))
-    autograd::record(op, {x, w, b}, {y}, [x, w, g, need = grad_flags(x, w, b), relu = opt.fuse_relu,
-                                          y = autograd::saved(y)](const Grads& gr) {
-      const Tensor dy = relu ? kernels::cpu::binary(kernels::cpu::BinaryOp::relu_backward, gr[0], y) : gr[0];
+  if (autograd::needs_grad({&x, &w, &b})) {
+    auto backward = [x, w, g, need = grad_flags(x, w, b)](const Tensor& dy) {
       Tensor dx = need[0] ? kernels::cpu::conv_backward_data(dy, w, g) : Tensor();
       Tensor dw, db;
       if (need[1] || need[2]) std::tie(dw, db) = kernels::cpu::conv_backward_weights(x, dy, g, need[2]);
       return Grads{dx, need[1] ? dw : Tensor(), db};
-    });
+    };
+    // A fused relu's gradient reads the output, which is kept only then.
+    if (opt.fuse_relu)
+      ops::record(id, {x, w, b}, {y}, [backward](const Grads& gr, const Grads& out) {
+        return backward(kernels::cpu::binary(kernels::cpu::BinaryOp::relu_backward, gr[0], out[0]));
+      });
+    else
+      ops::record(id, {x, w, b}, {y}, [backward](const Grads& gr) { return backward(gr[0]); });
+  }
   return y;
 }
 
-Tensor conv_transpose_nd(const char* op, int nsp, const Tensor& x, const Tensor& w, const Tensor& b,
+Tensor conv_transpose_nd(Op id, int nsp, const Tensor& x, const Tensor& w, const Tensor& b,
                          const ConvOptions& opt) {
+  const char* op = ops::op_name(id);
   STRATA_CHECK(!opt.fuse_relu, op, ": fuse_relu is for convolutions, not transposed ones");
   // The convolution this one transposes maps our output (its input) back to x (its output).
   ConvGeometry g;
@@ -114,7 +123,7 @@ Tensor conv_transpose_nd(const char* op, int nsp, const Tensor& x, const Tensor&
   Tensor y = kernels::cpu::conv_backward_data(x, w, g);
   if (b.defined()) y = kernels::cpu::add(y, b);
   if (autograd::needs_grad({&x, &w, &b}))
-    autograd::record(op, {x, w, b}, {y}, [x, w, g, need = grad_flags(x, w, b)](const Grads& gr) {
+    ops::record(id, {x, w, b}, {y}, [x, w, g, need = grad_flags(x, w, b)](const Grads& gr) {
       const Tensor& dy = gr[0];
       Tensor dx = need[0] ? kernels::cpu::conv_forward(dy, w, Tensor(), g) : Tensor();
       Tensor dw = need[1] ? kernels::cpu::conv_backward_weights(dy, x, g, false).first : Tensor();
@@ -126,25 +135,23 @@ Tensor conv_transpose_nd(const char* op, int nsp, const Tensor& x, const Tensor&
 
 }  // namespace
 
-STRATA_REGISTER_OPS("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d");
-
 Tensor conv1d(const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& o) {
-  return conv_nd("conv1d", 1, x, w, b, o);
+  return conv_nd(Op::conv1d, 1, x, w, b, o);
 }
 Tensor conv2d(const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& o) {
-  return conv_nd("conv2d", 2, x, w, b, o);
+  return conv_nd(Op::conv2d, 2, x, w, b, o);
 }
 Tensor conv3d(const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& o) {
-  return conv_nd("conv3d", 3, x, w, b, o);
+  return conv_nd(Op::conv3d, 3, x, w, b, o);
 }
 Tensor conv_transpose1d(const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& o) {
-  return conv_transpose_nd("conv_transpose1d", 1, x, w, b, o);
+  return conv_transpose_nd(Op::conv_transpose1d, 1, x, w, b, o);
 }
 Tensor conv_transpose2d(const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& o) {
-  return conv_transpose_nd("conv_transpose2d", 2, x, w, b, o);
+  return conv_transpose_nd(Op::conv_transpose2d, 2, x, w, b, o);
 }
 Tensor conv_transpose3d(const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& o) {
-  return conv_transpose_nd("conv_transpose3d", 3, x, w, b, o);
+  return conv_transpose_nd(Op::conv_transpose3d, 3, x, w, b, o);
 }
 
 }  // namespace strata

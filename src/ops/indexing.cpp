@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "kernels/cpu/elementwise.hpp"
-#include "kernels/cpu/index_kernels.hpp"
+#include "ops/index_maps.hpp"
 #include "ops/op_common.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/elementwise.hpp"
@@ -16,6 +16,7 @@ namespace {
 
 using kernels::cpu::AxisMaps;
 using ops::Grads;
+using ops::Op;
 
 bool is_index_dtype(DType t) { return t == kInt64 || t == kInt32; }
 
@@ -58,8 +59,6 @@ void check_mask(const Tensor& mask, const char* op) {
 
 }  // namespace
 
-STRATA_REGISTER_OPS("index_select", "gather", "scatter_add", "masked_select", "masked_fill", "embedding");
-
 Tensor index_select(const Tensor& x, int64_t axis, const Tensor& index) {
   ops::check_defined(x, "index_select");
   STRATA_CHECK(x.dim() > 0, "index_select: expected a tensor with at least one dimension, got a scalar");
@@ -71,12 +70,7 @@ Tensor index_select(const Tensor& x, int64_t axis, const Tensor& index) {
   shape[ax] = idx.numel();
   AxisMaps maps(x.dim());
   maps[ax] = values_of(idx);
-  Tensor y = kernels::cpu::take_axes(x, shape, maps);
-  if (autograd::needs_grad({&x}))
-    autograd::record("index_select", {x}, {y}, [maps, xshape = x.shape()](const Grads& g) {
-      return Grads{kernels::cpu::put_add_axes(g[0], maps, xshape)};
-    });
-  return y;
+  return ops::take(Op::index_select, x, shape, maps);
 }
 
 Tensor gather(const Tensor& x, int64_t axis, const Tensor& index) {
@@ -87,7 +81,7 @@ Tensor gather(const Tensor& x, int64_t axis, const Tensor& index) {
   Tensor idx = checked_index(index, x.dim() ? x.shape()[ax] : 1, "gather", ax, x.shape());
   Tensor y = kernels::cpu::gather_along(x, ax, idx);
   if (autograd::needs_grad({&x}))
-    autograd::record("gather", {x}, {y}, [idx, ax, xshape = x.shape()](const Grads& g) {
+    ops::record(Op::gather, {x}, {y}, [idx, ax, xshape = x.shape()](const Grads& g) {
       return Grads{scatter_add(zeros(xshape, g[0].dtype()), ax, idx, g[0])};
     });
   return y;
@@ -106,18 +100,20 @@ Tensor scatter_add(const Tensor& x, int64_t axis, const Tensor& index, const Ten
   Tensor y = x.numel() > 0 ? kernels::cpu::contiguous_copy(x) : Tensor::empty(x.shape(), x.dtype());
   kernels::cpu::scatter_add_along(y, ax, idx, src);
   if (autograd::needs_grad({&x, &src}))
-    autograd::record("scatter_add", {x, src}, {y}, [idx, ax, x, src](const Grads& g) {
+    ops::record(Op::scatter_add, {x, src}, {y},
+                [idx, ax, x_grad = x.requires_grad(), src_grad = src.requires_grad(), src_shape = src.shape()](
+                    const Grads& g) {
       Tensor gsrc;
-      if (src.requires_grad()) {
+      if (src_grad) {
         gsrc = gather(g[0], ax, idx);
         // Elements of src that no index reaches get no gradient: pad with zeros up to src's shape.
-        if (gsrc.shape() != src.shape()) {
+        if (gsrc.shape() != src_shape) {
           std::vector<std::pair<int64_t, int64_t>> pads;
-          for (int d = 0; d < src.dim(); ++d) pads.push_back({0, src.shape()[d] - gsrc.shape()[d]});
+          for (int d = 0; d < src_shape.size(); ++d) pads.push_back({0, src_shape[d] - gsrc.shape()[d]});
           gsrc = pad(gsrc, pads);
         }
       }
-      return Grads{x.requires_grad() ? g[0] : Tensor(), gsrc};
+      return Grads{x_grad ? g[0] : Tensor(), gsrc};
     });
   return y;
 }
@@ -169,10 +165,9 @@ Tensor embedding(const Tensor& weight, const Tensor& ids) {
   Tensor rows = n > 0 ? kernels::cpu::take_axes(weight, {n, d}, maps) : Tensor::empty({0, d}, weight.dtype());
   Tensor y = rows.as_strided(out_shape, contiguous_strides(out_shape), rows.offset());
   if (autograd::needs_grad({&weight}))
-    autograd::record("embedding", {weight}, {y}, [maps, n, d, wshape = weight.shape()](const Grads& g) {
+    ops::record(Op::embedding, {weight}, {y}, [maps, n, d, wshape = weight.shape()](const Grads& g) {
       if (n == 0) return Grads{zeros(wshape, g[0].dtype())};
-      Tensor gc = g[0].is_contiguous() ? g[0] : kernels::cpu::contiguous_copy(g[0]);
-      return Grads{kernels::cpu::put_add_axes(gc.as_strided({n, d}, {d, 1}, gc.offset()), maps, wshape)};
+      return Grads{ops::put_add(Op::embedding, reshape(g[0], {n, d}), maps, wshape)};
     });
   return y;
 }

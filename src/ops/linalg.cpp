@@ -64,16 +64,17 @@ Tensor matmul_nd(const Tensor& a, const Tensor& b) {
   out.push_back(b.shape().back());
   Tensor y = y3.as_strided(out, contiguous_strides(out), 0);
   if (autograd::needs_grad({&a, &b}))
-    autograd::record("matmul", {a, b}, {y}, [a, b](const Grads& g) {
-      return Grads{a.requires_grad() ? sum_to(matmul(g[0], mT(b)), a.shape()) : Tensor(),
-                   b.requires_grad() ? sum_to(matmul(mT(a), g[0]), b.shape()) : Tensor()};
-    });
+    // Each operand's gradient reads only the other operand: keep it only when needed.
+    ops::record(ops::Op::matmul, {a, b}, {y},
+                [ashape = a.shape(), bshape = b.shape(), a = b.requires_grad() ? a : Tensor(),
+                 b = a.requires_grad() ? b : Tensor()](const Grads& g) {
+                  return Grads{b.defined() ? sum_to(matmul(g[0], mT(b)), ashape) : Tensor(),
+                               a.defined() ? sum_to(matmul(mT(a), g[0]), bshape) : Tensor()};
+                });
   return y;
 }
 
 }  // namespace
-
-STRATA_REGISTER_OPS("matmul", "linear");
 
 Tensor mT(const Tensor& x) {
   STRATA_CHECK(x.dim() >= 2, "mT: needs at least 2 dimensions, got shape ", x.shape().str());
@@ -116,13 +117,15 @@ Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b) {
   shape[shape.size() - 1] = out;
   Tensor y = y3.as_strided(shape, contiguous_strides(shape), 0);
   if (autograd::needs_grad({&x, &w, &b}))
-    autograd::record("linear", {x, w, b}, {y}, [x, w, b, rows, in, out](const Grads& g) {
-      Tensor g2 = reshape(g[0], {rows, out});
-      Tensor gx = x.requires_grad() ? reshape(matmul(g2, mT(w)), x.shape()) : Tensor();
-      Tensor gw = w.requires_grad() ? matmul(mT(reshape(x, {rows, in})), g2) : Tensor();
-      Tensor gb = b.defined() && b.requires_grad() ? sum(g2, {0}) : Tensor();
-      return Grads{gx, gw, gb};
-    });
+    // dx reads w, dw reads x, db neither: keep each only when the other wants a gradient.
+    ops::record(ops::Op::linear, {x, w, b}, {y},
+                [xshape = x.shape(), x = w.requires_grad() ? x : Tensor(), w = x.requires_grad() ? w : Tensor(),
+                 bias_grad = b.defined() && b.requires_grad(), rows, in, out](const Grads& g) {
+                  Tensor g2 = reshape(g[0], {rows, out});
+                  Tensor gx = w.defined() ? reshape(matmul(g2, mT(w)), xshape) : Tensor();
+                  Tensor gw = x.defined() ? matmul(mT(reshape(x, {rows, in})), g2) : Tensor();
+                  return Grads{gx, gw, bias_grad ? sum(g2, {0}) : Tensor()};
+                });
   return y;
 }
 

@@ -49,13 +49,14 @@ void check_ids(const char* op, const Tensor& input, const Tensor& ids) {
   kernels::cpu::check_class_ids(ids, input.shape().back(), op);
 }
 
-Tensor pointwise(const char* op, PointwiseLoss kind, const Tensor& x, const Tensor& t, Reduction reduction,
+Tensor pointwise(ops::Op id, PointwiseLoss kind, const Tensor& x, const Tensor& t, Reduction reduction,
                  double delta = 0) {
+  const char* op = ops::op_name(id);
   check_pair(op, x, t, "input", "target");
   const Reduce r(reduction, x.numel());
   Tensor y = kernels::cpu::pointwise_loss(kind, x, t, r.reduced, r.scale, delta);
   if (autograd::needs_grad({&x, &t}))
-    autograd::record(op, {x, t}, {y}, [x, t, kind, r, delta](const ops::Grads& g) {
+    ops::record(id, {x, t}, {y}, [x, t, kind, r, delta](const ops::Grads& g) {
       auto [gx, gt] = kernels::cpu::pointwise_loss_backward(kind, g[0], x, t, r.reduced, r.scale, delta,
                                                             x.requires_grad(), t.requires_grad());
       return ops::Grads{gx, gt};
@@ -64,9 +65,6 @@ Tensor pointwise(const char* op, PointwiseLoss kind, const Tensor& x, const Tens
 }
 
 }  // namespace
-
-STRATA_REGISTER_OPS("cross_entropy", "nll_loss", "binary_cross_entropy_with_logits", "mse_loss", "l1_loss",
-                    "huber_loss");
 
 Tensor cross_entropy(const Tensor& logits, const Tensor& targets, Reduction reduction) {
   const char* op = "cross_entropy";
@@ -81,7 +79,7 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets, Reduction redu
   Tensor y = shaped_rows(kernels::cpu::cross_entropy_forward(logits, targets, r.reduced, r.scale, lse), r,
                          without_last(logits.shape()));
   if (autograd::needs_grad({&logits, &targets}))
-    autograd::record(op, {logits, targets}, {y}, [logits, targets, lse, r](const ops::Grads& g) {
+    ops::record(ops::Op::cross_entropy, {logits, targets}, {y}, [logits, targets, lse, r](const ops::Grads& g) {
       auto [gx, gt] = kernels::cpu::cross_entropy_backward(g[0], logits, targets, lse, r.reduced, r.scale,
                                                            targets.requires_grad());
       return ops::Grads{logits.requires_grad() ? gx : Tensor(), gt};
@@ -99,7 +97,7 @@ Tensor nll_loss(const Tensor& log_probs, const Tensor& targets, Reduction reduct
   const Reduce r(reduction, targets.numel());
   Tensor y = shaped_rows(kernels::cpu::nll_forward(log_probs, targets, r.reduced, r.scale), r, targets.shape());
   if (autograd::needs_grad({&log_probs}))
-    autograd::record(op, {log_probs}, {y},
+    ops::record(ops::Op::nll_loss, {log_probs}, {y},
                      [targets, shape = log_probs.shape(), dtype = log_probs.dtype(), r](const ops::Grads& g) {
                        return ops::Grads{kernels::cpu::nll_backward(g[0], targets, shape, dtype, r.reduced, r.scale)};
                      });
@@ -107,17 +105,18 @@ Tensor nll_loss(const Tensor& log_probs, const Tensor& targets, Reduction reduct
 }
 
 Tensor binary_cross_entropy_with_logits(const Tensor& logits, const Tensor& targets, Reduction reduction) {
-  return pointwise("binary_cross_entropy_with_logits", PointwiseLoss::bce_with_logits, logits, targets, reduction);
+  return pointwise(ops::Op::binary_cross_entropy_with_logits, PointwiseLoss::bce_with_logits, logits, targets,
+                   reduction);
 }
 Tensor mse_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
-  return pointwise("mse_loss", PointwiseLoss::mse, input, target, reduction);
+  return pointwise(ops::Op::mse_loss, PointwiseLoss::mse, input, target, reduction);
 }
 Tensor l1_loss(const Tensor& input, const Tensor& target, Reduction reduction) {
-  return pointwise("l1_loss", PointwiseLoss::l1, input, target, reduction);
+  return pointwise(ops::Op::l1_loss, PointwiseLoss::l1, input, target, reduction);
 }
 Tensor huber_loss(const Tensor& input, const Tensor& target, Reduction reduction, double delta) {
   STRATA_CHECK(delta > 0, "huber_loss: delta must be positive, got ", delta);
-  return pointwise("huber_loss", PointwiseLoss::huber, input, target, reduction, delta);
+  return pointwise(ops::Op::huber_loss, PointwiseLoss::huber, input, target, reduction, delta);
 }
 
 }  // namespace strata

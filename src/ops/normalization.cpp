@@ -33,8 +33,6 @@ void update_running(const Tensor& running, const std::vector<double>& batch, dou
 
 }  // namespace
 
-STRATA_REGISTER_OPS("batch_norm", "layer_norm");
-
 Tensor batch_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, const Tensor& running_mean,
                   const Tensor& running_var, bool training, double momentum, double eps) {
   const char* op = "batch_norm";
@@ -76,12 +74,13 @@ Tensor batch_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, cons
 
   Tensor y = kernels::cpu::batch_norm_apply(x, mean, invstd, gamma, beta);
   if (autograd::needs_grad({&x, &gamma, &beta}))
-    autograd::record(op, {x, gamma, beta}, {y}, [x, gamma, beta, mean, invstd, batch_stats](const ops::Grads& g) {
-      auto d = kernels::cpu::batch_norm_backward(g[0], x, mean, invstd, gamma, batch_stats, x.requires_grad(),
-                                                 gamma.defined() && gamma.requires_grad(),
-                                                 beta.defined() && beta.requires_grad());
-      return ops::Grads{d.x, d.gamma, d.beta};
-    });
+    ops::record(
+        ops::Op::batch_norm, {x, gamma, beta}, {y}, [x, gamma, beta, mean, invstd, batch_stats](const ops::Grads& g) {
+          auto d = kernels::cpu::batch_norm_backward(g[0], x, mean, invstd, gamma, batch_stats, x.requires_grad(),
+                                                     gamma.defined() && gamma.requires_grad(),
+                                                     beta.defined() && beta.requires_grad());
+          return ops::Grads{d.x, d.gamma, d.beta};
+        });
   return y;
 }
 
@@ -104,7 +103,7 @@ Tensor layer_norm(const Tensor& x, const std::vector<int64_t>& normalized_shape,
   const int64_t n = ns.numel();
   kernels::cpu::LayerNormOut out = kernels::cpu::layer_norm_forward(x, n, gamma, beta, eps);
   if (autograd::needs_grad({&x, &gamma, &beta}))
-    autograd::record(op, {x, gamma, beta}, {out.y},
+    ops::record(ops::Op::layer_norm, {x, gamma, beta}, {out.y},
                      [x, gamma, beta, n, mean = out.mean, rstd = out.rstd](const ops::Grads& g) {
                        auto d = kernels::cpu::layer_norm_backward(g[0], x, n, mean, rstd, gamma, x.requires_grad(),
                                                                   gamma.defined() && gamma.requires_grad(),

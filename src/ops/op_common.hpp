@@ -11,6 +11,20 @@ namespace strata::ops {
 
 using Grads = std::vector<Tensor>;
 
+// Makes `outputs` the results of `op`'s node (see autograd::record); only ops in the table can.
+template <class Fn>
+void record(Op op, const Grads& inputs, const Grads& outputs, Fn&& fn) {
+  const OpInfo& info = op_info(op);
+  autograd::record({info.name, info.order == BackwardOrder::any}, inputs, outputs, std::forward<Fn>(fn));
+}
+
+// Records the node of a backward op of `op`: a fused backward kernel run as an op of its own
+// under create_graph, whose backward `fn` (in differentiable ops) makes `op` differentiable twice.
+template <class Fn>
+void record_backward(Op op, const Grads& inputs, const Grads& outputs, Fn&& fn) {
+  autograd::record({op_info(op).backward_name, true}, inputs, outputs, std::forward<Fn>(fn));
+}
+
 inline void check_defined(const Tensor& t, const char* op, const char* arg = "input") {
   STRATA_CHECK(t.defined(), op, ": ", arg, " is an undefined tensor");
 }

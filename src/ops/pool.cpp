@@ -13,8 +13,9 @@ using kernels::cpu::PoolGeometry;
 using kernels::cpu::PoolWorkspace;
 using ops::Grads;
 
-Tensor pool_nd(const char* op, int nsp, bool max, const Tensor& x, const SpatialSizes& kernel,
+Tensor pool_nd(ops::Op id, int nsp, bool max, const Tensor& x, const SpatialSizes& kernel,
                const PoolOptions& opt) {
+  const char* op = ops::op_name(id);
   PoolGeometry g;
   g.max = max;
   ops::read_input(g.win, x, nsp, op);
@@ -32,7 +33,7 @@ Tensor pool_nd(const char* op, int nsp, bool max, const Tensor& x, const Spatial
   std::shared_ptr<PoolWorkspace> workspace;
   Tensor y = kernels::cpu::pool_forward(x, g, grad ? &workspace : nullptr);
   if (grad)
-    autograd::record(op, {x}, {y}, [x, g, workspace](const Grads& gr) {
+    ops::record(id, {x}, {y}, [x, g, workspace](const Grads& gr) {
       return Grads{kernels::cpu::pool_backward(gr[0], x, g, workspace)};
     });
   return y;
@@ -49,25 +50,23 @@ Axes spatial_axes(const Tensor& x, int nsp, const char* op) {
 
 }  // namespace
 
-STRATA_REGISTER_OPS("max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d");
-
 Tensor max_pool1d(const Tensor& x, const SpatialSizes& k, const PoolOptions& o) {
-  return pool_nd("max_pool1d", 1, true, x, k, o);
+  return pool_nd(ops::Op::max_pool1d, 1, true, x, k, o);
 }
 Tensor max_pool2d(const Tensor& x, const SpatialSizes& k, const PoolOptions& o) {
-  return pool_nd("max_pool2d", 2, true, x, k, o);
+  return pool_nd(ops::Op::max_pool2d, 2, true, x, k, o);
 }
 Tensor max_pool3d(const Tensor& x, const SpatialSizes& k, const PoolOptions& o) {
-  return pool_nd("max_pool3d", 3, true, x, k, o);
+  return pool_nd(ops::Op::max_pool3d, 3, true, x, k, o);
 }
 Tensor avg_pool1d(const Tensor& x, const SpatialSizes& k, const PoolOptions& o) {
-  return pool_nd("avg_pool1d", 1, false, x, k, o);
+  return pool_nd(ops::Op::avg_pool1d, 1, false, x, k, o);
 }
 Tensor avg_pool2d(const Tensor& x, const SpatialSizes& k, const PoolOptions& o) {
-  return pool_nd("avg_pool2d", 2, false, x, k, o);
+  return pool_nd(ops::Op::avg_pool2d, 2, false, x, k, o);
 }
 Tensor avg_pool3d(const Tensor& x, const SpatialSizes& k, const PoolOptions& o) {
-  return pool_nd("avg_pool3d", 3, false, x, k, o);
+  return pool_nd(ops::Op::avg_pool3d, 3, false, x, k, o);
 }
 
 Tensor global_max_pool1d(const Tensor& x) { return amax(x, spatial_axes(x, 1, "global_max_pool1d")); }

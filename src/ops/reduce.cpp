@@ -21,6 +21,7 @@ namespace {
 
 using kernels::cpu::ReduceOp;
 using ops::Grads;
+using ops::Op;
 
 // g (the reduced shape) back to x's shape: reinsert reduced axes as size 1, then expand.
 Tensor expand_back(const Tensor& g, const Shape& x_shape, const std::vector<bool>& mask, bool keepdim) {
@@ -28,6 +29,14 @@ Tensor expand_back(const Tensor& g, const Shape& x_shape, const std::vector<bool
   for (int d = 0; d < x_shape.size(); ++d) kept.push_back(mask[d] ? 1 : x_shape[d]);
   Tensor gk = keepdim ? g : reshape(g, kept);
   return expand(gk, x_shape);
+}
+
+// cumsum's gradient: the cumulative sum from the end, whose own gradient is cumsum again.
+Tensor reverse_cumsum(const Tensor& g, int axis) {
+  Tensor r = kernels::cpu::cumsum(g, axis, true);
+  if (autograd::needs_grad({&g}))
+    ops::record_backward(Op::cumsum, {g}, {r}, [axis](const Grads& gg) { return Grads{cumsum(gg[0], axis)}; });
+  return r;
 }
 
 int64_t reduced_count(const Shape& s, const std::vector<bool>& mask) {
@@ -39,14 +48,12 @@ int64_t reduced_count(const Shape& s, const std::vector<bool>& mask) {
 
 }  // namespace
 
-STRATA_REGISTER_OPS("sum", "mean", "prod", "amax", "amin", "var", "std", "norm", "logsumexp", "cumsum");
-
 Tensor sum(const Tensor& x, const Axes& axes, bool keepdim) {
   ops::check_defined(x, "sum");
   auto mask = ops::axes_mask(axes, x.dim(), "sum");
   Tensor y = kernels::cpu::reduce(ReduceOp::sum, x, mask, keepdim);
   if (autograd::needs_grad({&x}))
-    autograd::record("sum", {x}, {y}, [shape = x.shape(), mask, keepdim](const Grads& g) {
+    ops::record(Op::sum, {x}, {y}, [shape = x.shape(), mask, keepdim](const Grads& g) {
       return Grads{expand_back(g[0], shape, mask, keepdim)};
     });
   return y;
@@ -63,7 +70,7 @@ Tensor mean(const Tensor& x, const Axes& axes, bool keepdim) {
     y = y * (1.0 / static_cast<double>(n));
   }
   if (autograd::needs_grad({&x}))
-    autograd::record("mean", {x}, {y}, [shape = x.shape(), mask, keepdim, n](const Grads& g) {
+    ops::record(Op::mean, {x}, {y}, [shape = x.shape(), mask, keepdim, n](const Grads& g) {
       return Grads{expand_back(g[0] * (1.0 / static_cast<double>(n)), shape, mask, keepdim)};
     });
   return y;
@@ -74,7 +81,8 @@ Tensor prod(const Tensor& x, const Axes& axes, bool keepdim) {
   auto mask = ops::axes_mask(axes, x.dim(), "prod");
   Tensor y = kernels::cpu::reduce(ReduceOp::prod, x, mask, keepdim);
   if (autograd::needs_grad({&x}))
-    autograd::record("prod", {x}, {y}, [x, y = autograd::saved(y), mask, keepdim](const Grads& g) {
+    ops::record(Op::prod, {x}, {y}, [x, mask, keepdim](const Grads& g, const Grads& out) {
+      const Tensor& y = out[0];
       // y / x away from zeros; where x == 0 the product of the others (non-zero only when this
       // is the group's single zero).
       std::vector<int64_t> axes;
@@ -84,19 +92,22 @@ Tensor prod(const Tensor& x, const Axes& axes, bool keepdim) {
       Tensor zeros_in_group = sum(cast(is_zero, x.dtype()), axes, true);
       Tensor others = prod(where(is_zero, ones_like(x), x), axes, true);
       Tensor y_full = expand_back(y, x.shape(), mask, keepdim);
-      Tensor at_zero = where(expand(zeros_in_group, x.shape()) == ones_like(x), expand(others, x.shape()), zeros_like(x));
+      Tensor at_zero =
+          where(expand(zeros_in_group, x.shape()) == ones_like(x), expand(others, x.shape()), zeros_like(x));
       Tensor away = y_full / where(is_zero, ones_like(x), x);
       return Grads{expand_back(g[0], x.shape(), mask, keepdim) * where(is_zero, at_zero, away)};
     });
   return y;
 }
 
-static Tensor extremum(const char* name, ReduceOp op, const Tensor& x, const Axes& axes, bool keepdim) {
+static Tensor extremum(Op op, ReduceOp kernel, const Tensor& x, const Axes& axes, bool keepdim) {
+  const char* name = ops::op_name(op);
   ops::check_defined(x, name);
   auto mask = ops::axes_mask(axes, x.dim(), name);
-  Tensor y = kernels::cpu::reduce(op, x, mask, keepdim);
+  Tensor y = kernels::cpu::reduce(kernel, x, mask, keepdim);
   if (autograd::needs_grad({&x}))
-    autograd::record(name, {x}, {y}, [x, y = autograd::saved(y), mask, keepdim](const Grads& g) {
+    ops::record(op, {x}, {y}, [x, mask, keepdim](const Grads& g, const Grads& out) {
+      const Tensor& y = out[0];
       std::vector<int64_t> axes;
       for (int d = 0; d < x.dim(); ++d)
         if (mask[d]) axes.push_back(d);
@@ -107,8 +118,12 @@ static Tensor extremum(const char* name, ReduceOp op, const Tensor& x, const Axe
   return y;
 }
 
-Tensor amax(const Tensor& x, const Axes& axes, bool keepdim) { return extremum("amax", ReduceOp::max, x, axes, keepdim); }
-Tensor amin(const Tensor& x, const Axes& axes, bool keepdim) { return extremum("amin", ReduceOp::min, x, axes, keepdim); }
+Tensor amax(const Tensor& x, const Axes& axes, bool keepdim) {
+  return extremum(Op::amax, ReduceOp::max, x, axes, keepdim);
+}
+Tensor amin(const Tensor& x, const Axes& axes, bool keepdim) {
+  return extremum(Op::amin, ReduceOp::min, x, axes, keepdim);
+}
 
 Tensor argmax(const Tensor& x, int64_t axis, bool keepdim) {
   ops::check_defined(x, "argmax");
@@ -159,7 +174,7 @@ Tensor cumsum(const Tensor& x, int64_t axis) {
   int a = normalize_axis(axis, x.dim(), "cumsum");
   Tensor y = kernels::cpu::cumsum(x, a, false);
   if (autograd::needs_grad({&x}))
-    autograd::record("cumsum", {x}, {y}, [a](const Grads& g) { return Grads{kernels::cpu::cumsum(g[0], a, true)}; });
+    ops::record(Op::cumsum, {x}, {y}, [a](const Grads& g) { return Grads{reverse_cumsum(g[0], a)}; });
   return y;
 }
 

@@ -124,8 +124,6 @@ void gru_backward(const T* act, Rows<T> hg, Rows<T> h, const T* dh, int64_t B, i
 
 }  // namespace
 
-STRATA_REGISTER_OPS("lstm_cell", "gru_cell");
-
 std::vector<Tensor> lstm_cell(const Tensor& x_gates, const Tensor& h_gates, const Tensor& c) {
   const char* op = "lstm_cell";
   check_step(op, x_gates, h_gates, c, 4);
@@ -138,7 +136,7 @@ std::vector<Tensor> lstm_cell(const Tensor& x_gates, const Tensor& h_gates, cons
     lstm_forward<T>(rows<T>(xg), rows<T>(hg), rows<T>(cp), B, H, act.data<T>(), h_out.data<T>(), c_out.data<T>());
   });
   if (autograd::needs_grad({&x_gates, &h_gates, &c}))
-    autograd::record(op, {x_gates, h_gates, c}, {h_out, c_out}, [act, cp, B, H](const ops::Grads& g) {
+    ops::record(ops::Op::lstm_cell, {x_gates, h_gates, c}, {h_out, c_out}, [act, cp, B, H](const ops::Grads& g) {
       Tensor dh = g[0].contiguous(), dc = g[1].contiguous();
       Tensor dgates = Tensor::empty({B, 4 * H}, act.dtype()), dc_prev = Tensor::empty({B, H}, act.dtype());
       dispatch_floating(act.dtype(), "lstm_cell backward", [&](auto tag) {
@@ -162,7 +160,7 @@ Tensor gru_cell(const Tensor& x_gates, const Tensor& h_gates, const Tensor& h) {
     gru_forward<T>(rows<T>(xg), rows<T>(hg), rows<T>(hp), B, H, act.data<T>(), h_out.data<T>());
   });
   if (autograd::needs_grad({&x_gates, &h_gates, &h}))
-    autograd::record(op, {x_gates, h_gates, h}, {h_out}, [act, hg, hp, B, H](const ops::Grads& g) {
+    ops::record(ops::Op::gru_cell, {x_gates, h_gates, h}, {h_out}, [act, hg, hp, B, H](const ops::Grads& g) {
       Tensor dh = g[0].contiguous();
       Tensor dxg = Tensor::empty({B, 3 * H}, act.dtype()), dhg = Tensor::empty({B, 3 * H}, act.dtype()),
              dh_prev = Tensor::empty({B, H}, act.dtype());

@@ -4,6 +4,7 @@
 
 #include "kernels/cpu/elementwise.hpp"
 #include "ops/op_common.hpp"
+#include "strata/ops/combine.hpp"
 #include "strata/ops/reduce.hpp"
 #include "strata/ops/shape.hpp"
 
@@ -11,6 +12,7 @@ namespace strata {
 namespace {
 
 using ops::Grads;
+using ops::Op;
 
 // Resolves one -1 in `shape` against numel.
 Shape infer_shape(const Shape& shape, int64_t numel, const char* op, const Shape& from) {
@@ -72,18 +74,23 @@ bool view_strides(const Tensor& x, const Shape& shape, Shape& strides) {
   return view_d == -1;
 }
 
-Tensor make_view(const char* name, const Tensor& x, const Shape& shape, const Shape& strides, int64_t offset,
-                 autograd::BackwardFn backward) {
+Tensor make_view(Op op, const Tensor& x, const Shape& shape, const Shape& strides, int64_t offset,
+                 std::function<Grads(const Grads&)> backward) {
   Tensor y = x.as_strided(shape, strides, offset);
-  if (autograd::needs_grad({&x})) autograd::record(name, {x}, {y}, std::move(backward));
+  if (autograd::needs_grad({&x})) ops::record(op, {x}, {y}, std::move(backward));
   return y;
+}
+
+// `t` with `before` and `after` zeros added along `axis`.
+Tensor pad_axis(const Tensor& t, int axis, int64_t before, int64_t after) {
+  std::vector<std::pair<int64_t, int64_t>> pads(t.dim() - axis, {0, 0});
+  pads[0] = {before, after};
+  return pad(t, pads);
 }
 
 Tensor reshape_backward(const Grads& g, const Shape& shape) { return reshape(g[0], shape); }
 
 }  // namespace
-
-STRATA_REGISTER_OPS("reshape", "permute", "squeeze", "unsqueeze", "slice", "select", "expand", "contiguous", "clone");
 
 Tensor view(const Tensor& x, const Shape& shape) {
   ops::check_defined(x, "view");
@@ -91,7 +98,7 @@ Tensor view(const Tensor& x, const Shape& shape) {
   Shape strides;
   STRATA_CHECK(view_strides(x, s, strides), "view: a tensor of shape ", x.shape().str(), " and strides ",
                x.strides().str(), " cannot be viewed as ", s.str(), " without a copy; use reshape");
-  return make_view("reshape", x, s, strides, x.offset(), [from = x.shape()](const Grads& g) {
+  return make_view(Op::reshape, x, s, strides, x.offset(), [from = x.shape()](const Grads& g) {
     return Grads{reshape_backward(g, from)};
   });
 }
@@ -131,7 +138,7 @@ Tensor permute(const Tensor& x, const Shape& order) {
     shape.push_back(x.shape()[a]);
     strides.push_back(x.strides()[a]);
   }
-  return make_view("permute", x, shape, strides, x.offset(),
+  return make_view(Op::permute, x, shape, strides, x.offset(),
                    [inverse](const Grads& g) { return Grads{permute(g[0], inverse)}; });
 }
 
@@ -152,7 +159,7 @@ Tensor squeeze(const Tensor& x, int64_t axis) {
   Shape shape = x.shape(), strides = x.strides();
   shape.erase(a);
   strides.erase(a);
-  return make_view("squeeze", x, shape, strides, x.offset(),
+  return make_view(Op::squeeze, x, shape, strides, x.offset(),
                    [from = x.shape()](const Grads& g) { return Grads{reshape(g[0], from)}; });
 }
 
@@ -171,17 +178,22 @@ Tensor unsqueeze(const Tensor& x, int64_t axis) {
   int64_t stride = a < x.dim() ? x.strides()[a] * x.shape()[a] : 1;
   shape.insert(a, 1);
   strides.insert(a, stride);
-  return make_view("unsqueeze", x, shape, strides, x.offset(),
+  return make_view(Op::unsqueeze, x, shape, strides, x.offset(),
                    [from = x.shape()](const Grads& g) { return Grads{reshape(g[0], from)}; });
 }
 
-// Gradient of a strided sub-view: zeros with the gradient written into the same sub-view.
-static Tensor scatter_into_zeros(const Tensor& g, const Shape& in_shape, const Shape& view_shape,
-                                 const Shape& view_strides_contig, int64_t offset) {
-  Tensor z = zeros(in_shape, g.dtype());
-  Tensor region = z.as_strided(view_shape, view_strides_contig, offset);
-  kernels::cpu::copy_into(region, g);
-  return z;
+// The gradient of slice(axis, start, .., step): g's entries at start, start + step, ... of zeros
+// with n entries along the axis, built from differentiable ops (pad) so it has a gradient too.
+static Tensor unslice(const Tensor& g, int axis, int64_t start, int64_t step, int64_t n) {
+  Tensor spread = g;
+  if (step > 1) {
+    // Each entry followed by step - 1 zeros: [.., m, 1, ..] padded to [.., m, step, ..], merged.
+    Shape merged = g.shape();
+    merged[axis] *= step;
+    spread = reshape(pad_axis(unsqueeze(g, axis + 1), axis + 1, 0, step - 1), merged);
+    spread = narrow(spread, axis, 0, std::min(merged[axis], n - start));
+  }
+  return pad_axis(spread, axis, start, n - start - spread.shape()[axis]);
 }
 
 Tensor slice(const Tensor& x, int64_t axis, int64_t start, int64_t end, int64_t step) {
@@ -196,15 +208,8 @@ Tensor slice(const Tensor& x, int64_t axis, int64_t start, int64_t end, int64_t 
   Shape shape = x.shape(), strides = x.strides();
   shape[a] = (end - start + step - 1) / step;
   strides[a] *= step;
-  // The same region in a contiguous tensor of x's shape, for the backward.
-  Shape cstrides = contiguous_strides(x.shape());
-  int64_t coffset = start * cstrides[a];
-  Shape cview = cstrides;
-  cview[a] *= step;
-  return make_view("slice", x, shape, strides, x.offset() + start * x.strides()[a],
-                   [in = x.shape(), shape, cview, coffset](const Grads& g) {
-                     return Grads{scatter_into_zeros(g[0], in, shape, cview, coffset)};
-                   });
+  return make_view(Op::slice, x, shape, strides, x.offset() + start * x.strides()[a],
+                   [a, start, step, n](const Grads& g) { return Grads{unslice(g[0], a, start, step, n)}; });
 }
 
 Tensor narrow(const Tensor& x, int64_t axis, int64_t start, int64_t length) {
@@ -227,13 +232,9 @@ Tensor select(const Tensor& x, int64_t axis, int64_t index) {
   Shape shape = x.shape(), strides = x.strides();
   shape.erase(a);
   strides.erase(a);
-  Shape cstrides = contiguous_strides(x.shape());
-  Shape cview = cstrides;
-  cview.erase(a);
-  return make_view("select", x, shape, strides, x.offset() + index * x.strides()[a],
-                   [in = x.shape(), shape, cview, off = index * cstrides[a]](const Grads& g) {
-                     return Grads{scatter_into_zeros(g[0], in, shape, cview, off)};
-                   });
+  return make_view(Op::select, x, shape, strides, x.offset() + index * x.strides()[a], [a, index, n](const Grads& g) {
+    return Grads{pad_axis(unsqueeze(g[0], a), a, index, n - index - 1)};
+  });
 }
 
 Tensor expand(const Tensor& x, const Shape& shape) {
@@ -259,7 +260,7 @@ Tensor expand(const Tensor& x, const Shape& shape) {
     strides.push_back(have == want ? x.strides()[xd] : 0);
   }
   if (out == x.shape()) return x;
-  return make_view("expand", x, out, strides, x.offset(),
+  return make_view(Op::expand, x, out, strides, x.offset(),
                    [from = x.shape()](const Grads& g) { return Grads{sum_to(g[0], from)}; });
 }
 
@@ -268,7 +269,7 @@ Tensor broadcast_to(const Tensor& x, const Shape& shape) { return expand(x, shap
 Tensor clone(const Tensor& x) {
   ops::check_defined(x, "clone");
   Tensor y = kernels::cpu::contiguous_copy(x);
-  if (autograd::needs_grad({&x})) autograd::record("clone", {x}, {y}, [](const Grads& g) { return Grads{g[0]}; });
+  if (autograd::needs_grad({&x})) ops::record(Op::clone, {x}, {y}, [](const Grads& g) { return Grads{g[0]}; });
   return y;
 }
 
@@ -277,7 +278,7 @@ Tensor contiguous(const Tensor& x) {
   if (x.is_contiguous()) return x;
   Tensor y = kernels::cpu::contiguous_copy(x);
   if (autograd::needs_grad({&x}))
-    autograd::record("contiguous", {x}, {y}, [](const Grads& g) { return Grads{g[0]}; });
+    ops::record(Op::contiguous, {x}, {y}, [](const Grads& g) { return Grads{g[0]}; });
   return y;
 }
 

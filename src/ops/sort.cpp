@@ -11,10 +11,10 @@ namespace {
 
 using ops::Grads;
 
-ValuesAndIndices sort_op(const char* name, const Tensor& x, int ax, int64_t k, bool descending) {
+ValuesAndIndices sort_op(ops::Op op, const Tensor& x, int ax, int64_t k, bool descending) {
   auto [values, indices] = kernels::cpu::sort_along(x, ax, k, descending);
   if (autograd::needs_grad({&x}))
-    autograd::record(name, {x}, {values}, [indices, ax, xshape = x.shape()](const Grads& g) {
+    ops::record(op, {x}, {values}, [indices, ax, xshape = x.shape()](const Grads& g) {
       return Grads{scatter_add(zeros(xshape, g[0].dtype()), ax, indices, g[0])};
     });
   return {values, indices};
@@ -22,12 +22,10 @@ ValuesAndIndices sort_op(const char* name, const Tensor& x, int ax, int64_t k, b
 
 }  // namespace
 
-STRATA_REGISTER_OPS("sort", "topk");
-
 ValuesAndIndices sort(const Tensor& x, int64_t axis, bool descending) {
   ops::check_defined(x, "sort");
   const int ax = normalize_axis(axis, x.dim(), "sort");
-  return sort_op("sort", x, ax, x.dim() ? x.shape()[ax] : 1, descending);
+  return sort_op(ops::Op::sort, x, ax, x.dim() ? x.shape()[ax] : 1, descending);
 }
 
 Tensor argsort(const Tensor& x, int64_t axis, bool descending) {
@@ -43,7 +41,7 @@ ValuesAndIndices topk(const Tensor& x, int64_t k, int64_t axis, bool largest, bo
   const int64_t n = x.dim() ? x.shape()[ax] : 1;
   STRATA_CHECK(k >= 0 && k <= n, "topk: k = ", k, " is out of range for axis ", ax, " of size ", n, " (shape ",
                x.shape().str(), ")");
-  return sort_op("topk", x, ax, k, largest);
+  return sort_op(ops::Op::topk, x, ax, k, largest);
 }
 
 }  // namespace strata

@@ -9,6 +9,7 @@
 #include "spec_fields.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
+#include "strata/core/limits.hpp"
 #include "strata/data/dataset.hpp"
 
 namespace strata::workflow {
@@ -93,6 +94,13 @@ Plan cross_validation_plan(const CrossValidationSpec& spec) {
   STRATA_CHECK(spec.config.is_object(), who, ": \"config\" must be an object, got ", spec.config.dump());
   STRATA_CHECK(spec.folds >= 2 && spec.folds <= spec.examples, who, ": folds must be in [2, examples = ",
                std::to_string(spec.examples), "], got ", std::to_string(spec.folds));
+  check_limit(who, "tasks (folds and the aggregate)", static_cast<uint64_t>(spec.folds) + 1, "max_plan_tasks",
+              limits().max_plan_tasks);
+  // Every fold task holds the indices of all examples (int64) in memory.
+  uint64_t index_bytes = 0;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(spec.examples), sizeof(int64_t), &index_bytes)) index_bytes = UINT64_MAX;
+  check_limit(who + ": the indices of its examples", "tensor bytes", index_bytes, "max_tensor_bytes",
+              limits().max_tensor_bytes);
   Plan plan(spec.name);
   std::vector<int64_t> folds;
   for (int64_t f = 0; f < spec.folds; ++f) {

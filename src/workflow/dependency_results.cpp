@@ -2,6 +2,7 @@
 #include "dependency_results.hpp"
 
 #include "strata/core/error.hpp"
+#include "strata/core/limits.hpp"
 #include "strata/workflow/queue.hpp"
 
 namespace strata::workflow::detail {
@@ -15,6 +16,7 @@ std::vector<DependencyResult> dependency_results(TaskContext& ctx, const std::st
     const auto t = queue.get(dep);
     STRATA_CHECK(t && t->status == TaskStatus::succeeded && t->result, who, ": task ", std::to_string(ctx.task.id),
                  " depends on task ", std::to_string(dep), ", which has not succeeded");
+    check_json_depth(*t->result, who + ": the result of task " + std::to_string(dep));
     out.push_back({dep, nlohmann::json::parse(*t->result)});
   }
   return out;

@@ -1,14 +1,13 @@
 // Building plans in C++ and reading them from JSON files (`strata plan submit FILE.json`).
 #include "strata/workflow/plan.hpp"
 
-#include <functional>
 #include <map>
-#include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "spec_fields.hpp"
 #include "strata/core/error.hpp"
+#include "strata/core/limits.hpp"
 
 namespace strata::workflow {
 
@@ -17,6 +16,7 @@ using detail::SpecFields;
 
 int64_t Plan::add(TaskSpec spec) {
   const auto number = static_cast<int64_t>(tasks_.size());
+  check_limit("plan \"" + name_ + "\"", "tasks", tasks_.size() + 1, "max_plan_tasks", limits().max_plan_tasks);
   STRATA_CHECK(!spec.kind.empty(), "Plan::add: task ", std::to_string(number), " (\"", spec.name, "\") has no kind");
   for (int64_t dep : spec.after)
     STRATA_CHECK(dep >= 0 && dep < number, "Plan::add: task ", std::to_string(number), " (\"", spec.name,
@@ -68,6 +68,7 @@ Entry parse_task(const json& j, size_t index) {
 }  // namespace
 
 Plan Plan::from_json(const std::string& text) {
+  check_json_depth(text, "plan");
   json j;
   try {
     j = json::parse(text);
@@ -79,6 +80,7 @@ Plan Plan::from_json(const std::string& text) {
   for (const auto& [key, value] : j.items())
     STRATA_CHECK(key == "name" || key == "tasks", "plan: unknown field \"", key, "\"; expected name and tasks");
   Plan plan(j.value("name", std::string("plan")));
+  check_limit("plan \"" + plan.name() + "\"", "tasks", j["tasks"].size(), "max_plan_tasks", limits().max_plan_tasks);
   std::vector<Entry> entries;
   std::map<std::string, size_t> by_name;
   for (size_t i = 0; i < j["tasks"].size(); ++i) {
@@ -90,20 +92,33 @@ Plan Plan::from_json(const std::string& text) {
     for (const auto& dep : e.after)
       STRATA_CHECK(by_name.count(dep), "plan: task \"", e.spec.name, "\" runs after \"", dep,
                    "\", which is not a task of the plan");
-  // Add in a topological order (depth-first), so every `after` names an earlier task.
-  std::map<std::string, int64_t> number;
-  std::set<std::string> visiting;
-  std::function<int64_t(size_t)> visit = [&](size_t i) -> int64_t {
-    Entry& e = entries[i];
-    if (auto it = number.find(e.spec.name); it != number.end()) return it->second;
-    STRATA_CHECK(visiting.insert(e.spec.name).second, "plan: task \"", e.spec.name,
-                 "\" depends on itself through its \"after\" chain (a cycle)");
-    TaskSpec spec = e.spec;
-    for (const auto& dep : e.after) spec.after.push_back(visit(by_name.at(dep)));
-    visiting.erase(e.spec.name);
-    return number[e.spec.name] = plan.add(std::move(spec));
-  };
-  for (size_t i = 0; i < entries.size(); ++i) visit(i);
+  // Add in a topological order, so every `after` names an earlier task: depth first, with a
+  // stack of our own, since a legitimate chain of tasks can be longer than the thread's stack.
+  std::vector<int64_t> number(entries.size(), -1);  // in the plan, once added
+  std::vector<bool> on_path(entries.size(), false);
+  for (size_t root = 0; root < entries.size(); ++root) {
+    if (number[root] >= 0) continue;
+    std::vector<std::pair<size_t, size_t>> path{{root, 0}};  // (entry, its next `after` to visit)
+    on_path[root] = true;
+    while (!path.empty()) {
+      const size_t i = path.back().first;
+      const Entry& e = entries[i];
+      if (path.back().second < e.after.size()) {
+        const size_t dep = by_name.at(e.after[path.back().second++]);
+        if (number[dep] >= 0) continue;
+        STRATA_CHECK(!on_path[dep], "plan: task \"", entries[dep].spec.name,
+                     "\" depends on itself through its \"after\" chain (a cycle)");
+        on_path[dep] = true;
+        path.emplace_back(dep, 0);
+        continue;
+      }
+      TaskSpec spec = e.spec;
+      for (const auto& dep : e.after) spec.after.push_back(number[by_name.at(dep)]);
+      number[i] = plan.add(std::move(spec));
+      on_path[i] = false;
+      path.pop_back();
+    }
+  }
   return plan;
 }
 

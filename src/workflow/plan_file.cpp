@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "strata/core/error.hpp"
+#include "strata/core/limits.hpp"
 #include "strata/workflow/cross_validation.hpp"
 #include "strata/workflow/search.hpp"
 
@@ -12,6 +13,7 @@ namespace strata::workflow {
 using nlohmann::json;
 
 Plan parse_plan_file(const std::string& text) {
+  check_json_depth(text, "plan file");
   const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   const bool search = j.is_object() && j.contains("search");
   const bool cv = j.is_object() && j.contains("cross_validation");

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hub/hub_state.hpp"
+#include "strata/core/limits.hpp"
 #include "task_rows.hpp"
 
 namespace strata::workflow {
@@ -23,6 +24,8 @@ void check_spec(const TaskSpec& spec, const std::string& who) {
   STRATA_CHECK(!spec.kind.empty(), who, ": the task has no kind");
   STRATA_CHECK(spec.max_attempts >= 1, who, ": max_attempts must be at least 1, got ", std::to_string(spec.max_attempts));
   STRATA_CHECK(spec.retry_delay_seconds >= 0, who, ": retry_delay_seconds must not be negative");
+  // Before the parse: every worker copies the params, recursively.
+  check_json_depth(spec.params, who + ": params");
   const auto params = nlohmann::json::parse(spec.params, nullptr, false);
   STRATA_CHECK(params.is_object(), who, ": params must be a JSON object, got ", spec.params.substr(0, 200));
   for (const auto& tag : spec.tags)
@@ -167,26 +170,11 @@ bool Queue::cancel(int64_t task_id, const std::string& reason) {
 PlanProgress Queue::plan_progress(int64_t plan_id) {
   std::lock_guard lock(state_->mu);
   Database& db = *state_->db;
-  PlanProgress p;
-  p.plan_id = plan_id;
-  bool found = false;
-  db.transaction(false, [&] {
-    p.counts = {};
-    p.task_ids.clear();
-    auto project = state_->project_id(false);
-    db.query("SELECT name FROM plans WHERE id = ? AND project_id = ?", {plan_id, project ? Param(*project) : Param(nullptr)},
-             [&](const Row& r) {
-               p.name = r.text(0);
-               found = true;
-             });
-    if (!found) return;
-    db.query("SELECT status, COUNT(*) FROM tasks WHERE plan_id = ? GROUP BY status", {plan_id},
-             [&](const Row& r) { p.counts[static_cast<size_t>(parse_task_status(r.text(0)))] = r.integer(1); });
-    db.query("SELECT id FROM tasks WHERE plan_id = ? ORDER BY id", {plan_id},
-             [&](const Row& r) { p.task_ids.push_back(r.integer(0)); });
-  });
-  STRATA_CHECK(found, "workflow: there is no plan ", std::to_string(plan_id), " in project \"", state_->options.project, "\"");
-  return p;
+  std::optional<PlanProgress> p;
+  db.transaction(false, [&] { p = read_plan_progress(db, state_->project_id(false), plan_id); });
+  STRATA_CHECK(p.has_value(), "workflow: there is no plan ", std::to_string(plan_id), " in project \"",
+               state_->options.project, "\"");
+  return *p;
 }
 
 int64_t Queue::cancel_plan(int64_t plan_id, const std::string& reason) {

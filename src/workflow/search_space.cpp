@@ -6,6 +6,7 @@
 #include <random>
 
 #include "strata/core/error.hpp"
+#include "strata/core/limits.hpp"
 
 namespace strata::workflow {
 
@@ -13,6 +14,8 @@ using nlohmann::json;
 using Type = SearchDimension::Type;
 
 namespace {
+
+constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
 
 SearchDimension parse_dimension(const std::string& name, const json& j) {
   const std::string who = "search space: parameter \"" + name + "\"";
@@ -50,8 +53,12 @@ SearchDimension parse_dimension(const std::string& name, const json& j) {
   STRATA_CHECK(j.contains("min") && j.contains("max"), who, " needs \"min\" and \"max\"");
   STRATA_CHECK(d.min <= d.max, who, ": min (", std::to_string(d.min), ") is above max (", std::to_string(d.max), ")");
   STRATA_CHECK(!d.log || d.min > 0, who, ": a log scale needs min > 0, got ", std::to_string(d.min));
-  if (d.type == Type::integer)
+  if (d.type == Type::integer) {
     STRATA_CHECK(d.min == std::floor(d.min) && d.max == std::floor(d.max), who, ": an int range needs integer bounds");
+    // Beyond 2^53 a double does not hold every integer: stepping by one would not advance.
+    STRATA_CHECK(std::fabs(d.min) <= kMaxExactInteger && std::fabs(d.max) <= kMaxExactInteger, who,
+                 ": an int range's bounds must be within +-2^53, got [", json(d.min).dump(), ", ", json(d.max).dump(), "]");
+  }
   return d;
 }
 
@@ -65,7 +72,7 @@ std::vector<json> values_of(const SearchDimension& d) {
   std::vector<json> out;
   if (d.type == Type::choice) return d.choices;
   if (d.type == Type::integer && d.steps == 0) {
-    for (double v = d.min; v <= d.max; ++v) out.push_back(static_cast<int64_t>(v));
+    for (auto v = static_cast<int64_t>(d.min); v <= static_cast<int64_t>(d.max); ++v) out.push_back(v);
     return out;
   }
   STRATA_CHECK(d.steps >= 1, "search space: parameter \"", d.name, "\" is a float range: a grid needs its \"steps\"");
@@ -82,6 +89,14 @@ std::vector<json> values_of(const SearchDimension& d) {
   return out;
 }
 
+// How many values values_of gives, without making them (an int grid of `steps` may give fewer).
+uint64_t value_count(const SearchDimension& d) {
+  if (d.type == Type::choice) return d.choices.size();
+  const auto every = static_cast<uint64_t>(d.max - d.min) + 1;  // exact: both within 2^53
+  if (d.type == Type::integer) return d.steps == 0 ? every : std::min(every, static_cast<uint64_t>(d.steps));
+  return static_cast<uint64_t>(d.steps);
+}
+
 double uniform01(std::mt19937_64& g) { return double(g() >> 11) * 0x1.0p-53; }
 
 }  // namespace
@@ -94,7 +109,21 @@ SearchSpace SearchSpace::from_json(const json& space) {
   return s;
 }
 
+uint64_t SearchSpace::grid_size() const {
+  const uint64_t limit = limits().max_plan_tasks;
+  uint64_t size = 1;
+  for (const auto& d : dims_) {
+    uint64_t next = 0;
+    if (__builtin_mul_overflow(size, value_count(d), &next))
+      check_limit("search space grid", "configurations: more than", UINT64_MAX, "max_plan_tasks", limit);
+    check_limit("search space grid", "configurations", next, "max_plan_tasks", limit);
+    size = next;
+  }
+  return size;
+}
+
 std::vector<json> SearchSpace::grid() const {
+  grid_size();  // refuses a grid above the limit before making any of it
   std::vector<json> out{json::object()};
   for (const auto& d : dims_) {
     const std::vector<json> values = values_of(d);
@@ -113,6 +142,7 @@ std::vector<json> SearchSpace::grid() const {
 
 std::vector<json> SearchSpace::sample(int64_t n, uint64_t seed) const {
   STRATA_CHECK(n >= 0, "SearchSpace::sample: n must not be negative, got ", std::to_string(n));
+  check_limit("search space sample", "configurations", static_cast<uint64_t>(n), "max_plan_tasks", limits().max_plan_tasks);
   std::mt19937_64 g(seed);
   std::vector<json> out;
   for (int64_t i = 0; i < n; ++i) {

@@ -62,6 +62,23 @@ int64_t cancel_dependents(Database& db, int64_t task_id, const std::string& reas
   return count;
 }
 
+std::optional<PlanProgress> read_plan_progress(Database& db, std::optional<int64_t> project, int64_t plan_id) {
+  PlanProgress p;
+  p.plan_id = plan_id;
+  bool found = false;
+  db.query("SELECT name FROM plans WHERE id = ? AND project_id = ?", {plan_id, project ? Param(*project) : Param(nullptr)},
+           [&](const Row& r) {
+             p.name = r.text(0);
+             found = true;
+           });
+  if (!found) return std::nullopt;
+  db.query("SELECT status, COUNT(*) FROM tasks WHERE plan_id = ? GROUP BY status", {plan_id},
+           [&](const Row& r) { p.counts[static_cast<size_t>(parse_task_status(r.text(0)))] = r.integer(1); });
+  db.query("SELECT id FROM tasks WHERE plan_id = ? ORDER BY id", {plan_id},
+           [&](const Row& r) { p.task_ids.push_back(r.integer(0)); });
+  return p;
+}
+
 std::string placeholders(size_t n) {
   std::string out;
   for (size_t i = 0; i < n; ++i) out += i ? ", ?" : "?";

@@ -1,10 +1,12 @@
 // What the queue's two halves (queue.cpp: submitting and watching; lease.cpp: the workers'
 // side) share: the task columns and their parsing, and the cascade that cancels dependents.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "hub/database.hpp"
+#include "strata/workflow/plan.hpp"
 #include "strata/workflow/task.hpp"
 
 namespace strata::workflow::detail {
@@ -21,6 +23,10 @@ Task task_from_row(const Row& r);
 // Marks every unfinished task downstream of `task_id` cancelled with `reason`, inside the
 // caller's write transaction. Returns how many.
 int64_t cancel_dependents(Database& db, int64_t task_id, const std::string& reason, double now);
+
+// The plan's name, its tasks and how many are in each status, inside the caller's transaction;
+// nothing when the plan is not in `project` (or there is no project yet).
+std::optional<PlanProgress> read_plan_progress(Database& db, std::optional<int64_t> project, int64_t plan_id);
 
 // The notification channel of work that became leasable (PostgreSQL; Database::notify).
 inline const std::string kWorkChannel = "strata_tasks";

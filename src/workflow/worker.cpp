@@ -14,6 +14,7 @@
 #include <optional>
 #include <thread>
 
+#include "strata/core/limits.hpp"
 #include "strata/workflow/queue.hpp"
 
 namespace strata::workflow {
@@ -134,6 +135,8 @@ struct Worker::Impl {
     std::string error;
     bool permanent = false;
     try {
+      // The row may come from any client: bound its nesting before anything recursive reads it.
+      check_json_depth(lease.task.params, "task " + std::to_string(lease.task.id) + " params");
       params = registry.validate(lease.task.kind, json::parse(lease.task.params));
     } catch (const std::exception& e) {
       error = e.what();

@@ -377,7 +377,7 @@ TEST_F(ModelFileTest, BadArchitecturesGiveClearErrors) {
       {"conv1d", "n_filter"});
   testing::expect_error(
       [&] { nn::Model::from_json(edited([](json& j) { j["model"]["config"]["layers"][0]["config"]["n_filter"] = -2; })); },
-      {"n_filter must be positive"});
+      {"conv1d", "\"n_filter\" must be an integer in [1, ", "got -2"});
   testing::expect_error([&] { nn::Model::from_json(edited([](json& j) { j["model"]["config"]["nodes"][1]["args"] = {7}; })); },
                         {"slot 7"});
   testing::expect_error([&] { nn::Model::from_json(edited([](json& j) { j["model"]["config"]["nodes"][0]["layer"] = 40; })); },

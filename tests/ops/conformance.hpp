@@ -1,7 +1,8 @@
-// The op conformance table (after ggml's test-backend-ops). Each op source's test file adds
-// cases with STRATA_CONFORMANCE_CASES; conformance_test.cpp checks every case's gradient
-// against central finite differences in float64, and fails when an op registered in the
-// library (strata/ops/registry.hpp) has no case.
+// The op conformance table (after ggml's test-backend-ops). Each op family's test file adds
+// cases with STRATA_CONFORMANCE_CASES; conformance_test.cpp runs every op's cases in every mode
+// (gradient vs finite differences, second-order gradient, float32 forward vs float64) on every
+// backend, one CTest test per (op, mode, backend), and fails when an op of the table in
+// strata/ops/registry.hpp has no case.
 #pragma once
 #include <functional>
 #include <string>
@@ -18,6 +19,9 @@ struct OpCase {
   std::string label = "";      // what is special about this case ("broadcast", "non-contiguous", ...)
   double tolerance = 1e-6;     // on |analytic - numeric| / max(1, |numeric|)
   double eps = 1e-6;           // finite-difference step (larger for ops that round through float32)
+  double float32_tolerance = 1e-4;  // float32 forward vs float64, on |f32 - f64| / max(1, |f64|)
+  // False where the op's second derivative is knowingly not exact (the label says where).
+  bool second_order = true;
 };
 
 using CaseMaker = std::function<std::vector<OpCase>(Generator&)>;
@@ -34,8 +38,10 @@ Tensor noncontiguous64(Generator& gen, const Shape& shape, double low = -1, doub
 
 }  // namespace strata::testing
 
-#define STRATA_CONFORMANCE_CASES(group)                                                                         \
-  static std::vector<::strata::testing::OpCase> STRATA_CONCAT(conformance_cases_, group)(::strata::Generator&); \
-  static const int STRATA_CONCAT(conformance_reg_, group) =                                                   \
-      ::strata::testing::add_cases(#group, STRATA_CONCAT(conformance_cases_, group));                         \
-  static std::vector<::strata::testing::OpCase> STRATA_CONCAT(conformance_cases_, group)(::strata::Generator & gen)
+#define STRATA_CASES_CAT_INNER(a, b) a##b
+#define STRATA_CASES_CAT(a, b) STRATA_CASES_CAT_INNER(a, b)
+#define STRATA_CONFORMANCE_CASES(group)                                                                            \
+  static std::vector<::strata::testing::OpCase> STRATA_CASES_CAT(conformance_cases_, group)(::strata::Generator&); \
+  static const int STRATA_CASES_CAT(conformance_reg_, group) =                                                     \
+      ::strata::testing::add_cases(#group, STRATA_CASES_CAT(conformance_cases_, group));                           \
+  static std::vector<::strata::testing::OpCase> STRATA_CASES_CAT(conformance_cases_, group)(::strata::Generator & gen)

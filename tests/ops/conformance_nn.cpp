@@ -51,8 +51,9 @@ STRATA_CONFORMANCE_CASES(nn) {
 
       OpCase{"batch_norm", {rand64(gen, {3, 2, 4}, -2, 2), rand64(gen, {4}, 0.5, 1.5), rand64(gen, {4})},
              [](const V& in) {
-               // Running statistics are buffers (no gradient): made here so every call starts alike.
-               Tensor rm = zeros({4}, kFloat64), rv = ones({4}, kFloat64);
+               // Running statistics are buffers (no gradient): made here, in the input's dtype (the
+               // float32 mode runs the case in float32), so every call starts alike.
+               Tensor rm = zeros({4}, in[0].dtype()), rv = ones({4}, in[0].dtype());
                return batch_norm(in[0], in[1], in[2], rm, rv, /*training=*/true);
              },
              "training"},
@@ -61,7 +62,8 @@ STRATA_CONFORMANCE_CASES(nn) {
              "training, no affine, non-contiguous"},
       OpCase{"batch_norm", {rand64(gen, {4, 3}, -2, 2), rand64(gen, {3}, 0.5, 1.5), rand64(gen, {3})},
              [](const V& in) {
-               Tensor rm = tensor({0.1, -0.2, 0.3}), rv = tensor({0.5, 1.5, 2.0});
+               Tensor rm = cast(tensor({0.1, -0.2, 0.3}), in[0].dtype());
+               Tensor rv = cast(tensor({0.5, 1.5, 2.0}), in[0].dtype());
                return batch_norm(in[0], in[1], in[2], rm, rv, /*training=*/false);
              },
              "eval, running statistics"},

@@ -13,7 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "strata/core/error.hpp"
+#include "strata/core/limits.hpp"
 #include "strata/hub/hub.hpp"
+#include "stored_json.hpp"
 #include "table.hpp"
 
 namespace strata::cli {
@@ -217,9 +219,8 @@ void runs(const HubArgs& args, int64_t limit) {
   if (args.as_json) {
     json out = json::array();
     for (const auto& r : list) {
-      json config = json::parse(r.config, nullptr, false);
       out.push_back({{"id", r.id}, {"name", r.name}, {"status", r.status},
-                     {"config", config.is_discarded() ? json(r.config) : config},
+                     {"config", stored_json(r.config)},
                      {"created_at", r.created_at}, {"finished_at", r.finished_at}});
     }
     print_json(out);
@@ -341,6 +342,7 @@ void import_model(const HubArgs& args, const std::string& path, const std::strin
   auto parse = [&](const std::string& key) {
     std::string text = get(key);
     if (text.empty()) return json();
+    check_json_depth(text, "metadata '" + key + "' of '" + path + "'");
     json j = json::parse(text, nullptr, false);
     STRATA_CHECK(!j.is_discarded(), "metadata '", key, "' of '", path, "' is not valid JSON: ", text);
     return j;

@@ -12,6 +12,7 @@
 #include "strata/core/error.hpp"
 #include "strata/workflow/plan_file.hpp"
 #include "strata/workflow/queue.hpp"
+#include "stored_json.hpp"
 #include "table.hpp"
 
 namespace strata::cli {
@@ -101,7 +102,7 @@ void tasks(const PlanArgs& args, int64_t plan_id) {
     for (const auto& t : list)
       out.push_back({{"id", t.id}, {"name", t.name}, {"kind", t.kind}, {"status", workflow::to_string(t.status)},
                      {"attempts", t.attempts}, {"worker", t.worker}, {"after", t.depends_on},
-                     {"result", t.result ? json::parse(*t.result) : json()}, {"error", t.error}});
+                     {"result", t.result ? stored_json(*t.result) : json()}, {"error", t.error}});
     std::cout << out.dump(2) << '\n';
     return;
   }
@@ -114,6 +115,31 @@ void tasks(const PlanArgs& args, int64_t plan_id) {
                    format_seconds(t.started_at, t.finished_at), t.error.substr(0, 60)});
   }
   table.print(std::cout);
+}
+
+void print_cleanup(const PlanArgs& args, const workflow::PlanCleanup& c) {
+  if (args.as_json) {
+    std::cout << json{{"removed", to_json(c.removed)}, {"outside_links", c.outside_links}}.dump(2) << '\n';
+    return;
+  }
+  std::cout << "removed " << c.removed.summary();
+  if (c.outside_links > 0) std::cout << "; dropped " << c.outside_links << " links of other tasks on its tasks";
+  std::cout << '\n';
+}
+
+// One plan by id, or with --finished every plan whose tasks have all finished.
+void clean(const PlanArgs& args, const std::vector<int64_t>& ids, bool finished, bool force) {
+  STRATA_CHECK(finished != !ids.empty(), "plan clean: give plan ids or --finished (not both)");
+  STRATA_CHECK(!(finished && force), "plan clean: --force applies to plans named by id, not to --finished");
+  auto hub = open_hub(args);
+  workflow::Queue queue(hub);
+  if (finished) {
+    const auto removed = queue.clean_finished_plans();
+    for (const auto& c : removed) print_cleanup(args, c);
+    if (!args.as_json) std::cout << removed.size() << " finished plans removed\n";
+    return;
+  }
+  for (int64_t id : ids) print_cleanup(args, queue.clean_plan(id, force));
 }
 
 }  // namespace
@@ -153,6 +179,14 @@ void add_plan_commands(CLI::App& app) {
     const int64_t n = workflow::Queue(hub).cancel_plan(*id);
     std::cout << "plan " << *id << ": " << n << " tasks cancelled\n";
   });
+
+  auto ids = std::make_shared<std::vector<int64_t>>();
+  auto finished = std::make_shared<bool>(false), force = std::make_shared<bool>(false);
+  cmd = plan->add_subcommand("clean", "Remove finished plans and their tasks from the queue, saying what went");
+  cmd->add_option("ids", *ids, "Plan ids");
+  cmd->add_flag("--finished", *finished, "Every plan whose tasks have all finished");
+  cmd->add_flag("--force", *force, "Also a plan with unfinished tasks (cancelled first, with their dependents)");
+  cmd->callback([=] { clean(*args, *ids, *finished, *force); });
 
   cmd = plan->add_subcommand("tasks", "The tasks of a plan: status, attempts, worker, error");
   cmd->add_option("id", *id, "Plan id")->required();

@@ -7,6 +7,7 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "strata/core/tensor.hpp"
@@ -30,7 +31,7 @@ struct AutogradMeta {
   std::vector<GradHook> hooks;           // leaves only; non-leaf hooks live on grad_fn
 };
 
-class Node {
+class Node : public std::enable_shared_from_this<Node> {
  public:
   virtual ~Node() = default;
   virtual const char* name() const = 0;
@@ -49,20 +50,38 @@ class Node {
   std::vector<std::vector<GradHook>> output_hooks;  // per output: hooks of non-leaf tensors
 };
 
-// The backward of an op written as a function of the output gradients; what the lambda
-// captures is what the node saves.
-using BackwardFn = std::function<std::vector<Tensor>(const std::vector<Tensor>& grad_outputs)>;
+// What recorded a node: a name for errors, and whether its backward is itself differentiable.
+// False for fused backward kernels: under create_graph their gradients carry a node that throws,
+// naming the op, when a second backward reaches it.
+struct NodeKind {
+  const char* name;
+  bool differentiable_backward = true;
+};
+
+// The backward of an op: gradients w.r.t. its outputs, and the outputs themselves (empty unless
+// the op asked to keep them), -> gradients w.r.t. its inputs. What the function captures is
+// what the node saves, so it should capture only what the formula reads.
+using BackwardFn = std::function<std::vector<Tensor>(const std::vector<Tensor>& grad_outputs,
+                                                     const std::vector<Tensor>& outputs)>;
 
 class FunctionNode : public Node {
  public:
-  FunctionNode(const char* name, BackwardFn fn) : name_(name), fn_(std::move(fn)) {}
-  const char* name() const override { return name_; }
+  // `saved_outputs`: the outputs' data (no history), for formulas written in terms of the output.
+  FunctionNode(NodeKind kind, BackwardFn fn, std::vector<Tensor> saved_outputs)
+      : kind_(kind), fn_(std::move(fn)), saved_outputs_(std::move(saved_outputs)) {}
+  const char* name() const override { return kind_.name; }
   std::vector<Tensor> apply(std::vector<Tensor>&& grad_outputs) override;
-  void release() override { fn_ = nullptr; }
+  void release() override {
+    fn_ = nullptr;
+    saved_outputs_.clear();
+  }
 
  private:
-  const char* name_;
+  std::vector<Tensor> outputs_for_backward();
+
+  NodeKind kind_;
   BackwardFn fn_;
+  std::vector<Tensor> saved_outputs_;
 };
 
 class AccumulateGrad : public Node {
@@ -79,21 +98,44 @@ class AccumulateGrad : public Node {
 bool needs_grad(std::initializer_list<const Tensor*> inputs);
 bool needs_grad(const std::vector<Tensor>& inputs);
 
-// Makes `outputs` the results of a new FunctionNode called `name` over `inputs`. Call only
-// when needs_grad(inputs). Capture outputs in `fn` through saved(), never directly: a tensor
-// that holds the node that holds it would never be freed.
-void record(const char* name, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs,
-            BackwardFn fn);
-inline Tensor saved(const Tensor& output) { return output.detach(); }
+// Makes `outputs` the results of a new FunctionNode over `inputs`. Call only when
+// needs_grad(inputs). `fn` takes the output gradients, or the output gradients and the outputs;
+// only the second form keeps the outputs' data alive until backward. Under create_graph the
+// outputs it receives carry this node as their history, so formulas in them stay differentiable
+// (capturing an output tensor itself would make a cycle: output -> node -> output).
+void record_node(NodeKind kind, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs, BackwardFn fn,
+                 bool save_outputs);
+
+template <class Fn>
+void record(NodeKind kind, const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs, Fn&& fn) {
+  using Grads = std::vector<Tensor>;
+  if constexpr (std::is_invocable_v<Fn&, const Grads&, const Grads&>) {
+    record_node(kind, inputs, outputs, BackwardFn(std::forward<Fn>(fn)), true);
+  } else {
+    record_node(
+        kind, inputs, outputs, [f = std::forward<Fn>(fn)](const Grads& g, const Grads&) { return f(g); }, false);
+  }
+}
 
 // The gradient edge of a tensor: its grad_fn, or its leaf accumulator, or none.
 Edge gradient_edge(const Tensor& t);
 
-// Runs the backward pass from `roots` seeded with `grads` (see Tensor::backward).
-void run_backward(const std::vector<Tensor>& roots, const std::vector<Tensor>& grads, bool retain_graph);
+// Runs the backward pass from `roots` seeded with `grads` (see Tensor::backward). With
+// create_graph the pass records its own graph (grad mode on), so the gradients it produces can be
+// differentiated again; it then keeps this graph as retain_graph would.
+void run_backward(const std::vector<Tensor>& roots, const std::vector<Tensor>& grads, bool retain_graph,
+                  bool create_graph = false);
+
+// Tensor::backward with create_graph (torch.autograd.backward): backpropagates from `root` into
+// the leaves' .grad(). A scalar root needs no `grad`; others need one of its shape. With
+// create_graph the .grad() it leaves can be differentiated again.
+void backward(const Tensor& root, const Tensor& grad = Tensor(), bool retain_graph = false, bool create_graph = false);
 
 // The gradients of `outputs` w.r.t. `inputs` without touching .grad() (torch.autograd.grad).
+// With create_graph they are differentiable tensors: grad of grad gives second derivatives
+// (Hessian-vector products, gradient penalties, MAML).
 std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs,
-                         const std::vector<Tensor>& grad_outputs = {}, bool retain_graph = false);
+                         const std::vector<Tensor>& grad_outputs = {}, bool retain_graph = false,
+                         bool create_graph = false);
 
 }  // namespace strata::autograd

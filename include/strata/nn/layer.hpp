@@ -81,12 +81,14 @@ class Layer {
   Tensor add_weight(const std::string& name, const Shape& shape, const Initializer& init, bool trainable = true);
   // Throws an Error naming this layer when a condition on its input fails.
   void expect(bool condition, const std::string& what) const;
-  // Makes `child` one of this layer's children (static models adopt their layers up front).
+  // Makes `child` one of this layer's children (static models adopt their layers up front; a
+  // call adopts the callee). The link is kept both ways, so either side unlinks on destruction.
   void adopt(Layer* child);
   // Moves this layer into a heap object (used when a temporary joins a static model). Layer
   // classes provide it with STRATA_LAYER_MOVABLE(Class); others must be named variables.
   virtual std::shared_ptr<Layer> take();
-  Layer(Layer&&) = default;
+  // The new object takes the moved one's place: its parents and children point to it instead.
+  Layer(Layer&& other) noexcept;
 
  private:
   struct Weight {
@@ -103,7 +105,10 @@ class Layer {
   std::string kind_, name_;
   bool built_ = false, training_ = true;
   std::vector<Weight> weights_;
+  // Links, not ownership: a layer destroyed (a temporary called inside forward) or moved
+  // removes or re-points itself in its parents' children_ and its children's parents_.
   std::vector<Layer*> children_;
+  std::vector<Layer*> parents_;
   Shape last_output_shape_;
 };
 

@@ -1,25 +1,100 @@
-// Every differentiable op registers its name here, next to its definition. The conformance
-// test (tests/ops/conformance_*.cpp) fails when a registered op has no entry in its table, so
-// a new op is checked the day it lands.
+// The op table: every differentiable op, one line per op, in one list per family. The list
+// generates the `Op` enum, the names and the table the conformance test walks
+// (tests/ops/conformance_*.cpp fails when an op in it has no case), and recording a node takes an
+// `Op`, so an op missing from the table cannot record one.
+//
+// Each entry says whether the op's backward can itself be differentiated (create_graph):
+// `any` when the backward is written in differentiable ops or in backward ops that record their
+// own backward; `first` when it is a fused kernel without one (differentiating it twice throws an
+// error naming the op).
 #pragma once
-#include <set>
-#include <string>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#define STRATA_UNARY_OPS(X)                                                                                         \
+  X(neg, any) X(abs, any) X(exp, any) X(log, any) X(log1p, any) X(expm1, any) X(sqrt, any) X(rsqrt, any)             \
+  X(square, any) X(reciprocal, any) X(sin, any) X(cos, any) X(tanh, any) X(sigmoid, any) X(relu, any) X(relu6, any)  \
+  X(leaky_relu, any) X(elu, any) X(selu, any) X(gelu, any) X(softplus, any) X(softsign, any) X(silu, any)            \
+  X(mish, any) X(hard_sigmoid, any) X(hard_tanh, any) X(sign, any) X(floor, any) X(ceil, any) X(round, any)          \
+  X(clamp, any) X(pow_scalar, any)
+#define STRATA_BINARY_OPS(X) \
+  X(add, any) X(sub, any) X(mul, any) X(div, any) X(pow, any) X(maximum, any) X(minimum, any) X(where, any) X(cast, any)
+#define STRATA_REDUCE_OPS(X)                                                                                    \
+  X(sum, any) X(mean, any) X(prod, any) X(amax, any) X(amin, any) X(var, any) X(std, any) X(norm, any)           \
+  X(logsumexp, any) X(cumsum, any)
+#define STRATA_SHAPE_OPS(X)                                                                                     \
+  X(reshape, any) X(permute, any) X(squeeze, any) X(unsqueeze, any) X(slice, any) X(select, any) X(expand, any)  \
+  X(contiguous, any) X(clone, any)
+#define STRATA_COMBINE_OPS(X) \
+  X(concat, any) X(stack, any) X(split, any) X(chunk, any) X(pad, any) X(tile, any) X(flip, any) X(roll, any)
+#define STRATA_LINALG_OPS(X) X(matmul, any) X(linear, any)
+#define STRATA_INDEXING_OPS(X)                                                                                   \
+  X(index_select, any) X(gather, any) X(scatter_add, any) X(masked_select, any) X(masked_fill, any)               \
+  X(embedding, any) X(sort, any) X(topk, any)
+#define STRATA_CONV_POOL_OPS(X)                                                                                  \
+  X(conv1d, first) X(conv2d, first) X(conv3d, first) X(conv_transpose1d, first) X(conv_transpose2d, first)        \
+  X(conv_transpose3d, first) X(max_pool1d, first) X(max_pool2d, first) X(max_pool3d, first) X(avg_pool1d, first) \
+  X(avg_pool2d, first) X(avg_pool3d, first)
+#define STRATA_NN_OPS(X)                                                                                         \
+  X(softmax, any) X(log_softmax, any) X(dropout, any) X(cross_entropy, first) X(nll_loss, first)                  \
+  X(binary_cross_entropy_with_logits, first) X(mse_loss, first) X(l1_loss, first) X(huber_loss, first)             \
+  X(batch_norm, first) X(layer_norm, first) X(lstm_cell, first) X(gru_cell, first)
+
+#define STRATA_ALL_OPS(X)                                                                                 \
+  STRATA_UNARY_OPS(X) STRATA_BINARY_OPS(X) STRATA_REDUCE_OPS(X) STRATA_SHAPE_OPS(X) STRATA_COMBINE_OPS(X) \
+  STRATA_LINALG_OPS(X) STRATA_INDEXING_OPS(X) STRATA_CONV_POOL_OPS(X) STRATA_NN_OPS(X)
 
 namespace strata::ops {
 
-void register_op(const char* name);
-const std::set<std::string>& registered_ops();
-
-struct OpRegistration {
-  explicit OpRegistration(std::initializer_list<const char*> names) {
-    for (const char* n : names) register_op(n);
-  }
+enum class Op : uint16_t {
+#define STRATA_OP_ENUMERATOR(name, order) name,
+  STRATA_ALL_OPS(STRATA_OP_ENUMERATOR)
+#undef STRATA_OP_ENUMERATOR
 };
 
-}  // namespace strata::ops
+enum class BackwardOrder : uint8_t { any, first };
 
-#define STRATA_CONCAT_INNER(a, b) a##b
-#define STRATA_CONCAT(a, b) STRATA_CONCAT_INNER(a, b)
-// STRATA_REGISTER_OPS("exp", "log", ...) at namespace scope in the op's source file.
-#define STRATA_REGISTER_OPS(...) \
-  static const ::strata::ops::OpRegistration STRATA_CONCAT(strata_ops_, __LINE__){__VA_ARGS__}
+struct OpInfo {
+  Op op;
+  const char* name;           // as users call it: "conv2d"
+  const char* backward_name;  // the node of its backward when that records a graph: "relu backward"
+  BackwardOrder order;
+};
+
+inline constexpr std::array op_table{
+#define STRATA_OP_INFO(name, order) OpInfo{Op::name, #name, #name " backward", BackwardOrder::order},
+    STRATA_ALL_OPS(STRATA_OP_INFO)
+#undef STRATA_OP_INFO
+};
+
+// The enum and the table come from one list; these checks keep them so.
+namespace detail {
+constexpr size_t op_count() {
+  size_t n = 0;
+#define STRATA_OP_COUNT(name, order) ++n;
+  STRATA_ALL_OPS(STRATA_OP_COUNT)
+#undef STRATA_OP_COUNT
+  return n;
+}
+constexpr bool table_indexed_by_op() {
+  for (size_t i = 0; i < op_table.size(); ++i)
+    if (static_cast<size_t>(op_table[i].op) != i) return false;
+  return true;
+}
+constexpr bool names_unique() {
+  for (size_t i = 0; i < op_table.size(); ++i)
+    for (size_t j = i + 1; j < op_table.size(); ++j)
+      if (std::string_view(op_table[i].name) == op_table[j].name) return false;
+  return true;
+}
+}  // namespace detail
+static_assert(op_table.size() == detail::op_count(), "the op table lost an entry");
+static_assert(detail::table_indexed_by_op(), "op_table[i] must describe Op(i)");
+static_assert(detail::names_unique(), "an op name appears twice in the op lists");
+
+constexpr const OpInfo& op_info(Op op) { return op_table[static_cast<size_t>(op)]; }
+constexpr const char* op_name(Op op) { return op_info(op).name; }
+
+}  // namespace strata::ops

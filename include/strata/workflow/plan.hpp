@@ -49,4 +49,11 @@ struct PlanProgress {
   std::string summary() const;
 };
 
+// What Queue::clean_plan removed: the plan as it was (its tasks by status), and how many
+// dependency links of tasks outside the plan on its tasks went with it.
+struct PlanCleanup {
+  PlanProgress removed;
+  int64_t outside_links = 0;
+};
+
 }  // namespace strata::workflow

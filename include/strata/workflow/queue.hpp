@@ -56,6 +56,13 @@ class Queue {
   bool cancel(int64_t task_id, const std::string& reason = "cancelled by the user");
   PlanProgress plan_progress(int64_t plan_id);
   int64_t cancel_plan(int64_t plan_id, const std::string& reason = "plan cancelled by the user");
+  // Removes a finished plan: its row, its tasks, their dependency links and tags. A plan with
+  // unfinished tasks is refused (an Error counting them) unless `force`, which first cancels
+  // them and their dependents (inside the plan or not), as cancel() would. Links of tasks
+  // outside the plan on its tasks are dropped (counted): those tasks were released or cancelled.
+  PlanCleanup clean_plan(int64_t plan_id, bool force = false);
+  // clean_plan for every plan of the project whose tasks have all finished, oldest first.
+  std::vector<PlanCleanup> clean_finished_plans();
   // Polls until every task of the plan finished, or the timeout passed (then returns as is).
   PlanProgress wait_plan(int64_t plan_id, std::chrono::milliseconds timeout = std::chrono::hours(24 * 365));
   std::optional<Task> wait(int64_t task_id, std::chrono::milliseconds timeout = std::chrono::hours(24 * 365));

@@ -28,10 +28,14 @@ class SearchSpace {
   // list, min > max, or a log scale over values <= 0.
   static SearchSpace from_json(const nlohmann::json& space);
 
+  // How many configurations grid() makes (at most), counted without making them. Throws
+  // LimitError above limits().max_plan_tasks.
+  uint64_t grid_size() const;
   // Every combination; parameters in name order, the last varying fastest. Throws when a real
-  // range has no "steps".
+  // range has no "steps", LimitError when there are more than limits().max_plan_tasks.
   std::vector<nlohmann::json> grid() const;
-  // n configurations drawn independently; the same seed gives the same ones.
+  // n configurations drawn independently; the same seed gives the same ones. Throws LimitError
+  // when n is above limits().max_plan_tasks.
   std::vector<nlohmann::json> sample(int64_t n, uint64_t seed) const;
 
   const std::vector<SearchDimension>& dimensions() const { return dims_; }

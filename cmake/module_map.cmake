@@ -1,0 +1,45 @@
+# The module map of docs/architecture.md, in one place: each module (a folder under src/ and
+# include/strata/), in dependency order, with the modules it uses and the documented exceptions.
+# CMakeLists.txt builds these modules; tests/module_map checks every include against the map.
+#
+# strata_module(<folder> [USES <module>...] [PRIVATE <module>...] [EXCEPTIONS <module>...])
+#   USES: modules declared before it; it may include them and everything they may include, and
+#   so may the modules that use it.
+#   PRIVATE: modules it is implemented with but does not pass on (ops runs kernels; nn may not).
+#   EXCEPTIONS: modules it includes by an exception documented in docs/architecture.md; not
+#   passed on either.
+# Sets STRATA_MODULES (the folders in order) and STRATA_SEES_<folder> (what each may include).
+
+set(STRATA_MODULES)
+
+macro(strata_module module)
+  cmake_parse_arguments(_strata_module "" "" "USES;PRIVATE;EXCEPTIONS" ${ARGN})
+  set(_strata_uses ${module})
+  foreach(_used ${_strata_module_USES})
+    if(NOT DEFINED STRATA_USES_${_used})
+      message(FATAL_ERROR "module ${module} uses ${_used}, which is not declared before it")
+    endif()
+    list(APPEND _strata_uses ${STRATA_USES_${_used}})
+  endforeach()
+  list(REMOVE_DUPLICATES _strata_uses)
+  set(STRATA_USES_${module} ${_strata_uses})
+  set(STRATA_SEES_${module} ${_strata_uses} ${_strata_module_PRIVATE} ${_strata_module_EXCEPTIONS})
+  list(APPEND STRATA_MODULES ${module})
+endmacro()
+
+# core: ~TensorImpl frees the autograd metadata; the factories fill with the CPU kernels.
+strata_module(core EXCEPTIONS autograd kernels/cpu)
+strata_module(kernels/cpu USES core)
+# autograd: gradcheck and Tensor::retain_grad are tools on top of the graph that use ops.
+strata_module(autograd USES core PRIVATE kernels/cpu EXCEPTIONS ops)
+strata_module(ops USES autograd PRIVATE kernels/cpu)
+strata_module(io USES core)
+strata_module(data USES ops io)
+strata_module(nn USES ops io)
+# optim: Adam's fused update runs on the CPU loop engine.
+strata_module(optim USES nn EXCEPTIONS kernels/cpu)
+strata_module(hub USES io)
+strata_module(train USES optim data hub)
+strata_module(workflow USES hub data)
+# serve: static models come from the hub rebuilt by train::static_model (train/hub_models.hpp).
+strata_module(serve USES nn train hub io)

@@ -1,0 +1,18 @@
+#include "autograd/gradient_sum.hpp"
+
+#include "kernels/cpu/elementwise.hpp"
+#include "strata/autograd/grad_mode.hpp"
+#include "strata/autograd/node.hpp"
+
+namespace strata::autograd {
+
+Tensor sum_gradients(const Tensor& a, const Tensor& b) {
+  Tensor sum = kernels::cpu::add(a, b);
+  if (needs_grad({&a, &b}))
+    record({"gradient sum"}, {a, b}, {sum}, [](const std::vector<Tensor>& g) {
+      return std::vector<Tensor>{g[0], g[0]};
+    });
+  return sum;
+}
+
+}  // namespace strata::autograd

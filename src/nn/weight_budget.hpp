@@ -1,0 +1,42 @@
+// Bounds on the weights layers make (Layer::add_weight, a Lambda's weights from its config).
+// Every weight's byte count is computed with overflow checks and must fit
+// limits().max_tensor_bytes. While WeightBudgets are open on the thread (a model being built from
+// a config read from outside), all the weights made meanwhile must also fit each of them, so a
+// 1 KB file cannot make the loader allocate gigabytes before its weights are found missing.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "strata/core/dtype.hpp"
+#include "strata/core/shape.hpp"
+
+namespace strata::nn::detail {
+
+// The bytes of a tensor of this shape and dtype; throws naming `what`: strata::Error for a
+// negative size, LimitError for a count that overflows 64 bits.
+uint64_t tensor_bytes(const Shape& shape, DType dtype, const std::string& what);
+
+// Checks a weight about to be made (`name` as files name it, "fc/W") against max_tensor_bytes;
+// throws LimitError naming it, its shape and the limit.
+void check_weight_size(const Shape& shape, DType dtype, const std::string& name);
+// check_weight_size, then charges the weight to every open budget; throws LimitError naming it,
+// its shape and the budget it exceeds.
+void charge_weight(const Shape& shape, DType dtype, const std::string& name);
+
+class WeightBudget {
+ public:
+  // `bytes` for all weights made until this is destroyed; `source` says where the bound comes
+  // from, for the error ("the 1024 bytes of tensors in m.safetensors").
+  WeightBudget(uint64_t bytes, std::string source);
+  ~WeightBudget();
+  WeightBudget(const WeightBudget&) = delete;
+  WeightBudget& operator=(const WeightBudget&) = delete;
+
+ private:
+  friend void charge_weight(const Shape&, DType, const std::string&);
+  WeightBudget* outer_;
+  uint64_t total_, left_;
+  std::string source_;
+};
+
+}  // namespace strata::nn::detail
