@@ -43,3 +43,5 @@ strata_module(optim USES nn PRIVATE dispatch)
 strata_module(hub USES io)
 strata_module(train USES optim data hub)
 strata_module(workflow USES hub data)
+# serve: static models come from the hub rebuilt by train::static_model (train/hub_models.hpp).
+strata_module(serve USES nn train hub io)

@@ -133,6 +133,20 @@ class Reader {
     return out;
   }
 
+  // Only IEEE half, single and double layouts: libhdf5 converts any other float layout with a
+  // soft conversion that can ask for gigabytes (a fuzzed file with f32's fields but a wrong
+  // precision made H5Dread allocate 4 GiB; fuzz/corpus/hdf5/oom-38766e5b...).
+  static void check_ieee_float(hid_t type, size_t size, const std::string& what) {
+    size_t spos = 0, epos = 0, esize = 0, mpos = 0, msize = 0;
+    H5Tget_fields(type, &spos, &epos, &esize, &mpos, &msize);
+    const size_t bits = size * 8;
+    const bool layout_ok = (size == 2 && epos == 10 && esize == 5 && msize == 10 && H5Tget_ebias(type) == 15) ||
+                           (size == 4 && epos == 23 && esize == 8 && msize == 23 && H5Tget_ebias(type) == 127) ||
+                           (size == 8 && epos == 52 && esize == 11 && msize == 52 && H5Tget_ebias(type) == 1023);
+    STRATA_CHECK(layout_ok && spos == bits - 1 && mpos == 0 && H5Tget_precision(type) == bits && H5Tget_offset(type) == 0,
+                 what, ": has a float type that is not IEEE half, single or double (", size, " bytes)");
+  }
+
   Tensor dataset(hid_t g, const std::string& layer, const std::string& name) {
     const std::string what = path_ + ": weight '" + name + "' of layer '" + layer + "'";
     STRATA_CHECK(path_exists(g, name), what, ": listed in weight_names but has no dataset");
@@ -150,6 +164,7 @@ class Reader {
     const H5T_class_t cls = H5Tget_class(type.get());
     const size_t size = H5Tget_size(type.get());
     if (cls == H5T_FLOAT) {
+      check_ieee_float(type.get(), size, what);
       dtype = size == 8 ? kFloat64 : kFloat32;  // float16 converts to float32
       mem = size == 8 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
     } else if (cls == H5T_INTEGER && H5Tget_sign(type.get()) == H5T_SGN_2) {

@@ -14,7 +14,8 @@ using ops::Grads;
 ValuesAndIndices sort_op(ops::Op op, const Tensor& x, int ax, int64_t k, bool descending) {
   auto [values, indices] = dispatch::sort_along(x, ax, k, descending);
   if (autograd::needs_grad({&x}))
-    ops::record(op, {x}, {values}, [indices, ax, xshape = x.shape()](const Grads& g) {
+    // An init-capture: clang 14 (the sanitizer build) cannot capture a structured binding.
+    ops::record(op, {x}, {values}, [indices = indices, ax, xshape = x.shape()](const Grads& g) {
       return Grads{scatter_add(zeros(xshape, g[0].options()), ax, indices, g[0])};
     });
   return {values, indices};

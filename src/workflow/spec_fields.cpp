@@ -65,7 +65,10 @@ SpecFields& SpecFields::custom(const std::string& key, std::function<void(const 
 
 void SpecFields::read(const json& j) const {
   STRATA_CHECK(j.is_object(), who_, ": expected a JSON object, got ", j.dump().substr(0, 200));
-  for (const auto& [key, value] : j.items()) {
+  for (const auto& item : j.items()) {
+    // Named, not a structured binding: clang 14 (the sanitizer build) cannot capture one.
+    const std::string& key = item.key();
+    const json& value = item.value();
     const auto it = std::find_if(fields_.begin(), fields_.end(), [&](const auto& f) { return f.first == key; });
     if (it != fields_.end()) {
       it->second(value);

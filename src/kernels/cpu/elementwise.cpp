@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "kernels/cpu/loops.hpp"
 #include "kernels/cpu/scalar_math.hpp"
@@ -260,8 +261,20 @@ void copy_into(Tensor& dst, const Tensor& src) {
     using O = typename decltype(out_tag)::type;
     dispatch_all(src.dtype(), [&](auto in_tag) {
       using I = typename decltype(in_tag)::type;
-      if constexpr (std::is_same_v<O, bool>) map1<O, I>(dst, src, [](I v) { return v != I(0); });
-      else map1<O, I>(dst, src, [](I v) { return static_cast<O>(v); });
+      if constexpr (std::is_same_v<O, bool>) {
+        map1<O, I>(dst, src, [](I v) { return v != I(0); });
+      } else if constexpr (std::is_floating_point_v<I> && std::is_integral_v<O>) {
+        // A float outside the integer type's range has no defined conversion in C++ (UBSan
+        // reported 260 -> uint8): saturate to the range, NaN to 0 (docs/conventions.md).
+        map1<O, I>(dst, src, [](I v) {
+          constexpr I lo = static_cast<I>(std::numeric_limits<O>::min());
+          constexpr I hi = static_cast<I>(std::numeric_limits<O>::max());
+          if (!(v == v)) return O(0);
+          return v <= lo ? std::numeric_limits<O>::min() : v >= hi ? std::numeric_limits<O>::max() : static_cast<O>(v);
+        });
+      } else {
+        map1<O, I>(dst, src, [](I v) { return static_cast<O>(v); });
+      }
     });
   });
 }

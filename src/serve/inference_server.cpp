@@ -1,0 +1,173 @@
+#include "strata/serve/inference_server.hpp"
+
+#include <httplib.h>
+
+#include <charconv>
+
+#include <nlohmann/json.hpp>
+
+#include "strata/serve/datatype.hpp"
+#include "strata/serve/infer_request.hpp"
+#include "strata/serve/infer_response.hpp"
+#include "strata/serve/request_error.hpp"
+
+namespace strata::serve {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kServerName = "strata";
+constexpr const char* kServerVersion = STRATA_VERSION;  // the project's, from CMake
+// /v2/models/NAME[/versions/VERSION]; the name may hold anything but '/'.
+constexpr const char* kModelPath = R"(/v2/models/([^/]+)(?:/versions/([^/]+))?)";
+
+void send_json(httplib::Response& res, int status, const json& body) {
+  res.status = status;
+  res.set_content(body.dump(), "application/json");
+}
+
+void send_error(httplib::Response& res, int status, const std::string& message) {
+  send_json(res, status, {{"error", message}});
+}
+
+// A decimal count from a header or a path; nothing for anything else (signs, spaces, overflow).
+std::optional<uint64_t> parse_count(const std::string& text) {
+  uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
+std::optional<int64_t> requested_version(const httplib::Request& req) {
+  if (req.matches.size() < 3 || !req.matches[2].matched) return std::nullopt;
+  const std::string text = req.matches[2].str();
+  const auto version = parse_count(text);
+  if (!version || *version < 1 || *version > static_cast<uint64_t>(INT64_MAX))
+    throw RequestError(400, "the model version should be a number of 1 or more, got '" + text + "'");
+  return static_cast<int64_t>(*version);
+}
+
+json signatures(const std::vector<TensorSignature>& tensors) {
+  json list = json::array();
+  for (const auto& t : tensors)
+    list.push_back({{"name", t.name}, {"datatype", datatype_name(t.dtype)}, {"shape", t.shape.vec()}});
+  return list;
+}
+
+// Two strings compared in a time that does not depend on where they first differ.
+bool same_secret(const std::string& a, const std::string& b) {
+  unsigned char differ = a.size() != b.size();
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) differ |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return differ == 0;
+}
+
+}  // namespace
+
+struct InferenceServer::Routes {
+  ModelRepository& models;
+  DynamicBatcher& batcher;
+  ServerOptions options;
+  httplib::Server http;
+  int port = 0;
+
+  Routes(ModelRepository& m, DynamicBatcher& b, ServerOptions o) : models(m), batcher(b), options(std::move(o)) {
+    const int threads = options.http_threads;
+    http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    http.set_payload_max_length(options.max_body_bytes);
+    http.set_read_timeout(options.io_timeout);
+    http.set_write_timeout(options.io_timeout);
+    http.set_keep_alive_max_count(1000);  // a client reuses its connection; httplib's 5 would reconnect often
+    // httplib writes headers and body separately: with Nagle's algorithm the body waits for the
+    // client's delayed ACK, 40 ms a response.
+    http.set_tcp_nodelay(true);
+    http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      if (options.token.empty() || same_secret(req.get_header_value("Authorization"), "Bearer " + options.token))
+        return httplib::Server::HandlerResponse::Unhandled;
+      res.set_header("WWW-Authenticate", "Bearer");
+      send_error(res, 401, "this server needs the header 'Authorization: Bearer <token>'");
+      return httplib::Server::HandlerResponse::Handled;
+    });
+    // Refusals httplib makes itself (no such route, body over the limit, unreadable request).
+    http.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
+      if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+      std::string message = "HTTP " + std::to_string(res.status);
+      if (res.status == 404) message = "no route " + req.method + " " + req.path;
+      if (res.status == 413) message = "the request body is larger than the server's limit";
+      send_error(res, res.status, message);
+      return httplib::Server::HandlerResponse::Handled;
+    }));
+    http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr error) {
+      try {
+        std::rethrow_exception(error);
+      } catch (const RequestError& e) {
+        send_error(res, e.status(), e.what());
+      } catch (const std::exception& e) {
+        send_error(res, 500, e.what());
+      }
+    });
+
+    http.Get("/v2/health/live", [](const httplib::Request&, httplib::Response& res) { send_json(res, 200, {{"live", true}}); });
+    http.Get("/v2/health/ready", [](const httplib::Request&, httplib::Response& res) { send_json(res, 200, {{"ready", true}}); });
+    http.Get("/v2", [](const httplib::Request&, httplib::Response& res) {
+      send_json(res, 200, {{"name", kServerName}, {"version", kServerVersion}, {"extensions", {"binary_tensor_data"}}});
+    });
+    http.Get(kModelPath, [this](const httplib::Request& req, httplib::Response& res) {
+      const auto model = models.find(req.matches[1].str(), requested_version(req));
+      send_json(res, 200, {{"name", model->name}, {"versions", {std::to_string(model->version)}}, {"platform", kServerName},
+                           {"inputs", signatures(model->inputs)}, {"outputs", signatures(model->outputs)}});
+    });
+    http.Get(std::string(kModelPath) + "/ready", [this](const httplib::Request& req, httplib::Response& res) {
+      const auto model = models.find(req.matches[1].str(), requested_version(req));
+      send_json(res, 200, {{"name", model->name}, {"ready", true}});
+    });
+    http.Post(std::string(kModelPath) + "/infer", [this](const httplib::Request& req, httplib::Response& res) { infer(req, res); });
+  }
+
+  void infer(const httplib::Request& req, httplib::Response& res) {
+    const auto model = models.find(req.matches[1].str(), requested_version(req));
+    std::optional<size_t> json_length;
+    if (req.has_header("Inference-Header-Content-Length")) {
+      const std::string text = req.get_header_value("Inference-Header-Content-Length");
+      const auto length = parse_count(text);
+      if (!length) throw RequestError(400, "Inference-Header-Content-Length should be a byte count, got '" + text + "'");
+      json_length = *length;
+    }
+    InferRequest request = parse_infer_request(req.body, json_length, *model);
+    auto outputs = batcher.submit(model, request.inputs);
+    if (outputs.wait_for(options.request_timeout) != std::future_status::ready)
+      throw RequestError(503, "the request did not finish within " + std::to_string(options.request_timeout.count()) +
+                                  " ms (queued behind others); retry later");
+    const InferResponse response = encode_infer_response(*model, request, outputs.get());
+    if (response.json_length) {
+      res.set_header("Inference-Header-Content-Length", std::to_string(*response.json_length));
+      res.set_content(response.body, "application/octet-stream");
+    } else {
+      res.set_content(response.body, "application/json");
+    }
+  }
+};
+
+InferenceServer::InferenceServer(ModelRepository& models, DynamicBatcher& batcher, ServerOptions options)
+    : routes_(std::make_unique<Routes>(models, batcher, std::move(options))) {}
+
+InferenceServer::~InferenceServer() = default;
+
+int InferenceServer::bind() {
+  auto& r = *routes_;
+  if (r.options.port == 0)
+    r.port = r.http.bind_to_any_port(r.options.host);  // -1 when it cannot
+  else
+    r.port = r.http.bind_to_port(r.options.host, r.options.port) ? r.options.port : -1;
+  STRATA_CHECK(r.port > 0, "serve: cannot listen on ", r.options.host, ":", r.options.port,
+               " (in use, or not an address of this machine)");
+  return r.port;
+}
+
+void InferenceServer::serve() { routes_->http.listen_after_bind(); }
+
+void InferenceServer::stop() {
+  routes_->http.stop();
+  routes_->batcher.drain();
+}
+
+}  // namespace strata::serve

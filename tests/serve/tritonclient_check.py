@@ -1,0 +1,31 @@
+"""Talks to a running `strata serve` with NVIDIA's tritonclient[http] (an independent client of
+the Open Inference Protocol v2) and prints what it got as JSON for the C++ test to compare.
+
+usage: tritonclient_check.py PORT INPUT.npy
+Prints {"live", "ready", "model_ready", "metadata", "json_output", "binary_output"}.
+"""
+import json
+import sys
+
+import numpy as np
+import tritonclient.http as httpclient
+
+port, input_path = sys.argv[1], sys.argv[2]
+client = httpclient.InferenceServerClient(url=f"127.0.0.1:{port}")
+x = np.load(input_path).astype(np.float32)
+
+outputs = {}
+for binary in (False, True):
+    tensor = httpclient.InferInput("features", list(x.shape), "FP32")
+    tensor.set_data_from_numpy(x, binary_data=binary)
+    wanted = httpclient.InferRequestedOutput("output_0", binary_data=binary)
+    result = client.infer("mlp", [tensor], outputs=[wanted], model_version="1")
+    outputs["binary_output" if binary else "json_output"] = result.as_numpy("output_0").tolist()
+
+print(json.dumps({
+    "live": client.is_server_live(),
+    "ready": client.is_server_ready(),
+    "model_ready": client.is_model_ready("mlp"),
+    "metadata": client.get_model_metadata("mlp"),
+    **outputs,
+}))
