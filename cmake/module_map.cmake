@@ -27,17 +27,19 @@ macro(strata_module module)
   list(APPEND STRATA_MODULES ${module})
 endmacro()
 
-# core: ~TensorImpl frees the autograd metadata; the factories fill with the CPU kernels.
-strata_module(core EXCEPTIONS autograd kernels/cpu)
-strata_module(kernels/cpu USES core)
+# core: ~TensorImpl frees the autograd metadata.
+strata_module(core EXCEPTIONS autograd)
+# dispatch: the kernel tables, keyed by device type; backends register into them.
+strata_module(dispatch USES core)
+strata_module(kernels/cpu USES core dispatch)
+strata_module(kernels/meta USES core dispatch)
 # autograd: gradcheck and Tensor::retain_grad are tools on top of the graph that use ops.
-strata_module(autograd USES core PRIVATE kernels/cpu EXCEPTIONS ops)
-strata_module(ops USES autograd PRIVATE kernels/cpu)
+strata_module(autograd USES core PRIVATE dispatch EXCEPTIONS ops)
+strata_module(ops USES autograd PRIVATE dispatch)
 strata_module(io USES core)
 strata_module(data USES ops io)
 strata_module(nn USES ops io)
-# optim: Adam's fused update runs on the CPU loop engine.
-strata_module(optim USES nn EXCEPTIONS kernels/cpu)
+strata_module(optim USES nn PRIVATE dispatch)
 strata_module(hub USES io)
 strata_module(train USES optim data hub)
 strata_module(workflow USES hub data)

@@ -80,7 +80,7 @@ std::vector<Tensor> execute(const std::vector<Tensor>& roots, const std::vector<
     buffers.erase(node.get());
     grads.resize(node->outputs.size());
     for (size_t k = 0; k < grads.size(); ++k) {
-      if (!grads[k].defined()) grads[k] = zeros(node->outputs[k].shape, node->outputs[k].dtype);
+      if (!grads[k].defined()) grads[k] = zeros(node->outputs[k].shape, {node->outputs[k].dtype, node->outputs[k].device});
       for (auto& hook : node->output_hooks[k]) {
         Tensor replaced = hook(grads[k]);
         if (replaced.defined()) grads[k] = replaced;

@@ -1,8 +1,8 @@
 #include "strata/autograd/node.hpp"
 
-#include "kernels/cpu/elementwise.hpp"
 #include "autograd/gradient_sum.hpp"
 #include "strata/autograd/grad_mode.hpp"
+#include "strata/dispatch/elementwise.hpp"
 
 namespace strata::autograd {
 
@@ -22,7 +22,8 @@ static void set_history(const Tensor& t, const std::shared_ptr<Node>& node, uint
 }
 
 static void add_output(Node& node, const Tensor& t) {
-  node.outputs.push_back({t.defined() ? t.shape() : Shape(), t.defined() ? t.dtype() : kFloat32});
+  node.outputs.push_back({t.defined() ? t.shape() : Shape(), t.defined() ? t.dtype() : kFloat32,
+                          t.defined() ? t.device() : Device()});
   node.output_hooks.emplace_back();
 }
 
@@ -85,9 +86,9 @@ std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grad_outputs) {
     // A fresh contiguous tensor that nothing else references (the usual case) is taken as is.
     bool sole_owner = g.impl_ptr().use_count() == 1 && g.impl()->storage.use_count() == 1 && g.is_contiguous() &&
                       g.offset() == 0;
-    meta.grad = sole_owner ? g : kernels::cpu::contiguous_copy(g);
+    meta.grad = sole_owner ? g : dispatch::contiguous_copy(g);
   } else {
-    kernels::cpu::add_inplace(meta.grad, g);
+    dispatch::add_inplace(meta.grad, g);
   }
   return {};
 }

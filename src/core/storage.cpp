@@ -1,7 +1,6 @@
 #include "strata/core/storage.hpp"
 
 #include "strata/core/allocator.hpp"
-#include "strata/core/error.hpp"
 
 namespace strata {
 
@@ -10,16 +9,21 @@ std::string Device::str() const {
     case DeviceType::CPU: return "cpu";
     case DeviceType::CUDA: return "cuda:" + std::to_string(index);
     case DeviceType::Meta: return "meta";
+    case DeviceType::Custom: return "custom:" + std::to_string(index);
   }
   return "unknown";
 }
 
-Storage::Storage(size_t nbytes, Device device) : nbytes_(nbytes), device_(device) {
-  STRATA_CHECK(device.type != DeviceType::CUDA, "device ", device.str(),
-               " is not available in this build (cpu and meta are)");
-  data_ = device.type == DeviceType::Meta ? nullptr : CpuAllocator::allocate(nbytes);
+Storage::Storage(size_t nbytes, Device device)
+    : data_(nullptr),
+      nbytes_(nbytes),
+      device_(device),
+      allocator_(device.type == DeviceType::Meta ? nullptr : &allocator_for(device)) {
+  if (allocator_) data_ = allocator_->allocate(nbytes, device.index);
 }
 
-Storage::~Storage() { CpuAllocator::deallocate(data_, nbytes_); }  // null (meta) is fine
+Storage::~Storage() {
+  if (allocator_) allocator_->deallocate(data_, nbytes_, device_.index);
+}
 
 }  // namespace strata

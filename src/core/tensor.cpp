@@ -1,6 +1,7 @@
 #include "strata/core/tensor.hpp"
 
 #include "strata/autograd/node.hpp"
+#include "strata/core/device_copy.hpp"
 
 namespace strata {
 
@@ -42,9 +43,10 @@ void Tensor::check_dtype(DType expected, const char* what) const {
 
 double Tensor::item_double() const {
   STRATA_CHECK(numel() == 1, "item: expected a tensor with one element, got shape ", shape().str());
+  const Tensor host = host_readable(*this);
   return dispatch_all(dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return static_cast<double>(*static_cast<const T*>(raw_data()));
+    return static_cast<double>(*static_cast<const T*>(host.raw_data()));
   });
 }
 
@@ -54,7 +56,8 @@ std::vector<T> Tensor::to_vector() const {
   out.reserve(numel());
   Shape idx;
   idx.resize(dim());
-  const char* base = static_cast<const char*>(raw_data());
+  const Tensor host = host_readable(*this);  // owns the bytes `base` points into
+  const char* base = static_cast<const char*>(host.raw_data());
   dispatch_all(dtype(), [&](auto tag) {
     using S = typename decltype(tag)::type;
     for (int64_t i = 0; i < numel(); ++i) {

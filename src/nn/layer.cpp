@@ -8,6 +8,8 @@
 
 #include "weight_budget.hpp"
 
+#include "strata/ops/elementwise.hpp"
+
 namespace strata::nn {
 namespace {
 
@@ -20,6 +22,19 @@ std::string unique_name(const std::string& kind) {
   static std::map<std::string, int> counters;
   std::lock_guard<std::mutex> lock(mu);
   return kind + "_" + std::to_string(++counters[kind]);
+}
+
+// Moves a weight's data to `device` in place (its TensorImpl stays), so that optimizers and other
+// holders of the same tensor see it moved.
+void move_in_place(const Tensor& w, Device device) {
+  if (w.device() == device) return;
+  const Tensor grad = w.grad();
+  const Tensor moved = w.detach().to(device);  // detached: the move records no history
+  TensorImpl& impl = *w.impl();
+  impl.storage = moved.impl()->storage;
+  impl.strides = moved.strides();
+  impl.offset = 0;
+  if (grad.defined()) move_in_place(grad, device);
 }
 
 }  // namespace
@@ -56,7 +71,10 @@ Tensor Layer::call(Body&& body) {
   if (!call_stack.empty()) {
     Layer* parent = call_stack.back();
     STRATA_CHECK(parent != this, name_, ": a layer cannot call itself");
+    const auto& siblings = parent->children_;
+    const bool found = std::find(siblings.begin(), siblings.end(), this) == siblings.end();
     parent->adopt(this);
+    if (found) to(parent->device_);  // a child found by calling it lives where its parent does
     training_ = parent->training_;  // train()/eval() on a model reaches the layers it calls
   }
   call_stack.push_back(this);
@@ -102,6 +120,13 @@ Tensor Layer::forward_many(const std::vector<Tensor>& xs) {
   return forward(xs[0]);
 }
 
+Layer& Layer::to(Device device) {
+  device_ = device;
+  for (Weight& w : weights_) move_in_place(w.tensor, device);
+  for (Layer* c : children_) c->to(device);
+  return *this;
+}
+
 Layer& Layer::train(bool on) {
   training_ = on;
   for (Layer* c : children_) c->train(on);
@@ -111,6 +136,7 @@ Layer& Layer::train(bool on) {
 Tensor Layer::add_weight(const std::string& name, const Shape& shape, const Initializer& init, bool trainable) {
   detail::charge_weight(shape, kFloat32, name_ + "/" + name);  // initializers make float32
   Tensor w = init(shape, nullptr);
+  move_in_place(w, device_);
   STRATA_CHECK(w.shape() == shape, name_, ": initializer for ", name, " made shape ", w.shape().str(), " not ",
                shape.str());
   if (trainable) w.requires_grad_();

@@ -1,13 +1,13 @@
 // Binary element-wise ops with broadcasting: gradients are summed back to each operand's shape.
-#include "kernels/cpu/elementwise.hpp"
 #include "ops/op_common.hpp"
+#include "strata/dispatch/elementwise.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/reduce.hpp"
 
 namespace strata {
 namespace {
 
-using kernels::cpu::BinaryOp;
+using dispatch::BinaryOp;
 using ops::Grads;
 using ops::Op;
 using In = const Tensor&;
@@ -33,7 +33,7 @@ Tensor binary_op(Op op, BinaryOp kernel, const Tensor& a, const Tensor& b, Parti
   const char* name = ops::op_name(op);
   ops::check_defined(a, name, "first operand");
   ops::check_defined(b, name, "second operand");
-  Tensor y = kernels::cpu::binary(kernel, a, b);
+  Tensor y = dispatch::binary(kernel, a, b);
   if (autograd::needs_grad({&a, &b})) {
     const Operand oa{a.shape(), a.dtype(), a.requires_grad()}, ob{b.shape(), b.dtype(), b.requires_grad()};
     const unsigned reads = (oa.wants_grad ? da.reads : 0) | (ob.wants_grad ? db.reads : 0);
@@ -54,9 +54,9 @@ Tensor share_of_a(In a, In b, bool max) {
 }
 
 Tensor compare(BinaryOp op, const Tensor& a, const Tensor& b) {
-  ops::check_defined(a, kernels::cpu::binary_name(op), "first operand");
-  ops::check_defined(b, kernels::cpu::binary_name(op), "second operand");
-  return kernels::cpu::binary(op, a, b);
+  ops::check_defined(a, dispatch::binary_name(op), "first operand");
+  ops::check_defined(b, dispatch::binary_name(op), "second operand");
+  return dispatch::binary(op, a, b);
 }
 
 // A scalar operand takes the tensor's dtype, unless a fraction meets an integer tensor.
@@ -64,7 +64,7 @@ Tensor scalar_like(double v, const Tensor& t) {
   DType dt = t.dtype();
   if (!is_floating(dt) && v != static_cast<double>(static_cast<int64_t>(v))) dt = kFloat32;
   if (dt == kBool) dt = kInt64;
-  return scalar_tensor(v, dt);
+  return scalar_tensor(v, {dt, t.device()});
 }
 
 }  // namespace
@@ -121,7 +121,7 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   ops::check_defined(cond, "where", "condition");
   ops::check_defined(a, "where", "first operand");
   ops::check_defined(b, "where", "second operand");
-  Tensor y = kernels::cpu::where(cond, a, b);
+  Tensor y = dispatch::where(cond, a, b);
   if (autograd::needs_grad({&a, &b})) {
     const Operand oa{a.shape(), a.dtype(), a.requires_grad()}, ob{b.shape(), b.dtype(), b.requires_grad()};
     ops::record(Op::where, {a, b}, {y}, [cond, oa, ob](const Grads& g) {
@@ -136,7 +136,7 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
 Tensor cast(const Tensor& x, DType dtype) {
   ops::check_defined(x, "cast");
   if (x.dtype() == dtype) return x;
-  Tensor y = kernels::cpu::cast(x, dtype);
+  Tensor y = dispatch::cast(x, dtype);
   if (is_floating(dtype) && autograd::needs_grad({&x}))
     ops::record(Op::cast, {x}, {y}, [from = x.dtype()](const Grads& g) { return Grads{cast(g[0], from)}; });
   return y;
@@ -165,29 +165,29 @@ Tensor operator>(const Tensor& a, double b) { return gt(a, scalar_like(b, a)); }
 Tensor operator<(const Tensor& a, double b) { return lt(a, scalar_like(b, a)); }
 
 Tensor& add_(Tensor& a, const Tensor& b, double alpha) {
-  if (alpha == 1.0) kernels::cpu::binary_inplace(BinaryOp::add, a, b);
-  else kernels::cpu::add_scaled_inplace(a, b, alpha);
+  if (alpha == 1.0) dispatch::binary_inplace(BinaryOp::add, a, b);
+  else dispatch::add_scaled_inplace(a, b, alpha);
   return a;
 }
 Tensor& sub_(Tensor& a, const Tensor& b) {
-  kernels::cpu::binary_inplace(BinaryOp::sub, a, b);
+  dispatch::binary_inplace(BinaryOp::sub, a, b);
   return a;
 }
 Tensor& mul_(Tensor& a, const Tensor& b) {
-  kernels::cpu::binary_inplace(BinaryOp::mul, a, b);
+  dispatch::binary_inplace(BinaryOp::mul, a, b);
   return a;
 }
 Tensor& mul_(Tensor& a, double b) { return mul_(a, scalar_like(b, a)); }
 Tensor& div_(Tensor& a, const Tensor& b) {
-  kernels::cpu::binary_inplace(BinaryOp::div, a, b);
+  dispatch::binary_inplace(BinaryOp::div, a, b);
   return a;
 }
 Tensor& copy_(Tensor& dst, const Tensor& src) {
-  kernels::cpu::copy_into(dst, src);
+  dispatch::copy_into(dst, src);
   return dst;
 }
 Tensor& fill_(Tensor& t, double value) {
-  kernels::cpu::fill(t, value);
+  dispatch::fill(t, value);
   return t;
 }
 Tensor& zero_(Tensor& t) { return fill_(t, 0); }

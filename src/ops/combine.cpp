@@ -1,12 +1,13 @@
 // Combining and rearranging tensors. concat/split copy into or view slices; flip, roll, tile
-// and reflect/replicate padding are one per-axis index map each (kernels::cpu::take_axes).
+// and reflect/replicate padding are one per-axis index map each (dispatch::take_axes).
 #include "strata/ops/combine.hpp"
 
 #include <algorithm>
 
-#include "kernels/cpu/elementwise.hpp"
 #include "ops/index_maps.hpp"
 #include "ops/op_common.hpp"
+#include "strata/dispatch/elementwise.hpp"
+#include "strata/dispatch/index.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/reduce.hpp"
 #include "strata/ops/shape.hpp"
@@ -14,7 +15,7 @@
 namespace strata {
 namespace {
 
-using kernels::cpu::AxisMaps;
+using dispatch::AxisMaps;
 using ops::Grads;
 using ops::Op;
 
@@ -54,7 +55,6 @@ Tensor concat(const std::vector<Tensor>& tensors, int64_t axis) {
   Shape shape = first.shape();
   shape[ax] = 0;
   DType dtype = first.dtype();
-  bool meta = false;  // any meta part makes a meta result (core/device.hpp)
   for (size_t i = 0; i < tensors.size(); ++i) {
     const Shape& s = tensors[i].shape();
     bool fits = s.size() == first.dim();
@@ -63,9 +63,8 @@ Tensor concat(const std::vector<Tensor>& tensors, int64_t axis) {
                  first.shape().str(), "; sizes must agree except along axis ", ax);
     shape[ax] += s[ax];
     dtype = promote(dtype, tensors[i].dtype());
-    meta = meta || tensors[i].is_meta();
   }
-  Tensor y = Tensor::empty(shape, dtype, meta ? kMeta : kCPU);
+  Tensor y = Tensor::empty(shape, dtype, dispatch::common_device("concat", tensors));
   struct Part {
     int64_t size;
     DType dtype;
@@ -75,10 +74,10 @@ Tensor concat(const std::vector<Tensor>& tensors, int64_t axis) {
   int64_t at = 0;
   for (const Tensor& t : tensors) {
     if (t.dtype() == dtype && t.is_contiguous()) {
-      kernels::cpu::write_slab(y, ax, at, t);
+      dispatch::write_slab(y, ax, at, t);
     } else if (t.numel() > 0) {
       Tensor dst = subview(y, t.shape(), offset_along(y.dim(), ax, at));
-      kernels::cpu::copy_into(dst, t);
+      dispatch::copy_into(dst, t);
     }
     at += t.shape()[ax];
     parts.push_back({t.shape()[ax], t.dtype(), t.requires_grad()});
@@ -171,10 +170,10 @@ Tensor pad(const Tensor& x, const std::vector<std::pair<int64_t, int64_t>>& pads
     start[d] = before;
   }
   if (mode == PadMode::constant) {
-    Tensor y = Tensor::empty(shape, x.dtype());
-    if (y.numel() > 0) kernels::cpu::fill(y, value);
+    Tensor y = Tensor::empty(shape, x.dtype(), x.device());
+    if (y.numel() > 0) dispatch::fill(y, value);
     Tensor interior = subview(y, x.shape(), start);
-    if (x.numel() > 0) kernels::cpu::copy_into(interior, x);
+    if (x.numel() > 0) dispatch::copy_into(interior, x);
     if (autograd::needs_grad({&x}))
       ops::record(Op::pad, {x}, {y}, [start, xshape = x.shape()](const Grads& g) {
         Tensor gx = g[0];
@@ -218,7 +217,7 @@ Tensor tile(const Tensor& x, const std::vector<int64_t>& reps) {
     if (r[d] != 1)
       for (int64_t i = 0; i < shape[d]; ++i) maps[d].push_back(i % xv.shape()[d]);
   }
-  Tensor y = kernels::cpu::take_axes(xv, shape, maps);
+  Tensor y = dispatch::take_axes(xv, shape, maps);
   if (autograd::needs_grad({&xv}))
     ops::record(Op::tile, {xv}, {y}, [r, xshape = xv.shape()](const Grads& g) {
       // Along each tiled axis, [reps * n] is [reps, n] row-major: sum the reps out.
@@ -244,7 +243,7 @@ Tensor flip(const Tensor& x, const std::vector<int64_t>& axes) {
     if (x.dim() == 0) continue;
     for (int64_t i = x.shape()[d] - 1; i >= 0; --i) maps[d].push_back(i);
   }
-  Tensor y = kernels::cpu::take_axes(x, x.shape(), maps);
+  Tensor y = dispatch::take_axes(x, x.shape(), maps);
   if (autograd::needs_grad({&x}))
     ops::record(Op::flip, {x}, {y}, [axes](const Grads& g) { return Grads{flip(g[0], axes)}; });
   return y;
@@ -267,7 +266,7 @@ Tensor roll(const Tensor& x, const std::vector<int64_t>& shifts, const std::vect
     if (s == 0) continue;
     for (int64_t i = 0; i < n; ++i) maps[d].push_back((i - s + n) % n);
   }
-  Tensor y = kernels::cpu::take_axes(x, x.shape(), maps);
+  Tensor y = dispatch::take_axes(x, x.shape(), maps);
   if (autograd::needs_grad({&x}))
     ops::record(Op::roll, {x}, {y}, [shifts, axes](const Grads& g) {
       std::vector<int64_t> back;

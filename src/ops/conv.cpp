@@ -1,21 +1,21 @@
 // Convolutions and transposed convolutions. A transposed convolution is the backward-data pass
 // of the convolution with the same weights, so both directions share the three kernels of
-// kernels/cpu/conv_kernels.hpp, with the roles of forward and backward-data swapped.
+// strata/dispatch/conv.hpp, with the roles of forward and backward-data swapped.
 #include "strata/ops/conv.hpp"
 
 #include <array>
 #include <tuple>
 
-#include "kernels/cpu/conv_kernels.hpp"
-#include "kernels/cpu/elementwise.hpp"
 #include "ops/op_common.hpp"
 #include "ops/sliding_window.hpp"
+#include "strata/dispatch/conv.hpp"
+#include "strata/dispatch/elementwise.hpp"
 #include "strata/ops/reduce.hpp"
 
 namespace strata {
 namespace {
 
-using kernels::cpu::ConvGeometry;
+using dispatch::ConvGeometry;
 using ops::Grads;
 using ops::Op;
 
@@ -81,19 +81,19 @@ Tensor conv_nd(Op id, int nsp, const Tensor& x, const Tensor& w, const Tensor& b
   ops::resolve_padding(g.win, opt.padding, op, shapes);
 
   g.relu = opt.fuse_relu;
-  Tensor y = kernels::cpu::conv_forward(x, w, b, g);
+  Tensor y = dispatch::conv_forward(x, w, b, g);
   g.relu = false;  // the backward passes take the relu's gradient first, below
   if (autograd::needs_grad({&x, &w, &b})) {
     auto backward = [x, w, g, need = grad_flags(x, w, b)](const Tensor& dy) {
-      Tensor dx = need[0] ? kernels::cpu::conv_backward_data(dy, w, g) : Tensor();
+      Tensor dx = need[0] ? dispatch::conv_backward_data(dy, w, g) : Tensor();
       Tensor dw, db;
-      if (need[1] || need[2]) std::tie(dw, db) = kernels::cpu::conv_backward_weights(x, dy, g, need[2]);
+      if (need[1] || need[2]) std::tie(dw, db) = dispatch::conv_backward_weights(x, dy, g, need[2]);
       return Grads{dx, need[1] ? dw : Tensor(), db};
     };
     // A fused relu's gradient reads the output, which is kept only then.
     if (opt.fuse_relu)
       ops::record(id, {x, w, b}, {y}, [backward](const Grads& gr, const Grads& out) {
-        return backward(kernels::cpu::binary(kernels::cpu::BinaryOp::relu_backward, gr[0], out[0]));
+        return backward(dispatch::binary(dispatch::BinaryOp::relu_backward, gr[0], out[0]));
       });
     else
       ops::record(id, {x, w, b}, {y}, [backward](const Grads& gr) { return backward(gr[0]); });
@@ -120,13 +120,13 @@ Tensor conv_transpose_nd(Op id, int nsp, const Tensor& x, const Tensor& w, const
                g.in_channels, "], got ", b.shape().str(), "; ", shapes);
   ops::resolve_transposed_padding(g.win, opt.padding, op, shapes);
 
-  Tensor y = kernels::cpu::conv_backward_data(x, w, g);
-  if (b.defined()) y = kernels::cpu::add(y, b);
+  Tensor y = dispatch::conv_backward_data(x, w, g);
+  if (b.defined()) y = dispatch::add(y, b);
   if (autograd::needs_grad({&x, &w, &b}))
     ops::record(id, {x, w, b}, {y}, [x, w, g, need = grad_flags(x, w, b)](const Grads& gr) {
       const Tensor& dy = gr[0];
-      Tensor dx = need[0] ? kernels::cpu::conv_forward(dy, w, Tensor(), g) : Tensor();
-      Tensor dw = need[1] ? kernels::cpu::conv_backward_weights(dy, x, g, false).first : Tensor();
+      Tensor dx = need[0] ? dispatch::conv_forward(dy, w, Tensor(), g) : Tensor();
+      Tensor dw = need[1] ? dispatch::conv_backward_weights(dy, x, g, false).first : Tensor();
       Tensor db = need[2] ? channel_sum(dy) : Tensor();
       return Grads{dx, dw, db};
     });

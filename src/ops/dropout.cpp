@@ -1,8 +1,8 @@
 // dropout: inverted dropout whose mask is regenerated from a per-call seed in the backward.
 #include "strata/ops/dropout.hpp"
 
-#include "kernels/cpu/dropout_kernels.hpp"
 #include "ops/op_common.hpp"
+#include "strata/dispatch/dropout.hpp"
 
 namespace strata {
 
@@ -11,7 +11,7 @@ namespace {
 // The kept entries scaled by 1 / (1 - p), the rest zeroed, by the mask `seed` regenerates. Linear
 // and self-adjoint: its gradient is itself, recorded as dropout's backward under create_graph.
 Tensor apply_mask(const Tensor& x, double p, uint64_t seed, bool is_backward) {
-  Tensor y = kernels::cpu::dropout_apply(x, p, seed);
+  Tensor y = dispatch::dropout_apply(x, p, seed);
   if (autograd::needs_grad({&x})) {
     auto backward = [p, seed](const ops::Grads& g) { return ops::Grads{apply_mask(g[0], p, seed, true)}; };
     if (is_backward) ops::record_backward(ops::Op::dropout, {x}, {y}, backward);

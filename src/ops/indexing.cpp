@@ -4,9 +4,10 @@
 
 #include <algorithm>
 
-#include "kernels/cpu/elementwise.hpp"
 #include "ops/index_maps.hpp"
 #include "ops/op_common.hpp"
+#include "strata/dispatch/elementwise.hpp"
+#include "strata/dispatch/index.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/shape.hpp"
@@ -14,29 +15,27 @@
 namespace strata {
 namespace {
 
-using kernels::cpu::AxisMaps;
+using dispatch::AxisMaps;
 using ops::Grads;
 using ops::Op;
 
 bool is_index_dtype(DType t) { return t == kInt64 || t == kInt32; }
+
+// The values of an int64 index tensor on the host, where they are checked (so that no kernel
+// throws from inside a parallel loop) and turned into axis maps.
+std::vector<int64_t> values_of(const Tensor& idx) { return idx.to_vector<int64_t>(); }
 
 // An integer index tensor as a contiguous int64 one whose values all lie in [0, size).
 Tensor checked_index(const Tensor& index, int64_t size, const char* op, int axis, const Shape& shape) {
   ops::check_defined(index, op, "index");
   STRATA_CHECK(is_index_dtype(index.dtype()), op, ": expected an int64 (or int32) index tensor, got ",
                dtype_name(index.dtype()), " (index shape ", index.shape().str(), ")");
-  if (index.numel() == 0) return Tensor::empty(index.shape(), kInt64);
-  Tensor idx = index.dtype() == kInt64 && index.is_contiguous() ? index : kernels::cpu::cast(index, kInt64);
-  const int64_t* p = idx.data<int64_t>();
-  for (int64_t i = 0; i < idx.numel(); ++i)
-    STRATA_CHECK(p[i] >= 0 && p[i] < size, op, ": index ", p[i], " is out of range for axis ", axis, " of size ",
-                 size, " (input shape ", shape.str(), ")");
+  if (index.numel() == 0) return Tensor::empty(index.shape(), kInt64, index.device());
+  Tensor idx = index.dtype() == kInt64 && index.is_contiguous() ? index : dispatch::cast(index, kInt64);
+  for (int64_t i : values_of(idx))
+    STRATA_CHECK(i >= 0 && i < size, op, ": index ", i, " is out of range for axis ", axis, " of size ", size,
+                 " (input shape ", shape.str(), ")");
   return idx;
-}
-
-std::vector<int64_t> values_of(const Tensor& idx) {
-  const int64_t* p = idx.data<int64_t>();
-  return {p, p + idx.numel()};
 }
 
 // The sizes of index must not exceed those of `other` (along every axis but `axis` unless
@@ -79,10 +78,10 @@ Tensor gather(const Tensor& x, int64_t axis, const Tensor& index) {
   const int ax = normalize_axis(axis, x.dim(), "gather");
   check_index_fits(index, x, ax, false, "gather", "input");
   Tensor idx = checked_index(index, x.dim() ? x.shape()[ax] : 1, "gather", ax, x.shape());
-  Tensor y = kernels::cpu::gather_along(x, ax, idx);
+  Tensor y = dispatch::gather_along(x, ax, idx);
   if (autograd::needs_grad({&x}))
     ops::record(Op::gather, {x}, {y}, [idx, ax, xshape = x.shape()](const Grads& g) {
-      return Grads{scatter_add(zeros(xshape, g[0].dtype()), ax, idx, g[0])};
+      return Grads{scatter_add(zeros(xshape, g[0].options()), ax, idx, g[0])};
     });
   return y;
 }
@@ -97,8 +96,8 @@ Tensor scatter_add(const Tensor& x, int64_t axis, const Tensor& index, const Ten
   check_index_fits(index, x, ax, false, "scatter_add", "input");
   check_index_fits(index, src, ax, true, "scatter_add", "src");
   Tensor idx = checked_index(index, x.dim() ? x.shape()[ax] : 1, "scatter_add", ax, x.shape());
-  Tensor y = x.numel() > 0 ? kernels::cpu::contiguous_copy(x) : Tensor::empty(x.shape(), x.dtype());
-  kernels::cpu::scatter_add_along(y, ax, idx, src);
+  Tensor y = x.numel() > 0 ? dispatch::contiguous_copy(x) : Tensor::empty(x.shape(), x.dtype(), x.device());
+  dispatch::scatter_add_along(y, ax, idx, src);
   if (autograd::needs_grad({&x, &src}))
     ops::record(Op::scatter_add, {x, src}, {y},
                 [idx, ax, x_grad = x.requires_grad(), src_grad = src.requires_grad(), src_shape = src.shape()](
@@ -123,10 +122,10 @@ Tensor masked_select(const Tensor& x, const Tensor& mask) {
   check_mask(mask, "masked_select");
   Shape shape = broadcast_shapes(x.shape(), mask.shape(), "masked_select");
   Tensor m = mask.shape() == shape ? mask : broadcast_to(mask, shape);
-  std::vector<int64_t> positions = kernels::cpu::true_positions(m);
+  std::vector<int64_t> positions = dispatch::true_positions(m);
   Tensor xb = x.shape() == shape ? x : broadcast_to(x, shape);
   // A plain index_select of the flattened input, so that its gradient rule serves here too.
-  return index_select(reshape(xb, {-1}), 0, from_vector(positions));
+  return index_select(reshape(xb, {-1}), 0, from_vector(positions, {static_cast<int64_t>(positions.size())}, x.device()));
 }
 
 Tensor masked_fill(const Tensor& x, const Tensor& mask, double value) {
@@ -134,7 +133,7 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, double value) {
   check_mask(mask, "masked_fill");
   STRATA_CHECK(broadcast_shapes(x.shape(), mask.shape(), "masked_fill") == x.shape(), "masked_fill: mask shape ",
                mask.shape().str(), " does not broadcast to input shape ", x.shape().str());
-  return where(mask, scalar_tensor(value, x.dtype()), x);
+  return where(mask, scalar_tensor(value, x.options()), x);
 }
 
 Tensor one_hot(const Tensor& ids, int64_t depth, DType dtype) {
@@ -149,7 +148,7 @@ Tensor one_hot(const Tensor& ids, int64_t depth, DType dtype) {
   for (int64_t id : v)
     STRATA_CHECK(id >= 0 && id < depth, "one_hot: id ", id, " is out of range for depth ", depth, " (ids shape ",
                  ids.shape().str(), ")");
-  return kernels::cpu::one_hot(v, ids.shape(), depth, dtype);
+  return dispatch::one_hot(dispatch::cast(ids, kInt64), depth, dtype);  // cast: a contiguous copy
 }
 
 Tensor embedding(const Tensor& weight, const Tensor& ids) {
@@ -162,11 +161,11 @@ Tensor embedding(const Tensor& weight, const Tensor& ids) {
   AxisMaps maps{values_of(idx), {}};
   Shape out_shape = ids.shape();
   out_shape.push_back(d);
-  Tensor rows = n > 0 ? kernels::cpu::take_axes(weight, {n, d}, maps) : Tensor::empty({0, d}, weight.dtype());
+  Tensor rows = n > 0 ? dispatch::take_axes(weight, {n, d}, maps) : Tensor::empty({0, d}, weight.dtype(), weight.device());
   Tensor y = rows.as_strided(out_shape, contiguous_strides(out_shape), rows.offset());
   if (autograd::needs_grad({&weight}))
     ops::record(Op::embedding, {weight}, {y}, [maps, n, d, wshape = weight.shape()](const Grads& g) {
-      if (n == 0) return Grads{zeros(wshape, g[0].dtype())};
+      if (n == 0) return Grads{zeros(wshape, g[0].options())};
       return Grads{ops::put_add(Op::embedding, reshape(g[0], {n, d}), maps, wshape)};
     });
   return y;

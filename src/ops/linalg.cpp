@@ -1,9 +1,9 @@
-// Matrix products. Everything funnels into one batched kernel (kernels/cpu/matmul) on 3-D
+// Matrix products. Everything funnels into one batched kernel family (strata/dispatch/matmul.hpp) on 3-D
 // views; gradients are matmuls with transposed views, summed over broadcast batch axes.
 #include "strata/ops/linalg.hpp"
 
-#include "kernels/cpu/matmul.hpp"
 #include "ops/op_common.hpp"
+#include "strata/dispatch/matmul.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/reduce.hpp"
 #include "strata/ops/shape.hpp"
@@ -58,7 +58,7 @@ Tensor matmul_nd(const Tensor& a, const Tensor& b) {
   auto partly_broadcast = [&](const Shape& s) { return s.numel() != 1 && s.numel() != batch.numel(); };
   Tensor a3 = as_batch3d(a, batch, partly_broadcast(ba));
   Tensor b3 = as_batch3d(b, batch, partly_broadcast(bb));
-  Tensor y3 = kernels::cpu::matmul3d(a3, b3);
+  Tensor y3 = dispatch::matmul3d(a3, b3, Tensor());
   Shape out = batch;
   out.push_back(a.shape()[a.dim() - 2]);
   out.push_back(b.shape().back());
@@ -109,7 +109,7 @@ Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b) {
                b.defined() ? b.shape().str() : "");
   Tensor x2 = contiguous(x).detach();
   int64_t rows = x.numel() / std::max<int64_t>(in, 1);
-  Tensor y3 = kernels::cpu::matmul3d(x2.as_strided({1, rows, in}, {rows * in, in, 1}, x2.offset()),
+  Tensor y3 = dispatch::matmul3d(x2.as_strided({1, rows, in}, {rows * in, in, 1}, x2.offset()),
                                      w.detach().as_strided({1, in, out}, {in * out, w.strides()[0], w.strides()[1]},
                                                            w.offset()),
                                      b);

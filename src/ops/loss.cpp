@@ -4,13 +4,13 @@
 
 #include <algorithm>
 
-#include "kernels/cpu/loss_kernels.hpp"
 #include "ops/op_common.hpp"
+#include "strata/dispatch/loss.hpp"
 
 namespace strata {
 namespace {
 
-using kernels::cpu::PointwiseLoss;
+using dispatch::PointwiseLoss;
 
 // The loss tensor's reduction as the kernels take it: reduced?, and the factor on the sum.
 struct Reduce {
@@ -46,7 +46,7 @@ void check_ids(const char* op, const Tensor& input, const Tensor& ids) {
   STRATA_CHECK(ids.shape() == without_last(input.shape()), op, ": class-id targets must have shape ",
                without_last(input.shape()).str(), " (the input ", input.shape().str(),
                " without its class axis), got ", ids.shape().str());
-  kernels::cpu::check_class_ids(ids, input.shape().back(), op);
+  dispatch::check_class_ids(ids, input.shape().back(), op);
 }
 
 Tensor pointwise(ops::Op id, PointwiseLoss kind, const Tensor& x, const Tensor& t, Reduction reduction,
@@ -54,10 +54,10 @@ Tensor pointwise(ops::Op id, PointwiseLoss kind, const Tensor& x, const Tensor& 
   const char* op = ops::op_name(id);
   check_pair(op, x, t, "input", "target");
   const Reduce r(reduction, x.numel());
-  Tensor y = kernels::cpu::pointwise_loss(kind, x, t, r.reduced, r.scale, delta);
+  Tensor y = dispatch::pointwise_loss(kind, x, t, r.reduced, r.scale, delta);
   if (autograd::needs_grad({&x, &t}))
     ops::record(id, {x, t}, {y}, [x, t, kind, r, delta](const ops::Grads& g) {
-      auto [gx, gt] = kernels::cpu::pointwise_loss_backward(kind, g[0], x, t, r.reduced, r.scale, delta,
+      auto [gx, gt] = dispatch::pointwise_loss_backward(kind, g[0], x, t, r.reduced, r.scale, delta,
                                                             x.requires_grad(), t.requires_grad());
       return ops::Grads{gx, gt};
     });
@@ -76,11 +76,11 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets, Reduction redu
   else check_ids(op, logits, targets);
   const Reduce r(reduction, logits.numel() / std::max<int64_t>(logits.shape().back(), 1));
   Tensor lse;
-  Tensor y = shaped_rows(kernels::cpu::cross_entropy_forward(logits, targets, r.reduced, r.scale, lse), r,
+  Tensor y = shaped_rows(dispatch::cross_entropy_forward(logits, targets, r.reduced, r.scale, lse), r,
                          without_last(logits.shape()));
   if (autograd::needs_grad({&logits, &targets}))
     ops::record(ops::Op::cross_entropy, {logits, targets}, {y}, [logits, targets, lse, r](const ops::Grads& g) {
-      auto [gx, gt] = kernels::cpu::cross_entropy_backward(g[0], logits, targets, lse, r.reduced, r.scale,
+      auto [gx, gt] = dispatch::cross_entropy_backward(g[0], logits, targets, lse, r.reduced, r.scale,
                                                            targets.requires_grad());
       return ops::Grads{logits.requires_grad() ? gx : Tensor(), gt};
     });
@@ -95,11 +95,11 @@ Tensor nll_loss(const Tensor& log_probs, const Tensor& targets, Reduction reduct
   STRATA_CHECK(log_probs.dim() >= 1, op, ": expected log_probs [..., C] with at least one dimension, got a scalar");
   check_ids(op, log_probs, targets);
   const Reduce r(reduction, targets.numel());
-  Tensor y = shaped_rows(kernels::cpu::nll_forward(log_probs, targets, r.reduced, r.scale), r, targets.shape());
+  Tensor y = shaped_rows(dispatch::nll_forward(log_probs, targets, r.reduced, r.scale), r, targets.shape());
   if (autograd::needs_grad({&log_probs}))
     ops::record(ops::Op::nll_loss, {log_probs}, {y},
                      [targets, shape = log_probs.shape(), dtype = log_probs.dtype(), r](const ops::Grads& g) {
-                       return ops::Grads{kernels::cpu::nll_backward(g[0], targets, shape, dtype, r.reduced, r.scale)};
+                       return ops::Grads{dispatch::nll_backward(g[0], targets, shape, dtype, r.reduced, r.scale)};
                      });
   return y;
 }

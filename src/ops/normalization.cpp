@@ -3,8 +3,9 @@
 
 #include <cmath>
 
-#include "kernels/cpu/norm_kernels.hpp"
 #include "ops/op_common.hpp"
+#include "strata/dispatch/elementwise.hpp"
+#include "strata/dispatch/norm.hpp"
 
 namespace strata {
 namespace {
@@ -18,17 +19,13 @@ void check_param(const char* op, const char* name, const Tensor& p, const Shape&
 
 std::vector<double> values_of(const Tensor& t) { return t.to_vector<double>(); }
 
-// running = (1 - momentum) * running + momentum * batch, in place (running may be strided).
+// running = (1 - momentum) * running + momentum * batch, in place on running's device (running
+// may be strided).
 void update_running(const Tensor& running, const std::vector<double>& batch, double momentum) {
-  dispatch_floating(running.dtype(), "batch_norm", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* p = running.data<T>();
-    const int64_t stride = running.strides()[0];
-    for (size_t c = 0; c < batch.size(); ++c) {
-      T& r = p[static_cast<int64_t>(c) * stride];
-      r = static_cast<T>((1 - momentum) * r + momentum * batch[c]);
-    }
-  });
+  Tensor r = running;
+  const Tensor b = from_vector(batch, {static_cast<int64_t>(batch.size())}, running.device());
+  dispatch::binary_inplace(dispatch::BinaryOp::mul, r, scalar_tensor(1 - momentum, {kFloat64, running.device()}));
+  dispatch::add_scaled_inplace(r, b, momentum);
 }
 
 }  // namespace
@@ -56,7 +53,7 @@ Tensor batch_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, cons
   if (batch_stats) {
     STRATA_CHECK(M > 1 || !training, op, ": expected more than one value per channel in training, got input shape ",
                  x.shape().str());
-    kernels::cpu::ChannelStats st = kernels::cpu::channel_mean_var(x);
+    dispatch::ChannelStats st = dispatch::channel_mean_var(x);
     mean = std::move(st.mean);
     var = std::move(st.var);
     if (training && running_mean.defined()) {
@@ -72,11 +69,11 @@ Tensor batch_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, cons
   std::vector<double> invstd(C);
   for (int64_t c = 0; c < C; ++c) invstd[c] = 1.0 / std::sqrt(var[c] + eps);
 
-  Tensor y = kernels::cpu::batch_norm_apply(x, mean, invstd, gamma, beta);
+  Tensor y = dispatch::batch_norm_apply(x, mean, invstd, gamma, beta);
   if (autograd::needs_grad({&x, &gamma, &beta}))
     ops::record(
         ops::Op::batch_norm, {x, gamma, beta}, {y}, [x, gamma, beta, mean, invstd, batch_stats](const ops::Grads& g) {
-          auto d = kernels::cpu::batch_norm_backward(g[0], x, mean, invstd, gamma, batch_stats, x.requires_grad(),
+          auto d = dispatch::batch_norm_backward(g[0], x, mean, invstd, gamma, batch_stats, x.requires_grad(),
                                                      gamma.defined() && gamma.requires_grad(),
                                                      beta.defined() && beta.requires_grad());
           return ops::Grads{d.x, d.gamma, d.beta};
@@ -101,11 +98,11 @@ Tensor layer_norm(const Tensor& x, const std::vector<int64_t>& normalized_shape,
   STRATA_CHECK(eps >= 0, op, ": eps must be non-negative, got ", eps);
 
   const int64_t n = ns.numel();
-  kernels::cpu::LayerNormOut out = kernels::cpu::layer_norm_forward(x, n, gamma, beta, eps);
+  dispatch::LayerNormOut out = dispatch::layer_norm_forward(x, n, gamma, beta, eps);
   if (autograd::needs_grad({&x, &gamma, &beta}))
     ops::record(ops::Op::layer_norm, {x, gamma, beta}, {out.y},
                      [x, gamma, beta, n, mean = out.mean, rstd = out.rstd](const ops::Grads& g) {
-                       auto d = kernels::cpu::layer_norm_backward(g[0], x, n, mean, rstd, gamma, x.requires_grad(),
+                       auto d = dispatch::layer_norm_backward(g[0], x, n, mean, rstd, gamma, x.requires_grad(),
                                                                   gamma.defined() && gamma.requires_grad(),
                                                                   beta.defined() && beta.requires_grad());
                        // The kernel's parameter gradients are flat [n].

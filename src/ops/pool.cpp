@@ -1,16 +1,16 @@
 // Max and average pooling, and the global pools (reductions over the spatial axes).
 #include "strata/ops/pool.hpp"
 
-#include "kernels/cpu/pool_kernels.hpp"
 #include "ops/op_common.hpp"
 #include "ops/sliding_window.hpp"
+#include "strata/dispatch/pool.hpp"
 #include "strata/ops/reduce.hpp"
 
 namespace strata {
 namespace {
 
-using kernels::cpu::PoolGeometry;
-using kernels::cpu::PoolWorkspace;
+using dispatch::PoolGeometry;
+using dispatch::PoolWorkspace;
 using ops::Grads;
 
 Tensor pool_nd(ops::Op id, int nsp, bool max, const Tensor& x, const SpatialSizes& kernel,
@@ -31,10 +31,10 @@ Tensor pool_nd(ops::Op id, int nsp, bool max, const Tensor& x, const SpatialSize
 
   const bool grad = autograd::needs_grad({&x});
   std::shared_ptr<PoolWorkspace> workspace;
-  Tensor y = kernels::cpu::pool_forward(x, g, grad ? &workspace : nullptr);
+  Tensor y = dispatch::pool_forward(x, g, grad ? &workspace : nullptr);
   if (grad)
     ops::record(id, {x}, {y}, [x, g, workspace](const Grads& gr) {
-      return Grads{kernels::cpu::pool_backward(gr[0], x, g, workspace)};
+      return Grads{dispatch::pool_backward(gr[0], x, g, workspace)};
     });
   return y;
 }

@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "kernels/cpu/reduce.hpp"
 #include "ops/op_common.hpp"
+#include "strata/dispatch/reduce.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/shape.hpp"
 
@@ -19,7 +19,7 @@ std::vector<bool> axes_mask(const std::vector<int64_t>& axes, int ndim, const ch
 
 namespace {
 
-using kernels::cpu::ReduceOp;
+using dispatch::ReduceOp;
 using ops::Grads;
 using ops::Op;
 
@@ -33,7 +33,7 @@ Tensor expand_back(const Tensor& g, const Shape& x_shape, const std::vector<bool
 
 // cumsum's gradient: the cumulative sum from the end, whose own gradient is cumsum again.
 Tensor reverse_cumsum(const Tensor& g, int axis) {
-  Tensor r = kernels::cpu::cumsum(g, axis, true);
+  Tensor r = dispatch::cumsum(g, axis, true);
   if (autograd::needs_grad({&g}))
     ops::record_backward(Op::cumsum, {g}, {r}, [axis](const Grads& gg) { return Grads{cumsum(gg[0], axis)}; });
   return r;
@@ -51,7 +51,7 @@ int64_t reduced_count(const Shape& s, const std::vector<bool>& mask) {
 Tensor sum(const Tensor& x, const Axes& axes, bool keepdim) {
   ops::check_defined(x, "sum");
   auto mask = ops::axes_mask(axes, x.dim(), "sum");
-  Tensor y = kernels::cpu::reduce(ReduceOp::sum, x, mask, keepdim);
+  Tensor y = dispatch::reduce(ReduceOp::sum, x, mask, keepdim);
   if (autograd::needs_grad({&x}))
     ops::record(Op::sum, {x}, {y}, [shape = x.shape(), mask, keepdim](const Grads& g) {
       return Grads{expand_back(g[0], shape, mask, keepdim)};
@@ -64,7 +64,7 @@ Tensor mean(const Tensor& x, const Axes& axes, bool keepdim) {
   ops::check_floating(x, "mean");
   auto mask = ops::axes_mask(axes, x.dim(), "mean");
   int64_t n = reduced_count(x.shape(), mask);
-  Tensor y = kernels::cpu::reduce(ReduceOp::sum, x, mask, keepdim);
+  Tensor y = dispatch::reduce(ReduceOp::sum, x, mask, keepdim);
   {
     NoGradGuard no_grad;
     y = y * (1.0 / static_cast<double>(n));
@@ -79,7 +79,7 @@ Tensor mean(const Tensor& x, const Axes& axes, bool keepdim) {
 Tensor prod(const Tensor& x, const Axes& axes, bool keepdim) {
   ops::check_defined(x, "prod");
   auto mask = ops::axes_mask(axes, x.dim(), "prod");
-  Tensor y = kernels::cpu::reduce(ReduceOp::prod, x, mask, keepdim);
+  Tensor y = dispatch::reduce(ReduceOp::prod, x, mask, keepdim);
   if (autograd::needs_grad({&x}))
     ops::record(Op::prod, {x}, {y}, [x, mask, keepdim](const Grads& g, const Grads& out) {
       const Tensor& y = out[0];
@@ -104,7 +104,7 @@ static Tensor extremum(Op op, ReduceOp kernel, const Tensor& x, const Axes& axes
   const char* name = ops::op_name(op);
   ops::check_defined(x, name);
   auto mask = ops::axes_mask(axes, x.dim(), name);
-  Tensor y = kernels::cpu::reduce(kernel, x, mask, keepdim);
+  Tensor y = dispatch::reduce(kernel, x, mask, keepdim);
   if (autograd::needs_grad({&x}))
     ops::record(op, {x}, {y}, [x, mask, keepdim](const Grads& g, const Grads& out) {
       const Tensor& y = out[0];
@@ -127,11 +127,11 @@ Tensor amin(const Tensor& x, const Axes& axes, bool keepdim) {
 
 Tensor argmax(const Tensor& x, int64_t axis, bool keepdim) {
   ops::check_defined(x, "argmax");
-  return kernels::cpu::arg_reduce(true, x, normalize_axis(axis, x.dim(), "argmax"), keepdim);
+  return dispatch::arg_reduce(true, x, normalize_axis(axis, x.dim(), "argmax"), keepdim);
 }
 Tensor argmin(const Tensor& x, int64_t axis, bool keepdim) {
   ops::check_defined(x, "argmin");
-  return kernels::cpu::arg_reduce(false, x, normalize_axis(axis, x.dim(), "argmin"), keepdim);
+  return dispatch::arg_reduce(false, x, normalize_axis(axis, x.dim(), "argmin"), keepdim);
 }
 
 Tensor var(const Tensor& x, const Axes& axes, int64_t correction, bool keepdim) {
@@ -172,7 +172,7 @@ Tensor logsumexp(const Tensor& x, const Axes& axes, bool keepdim) {
 Tensor cumsum(const Tensor& x, int64_t axis) {
   ops::check_defined(x, "cumsum");
   int a = normalize_axis(axis, x.dim(), "cumsum");
-  Tensor y = kernels::cpu::cumsum(x, a, false);
+  Tensor y = dispatch::cumsum(x, a, false);
   if (autograd::needs_grad({&x}))
     ops::record(Op::cumsum, {x}, {y}, [a](const Grads& g) { return Grads{reverse_cumsum(g[0], a)}; });
   return y;

@@ -2,8 +2,8 @@
 // maps the gradient back to the input's shape.
 #include <algorithm>
 
-#include "kernels/cpu/elementwise.hpp"
 #include "ops/op_common.hpp"
+#include "strata/dispatch/elementwise.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/reduce.hpp"
 #include "strata/ops/shape.hpp"
@@ -268,7 +268,7 @@ Tensor broadcast_to(const Tensor& x, const Shape& shape) { return expand(x, shap
 
 Tensor clone(const Tensor& x) {
   ops::check_defined(x, "clone");
-  Tensor y = kernels::cpu::contiguous_copy(x);
+  Tensor y = dispatch::contiguous_copy(x);
   if (autograd::needs_grad({&x})) ops::record(Op::clone, {x}, {y}, [](const Grads& g) { return Grads{g[0]}; });
   return y;
 }
@@ -276,7 +276,7 @@ Tensor clone(const Tensor& x) {
 Tensor contiguous(const Tensor& x) {
   ops::check_defined(x, "contiguous");
   if (x.is_contiguous()) return x;
-  Tensor y = kernels::cpu::contiguous_copy(x);
+  Tensor y = dispatch::contiguous_copy(x);
   if (autograd::needs_grad({&x}))
     ops::record(Op::contiguous, {x}, {y}, [](const Grads& g) { return Grads{g[0]}; });
   return y;

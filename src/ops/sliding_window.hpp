@@ -3,13 +3,13 @@
 #pragma once
 #include <string>
 
-#include "kernels/cpu/spatial_window.hpp"
 #include "strata/core/tensor.hpp"
+#include "strata/dispatch/window.hpp"
 #include "strata/ops/padding.hpp"
 
 namespace strata::ops {
 
-using kernels::cpu::Window;
+using dispatch::Window;
 
 // `values` (one for every axis, or one per axis) right-aligned into a Window's 3 slots, the
 // unused leading slots `fill`. Each value must be >= `min`.

@@ -1,8 +1,8 @@
 // softmax and log_softmax: one fused kernel forward, one backward (softmax_kernels).
 #include "strata/ops/softmax.hpp"
 
-#include "kernels/cpu/softmax_kernels.hpp"
 #include "ops/op_common.hpp"
+#include "strata/dispatch/softmax.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/reduce.hpp"
 
@@ -15,7 +15,7 @@ using ops::Op;
 // The fused backward kernel as an op of its own: under create_graph it records its backward in
 // differentiable ops (the adjoint in g and the derivative in y of dx = backward(g, y)).
 Tensor softmax_backward(Op op, const Tensor& g, const Tensor& y, int ax, bool log) {
-  Tensor dx = kernels::cpu::softmax_backward(g, y, ax, log);
+  Tensor dx = dispatch::softmax_backward(g, y, ax, log);
   if (autograd::needs_grad({&g, &y}))
     ops::record_backward(op, {g, y}, {dx}, [op, g, y, ax, log](const Grads& gg) {
       const Tensor& u = gg[0];
@@ -38,7 +38,7 @@ Tensor softmax_op(Op op, const Tensor& x, int64_t axis, bool log) {
   ops::check_floating(x, name);
   STRATA_CHECK(x.dim() > 0, name, ": expected a tensor with at least one dimension, got a scalar");
   const int ax = normalize_axis(axis, x.dim(), name);
-  Tensor y = kernels::cpu::softmax_forward(x, ax, log);
+  Tensor y = dispatch::softmax_forward(x, ax, log);
   if (autograd::needs_grad({&x}))
     ops::record(op, {x}, {y}, [op, ax, log](const Grads& g, const Grads& out) {
       return Grads{softmax_backward(op, g[0], out[0], ax, log)};

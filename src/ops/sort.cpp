@@ -2,8 +2,8 @@
 // positions the indices name.
 #include "strata/ops/sort.hpp"
 
-#include "kernels/cpu/index_kernels.hpp"
 #include "ops/op_common.hpp"
+#include "strata/dispatch/index.hpp"
 #include "strata/ops/indexing.hpp"
 
 namespace strata {
@@ -12,11 +12,11 @@ namespace {
 using ops::Grads;
 
 ValuesAndIndices sort_op(ops::Op op, const Tensor& x, int ax, int64_t k, bool descending) {
-  auto [values, indices] = kernels::cpu::sort_along(x, ax, k, descending);
+  auto [values, indices] = dispatch::sort_along(x, ax, k, descending);
   if (autograd::needs_grad({&x}))
     // An init-capture: clang 14 (the sanitizer build) cannot capture a structured binding.
     ops::record(op, {x}, {values}, [indices = indices, ax, xshape = x.shape()](const Grads& g) {
-      return Grads{scatter_add(zeros(xshape, g[0].dtype()), ax, indices, g[0])};
+      return Grads{scatter_add(zeros(xshape, g[0].options()), ax, indices, g[0])};
     });
   return {values, indices};
 }
@@ -32,7 +32,7 @@ ValuesAndIndices sort(const Tensor& x, int64_t axis, bool descending) {
 Tensor argsort(const Tensor& x, int64_t axis, bool descending) {
   ops::check_defined(x, "argsort");
   const int ax = normalize_axis(axis, x.dim(), "argsort");
-  return kernels::cpu::sort_along(x, ax, x.dim() ? x.shape()[ax] : 1, descending).second;
+  return dispatch::sort_along(x, ax, x.dim() ? x.shape()[ax] : 1, descending).second;
 }
 
 ValuesAndIndices topk(const Tensor& x, int64_t k, int64_t axis, bool largest, bool sorted) {

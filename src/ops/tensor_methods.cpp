@@ -21,6 +21,7 @@ Tensor Tensor::expand(const Shape& shape) const { return strata::expand(*this, s
 Tensor Tensor::contiguous() const { return strata::contiguous(*this); }
 Tensor Tensor::clone() const { return strata::clone(*this); }
 Tensor Tensor::to(DType dtype) const { return strata::cast(*this, dtype); }
+Tensor Tensor::to(Device device) const { return strata::to_device(*this, device); }
 Tensor Tensor::sum() const { return strata::sum(*this); }
 Tensor Tensor::mean() const { return strata::mean(*this); }
 

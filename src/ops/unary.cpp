@@ -1,16 +1,16 @@
 // Unary element-wise ops: each forward is one kernel; its gradient formula sits beside it.
 #include <cmath>
 
-#include "kernels/cpu/elementwise.hpp"
 #include "ops/op_common.hpp"
+#include "strata/dispatch/elementwise.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/reduce.hpp"
 
 namespace strata {
 namespace {
 
-using kernels::cpu::BinaryOp;
-using kernels::cpu::UnaryOp;
+using dispatch::BinaryOp;
+using dispatch::UnaryOp;
 using ops::Grads;
 using ops::Op;
 
@@ -22,7 +22,7 @@ enum class Reads { nothing, input, output, both };
 template <class GradFn>
 Tensor unary_op(Op op, UnaryOp kernel, Reads reads, const Tensor& x, GradFn grad, double a = 0, double b = 0) {
   ops::check_defined(x, ops::op_name(op));
-  Tensor y = kernels::cpu::unary(kernel, x, a, b);
+  Tensor y = dispatch::unary(kernel, x, a, b);
   if (autograd::needs_grad({&x})) {
     Tensor kept = reads == Reads::input || reads == Reads::both ? x : Tensor();
     if (reads == Reads::output || reads == Reads::both)
@@ -44,7 +44,7 @@ Tensor activation_backward_wrt_output(Op op, const Tensor& gg, const Tensor& g, 
 // The fused backward kernel of tanh, sigmoid and relu as an op of its own: under create_graph
 // it records its backward, the same kernel for g and a formula for y.
 Tensor activation_backward(Op op, BinaryOp kernel, const Tensor& g, const Tensor& y) {
-  Tensor dx = kernels::cpu::binary(kernel, g, y);
+  Tensor dx = dispatch::binary(kernel, g, y);
   if (autograd::needs_grad({&g, &y}))
     ops::record_backward(op, {g, y}, {dx}, [op, kernel, g, y](const Grads& gg) {
       return Grads{activation_backward(op, kernel, gg[0], y),
@@ -198,6 +198,6 @@ Tensor pow(const Tensor& x, double exponent) {
       [exponent](const Tensor& g, const Tensor& x, const Tensor&) { return g * exponent * pow(x, exponent - 1); },
       exponent);
 }
-Tensor logical_not(const Tensor& x) { return kernels::cpu::unary(UnaryOp::logical_not, x); }
+Tensor logical_not(const Tensor& x) { return dispatch::unary(UnaryOp::logical_not, x, 0, 0); }
 
 }  // namespace strata

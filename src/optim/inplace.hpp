@@ -6,7 +6,7 @@
 
 namespace strata::optim::detail {
 
-inline Tensor& add_scalar_(Tensor& t, double v) { return add_(t, scalar_tensor(v, t.dtype())); }
+inline Tensor& add_scalar_(Tensor& t, double v) { return add_(t, scalar_tensor(v, t.options())); }
 // t += value * a * b
 inline Tensor& addcmul_(Tensor& t, const Tensor& a, const Tensor& b, double value) { return add_(t, a * b, value); }
 // t += value * a / b

@@ -52,6 +52,8 @@ void Optimizer::set_learning_rate(double lr) {
 Tensor& Optimizer::buffer(ParamState& state, const std::string& key, const Tensor& like, double init) {
   auto it = state.buffers.find(key);
   if (it == state.buffers.end()) it = state.buffers.emplace(key, full_like(like, init)).first;
+  // State follows its parameter when the model moves (Layer::to) between steps.
+  else if (it->second.device() != like.device()) it->second = it->second.to(like.device());
   return it->second;
 }
 

@@ -75,6 +75,9 @@ STRATA_CONFORMANCE_CASES(binary) {
   cases.push_back({"cast", {rand64(gen, {3, 2})},
                    [](const auto& in) { return cast(cast(in[0], kFloat32), kFloat64); }, "through float32", 1e-4,
                    1e-2});
+  // Across devices in tests/dispatch (CountingBackendTest.GradientsCrossDevicesBack); here the
+  // identity on one device.
+  cases.push_back({"to_device", {rand64(gen, {3, 2})}, [](const auto& in) { return to_device(in[0], in[0].device()); }});
   return cases;
 }
 

@@ -45,6 +45,7 @@ class Node : public std::enable_shared_from_this<Node> {
   struct OutputMeta {
     Shape shape;
     DType dtype;
+    Device device;  // where a missing gradient's zeros are made
   };
   std::vector<OutputMeta> outputs;
   std::vector<std::vector<GradHook>> output_hooks;  // per output: hooks of non-leaf tensors

@@ -1,14 +1,17 @@
-// Device: where a tensor's storage lives. CPU is implemented; CUDA is reserved so that user
-// code naming devices does not change when the CUDA backend (kernels/cuda) lands. Meta tensors
-// have a shape and a dtype but no data: static models run their layers on them to learn shapes
-// without computing or allocating activations.
+// Device: where a tensor's storage lives. CPU is implemented in the library; CUDA is filled in by
+// the CUDA backend (kernels/cuda) when it is built. Meta tensors have a shape and a dtype but no
+// data: static models run their layers on them to learn shapes without computing or allocating
+// activations. Custom is a device type for a backend registered from outside the library (a
+// test's, a plugin's): it brings its allocator (core/allocator.hpp) and its kernels
+// (strata/dispatch), and the library needs no change.
 #pragma once
 #include <cstdint>
 #include <string>
 
 namespace strata {
 
-enum class DeviceType : uint8_t { CPU, CUDA, Meta };
+enum class DeviceType : uint8_t { CPU, CUDA, Meta, Custom };
+inline constexpr int kDeviceTypeCount = 4;  // the rows of every dispatch table
 
 struct Device {
   DeviceType type = DeviceType::CPU;

@@ -9,23 +9,25 @@
 
 namespace strata {
 
-Tensor zeros(const Shape& shape, DType dtype = kFloat32);
-Tensor ones(const Shape& shape, DType dtype = kFloat32);
-Tensor full(const Shape& shape, double value, DType dtype = kFloat32);
+// Each factory takes TensorOptions: a dtype, a device or both ({kFloat64, device}); *_like
+// keep the dtype and device of their argument.
+Tensor zeros(const Shape& shape, TensorOptions options = {});
+Tensor ones(const Shape& shape, TensorOptions options = {});
+Tensor full(const Shape& shape, double value, TensorOptions options = {});
 Tensor zeros_like(const Tensor& t);
 Tensor ones_like(const Tensor& t);
 Tensor full_like(const Tensor& t, double value);
 Tensor empty_like(const Tensor& t);
-Tensor scalar_tensor(double value, DType dtype = kFloat32);  // a 0-dimensional tensor
+Tensor scalar_tensor(double value, TensorOptions options = {});  // a 0-dimensional tensor
 // [start, end) in steps of `step`; int64 unless a dtype is given.
-Tensor arange(double start, double end, double step = 1, DType dtype = kInt64);
-Tensor arange(int64_t end, DType dtype = kInt64);
-Tensor linspace(double start, double end, int64_t steps, DType dtype = kFloat32);
-Tensor eye(int64_t n, int64_t m = -1, DType dtype = kFloat32);
+Tensor arange(double start, double end, double step = 1, TensorOptions options = kInt64);
+Tensor arange(int64_t end, TensorOptions options = kInt64);
+Tensor linspace(double start, double end, int64_t steps, TensorOptions options = {});
+Tensor eye(int64_t n, int64_t m = -1, TensorOptions options = {});
 
 // From C++ values; the shape defaults to 1-D. The dtype follows T (float -> float32, ...).
 template <class T>
-Tensor from_vector(const std::vector<T>& values, const Shape& shape);
+Tensor from_vector(const std::vector<T>& values, const Shape& shape, Device device = kCPU);
 template <class T>
 Tensor from_vector(const std::vector<T>& values) {
   return from_vector(values, Shape{static_cast<int64_t>(values.size())});
@@ -48,12 +50,15 @@ class Generator {
 Generator& default_generator();
 void manual_seed(uint64_t seed);
 
-Tensor rand(const Shape& shape, DType dtype = kFloat32, Generator* gen = nullptr);   // U[0, 1)
-Tensor randn(const Shape& shape, DType dtype = kFloat32, Generator* gen = nullptr);  // N(0, 1)
-Tensor uniform(const Shape& shape, double low, double high, DType dtype = kFloat32, Generator* gen = nullptr);
-Tensor normal(const Shape& shape, double mean, double stddev, DType dtype = kFloat32, Generator* gen = nullptr);
-Tensor randint(int64_t low, int64_t high, const Shape& shape, DType dtype = kInt64, Generator* gen = nullptr);
-Tensor bernoulli(const Shape& shape, double p, DType dtype = kFloat32, Generator* gen = nullptr);
+// Random tensors: the values are drawn on the host from the generator, so a seed gives the same
+// values on every device.
+Tensor rand(const Shape& shape, TensorOptions options = {}, Generator* gen = nullptr);   // U[0, 1)
+Tensor randn(const Shape& shape, TensorOptions options = {}, Generator* gen = nullptr);  // N(0, 1)
+Tensor uniform(const Shape& shape, double low, double high, TensorOptions options = {}, Generator* gen = nullptr);
+Tensor normal(const Shape& shape, double mean, double stddev, TensorOptions options = {}, Generator* gen = nullptr);
+Tensor randint(int64_t low, int64_t high, const Shape& shape, TensorOptions options = kInt64,
+               Generator* gen = nullptr);
+Tensor bernoulli(const Shape& shape, double p, TensorOptions options = {}, Generator* gen = nullptr);
 Tensor randperm(int64_t n, Generator* gen = nullptr);
 
 }  // namespace strata

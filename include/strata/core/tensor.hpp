@@ -15,6 +15,7 @@
 #include "strata/core/dtype.hpp"
 #include "strata/core/shape.hpp"
 #include "strata/core/storage.hpp"
+#include "strata/core/tensor_options.hpp"
 
 namespace strata {
 
@@ -58,11 +59,13 @@ class Tensor {
   int64_t numel() const { return impl_->shape.numel(); }
   DType dtype() const { return impl_->dtype; }
   Device device() const { return impl_->storage->device(); }
+  TensorOptions options() const { return {dtype(), device()}; }
   bool is_meta() const { return device().type == DeviceType::Meta; }
   bool is_contiguous() const;
   size_t nbytes() const { return numel() * itemsize(dtype()); }
 
-  // Pointer to the first element. data<T>() checks that T matches the dtype.
+  // Pointer to the first element, in the device's memory (host code may dereference it only on
+  // a host-accessible device). data<T>() checks that T matches the dtype.
   void* raw_data() const {
     if (impl_->storage->device().type == DeviceType::Meta) [[unlikely]]
       throw_no_data();
@@ -73,13 +76,13 @@ class Tensor {
     check_dtype(dtype_of<T>::value, "data<T>()");
     return static_cast<T*>(raw_data());
   }
-  // The single value of a one-element tensor, converted to T.
+  // The single value of a one-element tensor, converted to T (copied to the host if need be).
   template <class T>
   T item() const {
     return static_cast<T>(item_double());
   }
   double item_double() const;
-  // All values, converted to T, in row-major order.
+  // All values, converted to T, in row-major order (copied to the host if need be).
   template <class T>
   std::vector<T> to_vector() const;
 
@@ -113,6 +116,7 @@ class Tensor {
   Tensor contiguous() const;
   Tensor clone() const;
   Tensor to(DType dtype) const;
+  Tensor to(Device device) const;  // a copy on `device` (this tensor when already there)
   Tensor sum() const;
   Tensor mean() const;
 

@@ -47,6 +47,11 @@ class Layer {
   // Sets train / eval mode on this layer and, when called, on the children it calls.
   Layer& train(bool on = true);
   Layer& eval() { return train(false); }
+  // Moves this layer's weights (and their gradients) and its children's to `device`, in place:
+  // optimizers holding them follow (their state moves at the next step). Weights built later
+  // are made there too.
+  Layer& to(Device device);
+  Device device() const { return device_; }
 
   // Weights of this layer and its children, children in the order they were first called.
   std::vector<Tensor> all_weights() const;
@@ -104,6 +109,7 @@ class Layer {
 
   std::string kind_, name_;
   bool built_ = false, training_ = true;
+  Device device_ = kCPU;
   std::vector<Weight> weights_;
   // Links, not ownership: a layer destroyed (a temporary called inside forward) or moved
   // removes or re-points itself in its parents' children_ and its children's parents_.

@@ -62,6 +62,8 @@ Tensor logical_not(const Tensor& x);
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);
 // Casts (differentiable between float dtypes).
 Tensor cast(const Tensor& x, DType dtype);
+// A copy of x on `device` (x itself when already there); its gradient goes back to x's device.
+Tensor to_device(const Tensor& x, Device device);
 
 Tensor operator-(const Tensor& x);
 Tensor operator+(const Tensor& a, const Tensor& b);

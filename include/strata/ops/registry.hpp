@@ -26,7 +26,7 @@
   X(logsumexp, any) X(cumsum, any)
 #define STRATA_SHAPE_OPS(X)                                                                                     \
   X(reshape, any) X(permute, any) X(squeeze, any) X(unsqueeze, any) X(slice, any) X(select, any) X(expand, any)  \
-  X(contiguous, any) X(clone, any)
+  X(contiguous, any) X(clone, any) X(to_device, any)
 #define STRATA_COMBINE_OPS(X) \
   X(concat, any) X(stack, any) X(split, any) X(chunk, any) X(pad, any) X(tile, any) X(flip, any) X(roll, any)
 #define STRATA_LINALG_OPS(X) X(matmul, any) X(linear, any)

@@ -1,5 +1,4 @@
 #include "kernels/cpu/conv_kernels.hpp"
-#include "kernels/cpu/meta.hpp"
 
 #include <optional>
 
@@ -15,21 +14,6 @@ using tag = memory::format_tag;
 constexpr auto f32 = memory::data_type::f32;
 
 Tensor dense(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
-
-Shape weights_shape(const ConvGeometry& g) {
-  Shape s;
-  for (int i = 3 - g.win.nsp; i < 3; ++i) s.push_back(g.win.kernel[i]);
-  s.push_back(g.in_channels / g.groups);
-  s.push_back(g.out_channels);
-  return s;
-}
-
-Shape activation_shape(const ConvGeometry& g, const Window::Axes& spatial, int64_t channels) {
-  Shape s{g.win.batch};
-  for (int i = 3 - g.win.nsp; i < 3; ++i) s.push_back(spatial[i]);
-  s.push_back(channels);
-  return s;
-}
 
 // Our weights [k..., C/groups, O] described in oneDNN's logical order, (O, C, k...) or with
 // groups (G, O/G, C/G, k...), by strides: oneDNN reads and writes them in place.
@@ -167,8 +151,7 @@ memory primitive_weights(const std::optional<dnnl::reorder>& reorder, const memo
 
 Tensor conv_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in, const ConvGeometry& g) {
   Tensor x = dense(x_in), w = dense(w_in), b = b_in.defined() ? dense(b_in) : b_in;
-  Tensor y = Tensor::empty(activation_shape(g, g.win.out, g.out_channels), x.dtype(), result_device({&x, &w, &b}));
-  if (y.is_meta()) return y;
+  Tensor y = Tensor::empty(g.win.activation_shape(g.win.out, g.out_channels), x.dtype(), x.device());
   if (x.dtype() == kFloat64) {
     conv_reference_forward<double>(g, x.data<double>(), w.data<double>(), b.defined() ? b.data<double>() : nullptr,
                                    y.data<double>());
@@ -191,7 +174,7 @@ Tensor conv_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in, 
 
 Tensor conv_backward_data(const Tensor& dy_in, const Tensor& w_in, const ConvGeometry& g) {
   Tensor dy = dense(dy_in), w = dense(w_in);
-  Tensor dx = Tensor::empty(activation_shape(g, g.win.in, g.in_channels), dy.dtype());
+  Tensor dx = Tensor::empty(g.win.activation_shape(g.win.in, g.in_channels), dy.dtype(), dy.device());
   if (dy.dtype() == kFloat64) {
     conv_reference_backward_data<double>(g, dy.data<double>(), w.data<double>(), dx.data<double>());
     return dx;
@@ -210,8 +193,8 @@ Tensor conv_backward_data(const Tensor& dy_in, const Tensor& w_in, const ConvGeo
 std::pair<Tensor, Tensor> conv_backward_weights(const Tensor& x_in, const Tensor& dy_in, const ConvGeometry& g,
                                                 bool with_bias) {
   Tensor x = dense(x_in), dy = dense(dy_in);
-  Tensor dw = Tensor::empty(weights_shape(g), x.dtype());
-  Tensor db = with_bias ? Tensor::empty({g.out_channels}, x.dtype()) : Tensor();
+  Tensor dw = Tensor::empty(g.weights_shape(), x.dtype(), x.device());
+  Tensor db = with_bias ? Tensor::empty({g.out_channels}, x.dtype(), x.device()) : Tensor();
   if (x.dtype() == kFloat64) {
     conv_reference_backward_weights<double>(g, x.data<double>(), dy.data<double>(), dw.data<double>(),
                                             with_bias ? db.data<double>() : nullptr);

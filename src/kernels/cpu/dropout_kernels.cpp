@@ -1,5 +1,4 @@
 #include "kernels/cpu/dropout_kernels.hpp"
-#include "kernels/cpu/meta.hpp"
 
 #include "kernels/cpu/partial_sums.hpp"
 
@@ -31,8 +30,7 @@ template <class T>
 
 Tensor dropout_apply(const Tensor& x_in, double p, uint64_t seed) {
   Tensor x = dense(x_in);
-  Tensor y = Tensor::empty(x.shape(), x.dtype(), result_device({&x}));
-  if (y.is_meta()) return y;
+  Tensor y = Tensor::empty(x.shape(), x.dtype(), x.device());
   const uint32_t k0 = static_cast<uint32_t>(seed), k1 = static_cast<uint32_t>(seed >> 32);
   const double cut = p * 4294967296.0;
   const uint32_t threshold = cut >= 4294967295.0 ? 0xffffffffu : static_cast<uint32_t>(cut);

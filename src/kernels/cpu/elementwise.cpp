@@ -5,7 +5,6 @@
 #include <limits>
 
 #include "kernels/cpu/loops.hpp"
-#include "kernels/cpu/meta.hpp"
 #include "kernels/cpu/scalar_math.hpp"
 
 namespace strata::kernels::cpu {
@@ -27,7 +26,6 @@ Shape broadcast_byte_strides(const Tensor& t, const Shape& out) {
 // out[i] = f(x[i]) with Out/In element types.
 template <class Out, class In, class F>
 void map1(Tensor& out, const Tensor& x, F f) {
-  if (out.is_meta()) return;
   StridedLoop<2> loop{out.shape(), {broadcast_byte_strides(out, out.shape()), broadcast_byte_strides(x, out.shape())},
                       {static_cast<char*>(out.raw_data()), static_cast<char*>(x.raw_data())}};
   // flatten: `f` must be inlined into the loops for them to vectorise; with ~100 instantiations
@@ -51,7 +49,6 @@ void map1(Tensor& out, const Tensor& x, F f) {
 // out[i] = f(a[i], b[i]) with broadcasting; a and b have type In.
 template <class Out, class In, class F>
 void map2(Tensor& out, const Tensor& a, const Tensor& b, F f) {
-  if (out.is_meta()) return;
   const Shape& sh = out.shape();
   StridedLoop<3> loop{sh,
                       {broadcast_byte_strides(out, sh), broadcast_byte_strides(a, sh), broadcast_byte_strides(b, sh)},
@@ -181,33 +178,16 @@ void binary_compare(BinaryOp op, Tensor& out, const Tensor& a, const Tensor& b) 
 
 }  // namespace
 
-const char* unary_name(UnaryOp op) {
-  static const char* names[] = {"neg", "abs", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "square",
-                                "reciprocal", "sin", "cos", "tanh", "sigmoid", "relu", "relu6", "leaky_relu",
-                                "elu", "selu", "gelu", "softplus", "softsign", "silu", "mish", "hard_sigmoid",
-                                "hard_tanh", "sign", "floor", "ceil", "round", "clamp", "logical_not", "pow"};
-  return names[static_cast<int>(op)];
-}
-
-const char* binary_name(BinaryOp op) {
-  static const char* names[] = {"add", "sub", "mul", "div", "pow", "maximum", "minimum", "eq", "ne", "lt", "le",
-                                "gt", "ge", "logical_and", "logical_or", "relu_backward", "sigmoid_backward",
-                                "tanh_backward"};
-  return names[static_cast<int>(op)];
-}
-
-bool is_comparison(BinaryOp op) { return op >= BinaryOp::eq && op <= BinaryOp::logical_or; }
-
 Tensor unary(UnaryOp op, const Tensor& x, double a, double b) {
   if (op == UnaryOp::logical_not) {
-    Tensor out = Tensor::empty(x.shape(), kBool, result_device({&x}));
+    Tensor out = Tensor::empty(x.shape(), kBool, x.device());
     dispatch_all(x.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       map1<bool, T>(out, x, [](T v) { return v == T(0); });
     });
     return out;
   }
-  Tensor out = Tensor::empty(x.shape(), x.dtype(), result_device({&x}));
+  Tensor out = Tensor::empty(x.shape(), x.dtype(), x.device());
   dispatch_all(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_floating_point_v<T>) unary_float<T>(op, out, x, T(a), T(b));
@@ -224,30 +204,25 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b) {
   Tensor cb = b.dtype() == common ? b : cast(b, common);
   Shape shape = a.shape() == b.shape() ? a.shape() : broadcast_shapes(a.shape(), b.shape(), binary_name(op));
   if (is_comparison(op)) {
-    Tensor out = Tensor::empty(shape, kBool, result_device({&a, &b}));
+    Tensor out = Tensor::empty(shape, kBool, a.device());
     dispatch_all(common, [&](auto tag) { binary_compare<typename decltype(tag)::type>(op, out, ca, cb); });
     return out;
   }
-  Tensor out = Tensor::empty(shape, common, result_device({&a, &b}));
+  Tensor out = Tensor::empty(shape, common, a.device());
   dispatch_numeric(common, binary_name(op),
                    [&](auto tag) { binary_arith<typename decltype(tag)::type>(op, out, ca, cb); });
   return out;
 }
 
 void binary_inplace(BinaryOp op, Tensor& a, const Tensor& b) {
-  STRATA_CHECK(!is_comparison(op), binary_name(op), "_: comparisons have no in-place form");
-  Shape shape = broadcast_shapes(a.shape(), b.shape(), binary_name(op));
-  STRATA_CHECK(shape == a.shape(), binary_name(op), "_: the result shape ", shape.str(),
-               " differs from the in-place target's shape ", a.shape().str());
+  dispatch::check_inplace(op, a.shape(), b.shape());
   Tensor cb = b.dtype() == a.dtype() ? b : cast(b, a.dtype());
   dispatch_numeric(a.dtype(), binary_name(op),
                    [&](auto tag) { binary_arith<typename decltype(tag)::type>(op, a, a, cb); });
 }
 
 void add_scaled_inplace(Tensor& a, const Tensor& b, double alpha) {
-  Shape shape = broadcast_shapes(a.shape(), b.shape(), "add_");
-  STRATA_CHECK(shape == a.shape(), "add_: the result shape ", shape.str(), " differs from the in-place target's shape ",
-               a.shape().str());
+  dispatch::check_inplace(BinaryOp::add, a.shape(), b.shape());
   Tensor cb = b.dtype() == a.dtype() ? b : cast(b, a.dtype());
   dispatch_numeric(a.dtype(), "add_", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -262,8 +237,7 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
   Tensor cb = b.dtype() == common ? b : cast(b, common);
   Tensor cc = cond.dtype() == kBool ? cond : cast(cond, kBool);
   Shape shape = broadcast_shapes(broadcast_shapes(cc.shape(), a.shape(), "where"), b.shape(), "where");
-  Tensor out = Tensor::empty(shape, common, result_device({&cond, &a, &b}));
-  if (out.is_meta()) return out;
+  Tensor out = Tensor::empty(shape, common, a.device());
   StridedLoop<4> loop{shape,
                       {broadcast_byte_strides(out, shape), broadcast_byte_strides(cc, shape),
                        broadcast_byte_strides(ca, shape), broadcast_byte_strides(cb, shape)},
@@ -282,9 +256,7 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
 }
 
 void copy_into(Tensor& dst, const Tensor& src) {
-  Shape shape = broadcast_shapes(dst.shape(), src.shape(), "copy");
-  STRATA_CHECK(shape == dst.shape(), "copy: cannot write a tensor of shape ", src.shape().str(),
-               " into one of shape ", dst.shape().str());
+  dispatch::check_copy_shape(dst.shape(), src.shape());
   dispatch_all(dst.dtype(), [&](auto out_tag) {
     using O = typename decltype(out_tag)::type;
     dispatch_all(src.dtype(), [&](auto in_tag) {
@@ -308,19 +280,18 @@ void copy_into(Tensor& dst, const Tensor& src) {
 }
 
 Tensor contiguous_copy(const Tensor& x) {
-  Tensor out = Tensor::empty(x.shape(), x.dtype(), result_device({&x}));
+  Tensor out = Tensor::empty(x.shape(), x.dtype(), x.device());
   copy_into(out, x);
   return out;
 }
 
 Tensor cast(const Tensor& x, DType dtype) {
-  Tensor out = Tensor::empty(x.shape(), dtype, result_device({&x}));
+  Tensor out = Tensor::empty(x.shape(), dtype, x.device());
   copy_into(out, x);
   return out;
 }
 
 void fill(Tensor& t, double value) {
-  if (t.is_meta()) return;
   dispatch_all(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T v = static_cast<T>(value);

@@ -1,5 +1,4 @@
 #include "kernels/cpu/index_kernels.hpp"
-#include "kernels/cpu/meta.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -24,8 +23,8 @@ void dispatch_word(DType t, F&& fn) {
   throw Error(std::string("index kernels: unsupported element size of ") + dtype_name(t));
 }
 
-Tensor zero_tensor(const Shape& shape, DType dtype) {
-  Tensor out = Tensor::empty(shape, dtype);
+Tensor zero_tensor(const Shape& shape, DType dtype, Device device) {
+  Tensor out = Tensor::empty(shape, dtype, device);
   if (out.numel() > 0) std::memset(out.raw_data(), 0, out.nbytes());  // all-zero bits are 0 in every dtype
   return out;
 }
@@ -81,8 +80,8 @@ int64_t row_offset(int64_t r, const Shape& shape, const std::vector<std::vector<
 
 Tensor take_axes(const Tensor& x, const Shape& shape, const AxisMaps& maps) {
   if (x.dim() == 0) return contiguous_copy(x);
-  Tensor out = Tensor::empty(shape, x.dtype(), result_device({&x}));
-  if (out.numel() == 0 || out.is_meta()) return out;
+  Tensor out = Tensor::empty(shape, x.dtype(), x.device());
+  if (out.numel() == 0) return out;
   const int nd = shape.size();
   // Trailing axes that are copied whole and lie contiguously in x make one block; the axis
   // before them (`loop`) is walked through its offset table, the axes before that are rows.
@@ -122,7 +121,7 @@ Tensor take_axes(const Tensor& x, const Shape& shape, const AxisMaps& maps) {
 }
 
 void write_slab(Tensor& y, int axis, int64_t at, const Tensor& x) {
-  if (x.numel() == 0 || y.is_meta()) return;
+  if (x.numel() == 0) return;
   int64_t outer = 1, inner = 1;
   for (int d = 0; d < axis; ++d) outer *= y.shape()[d];
   for (int d = axis + 1; d < y.dim(); ++d) inner *= y.shape()[d];
@@ -142,7 +141,7 @@ void write_slab(Tensor& y, int axis, int64_t at, const Tensor& x) {
 }
 
 Tensor put_add_axes(const Tensor& g, const AxisMaps& maps, const Shape& shape) {
-  Tensor out = zero_tensor(shape, g.dtype());
+  Tensor out = zero_tensor(shape, g.dtype(), g.device());
   if (g.dim() == 0) {
     copy_into(out, g);
     return out;
@@ -180,7 +179,7 @@ Tensor put_add_axes(const Tensor& g, const AxisMaps& maps, const Shape& shape) {
 }
 
 Tensor gather_along(const Tensor& x, int axis, const Tensor& index) {
-  Tensor out = Tensor::empty(index.shape(), x.dtype());
+  Tensor out = Tensor::empty(index.shape(), x.dtype(), x.device());
   if (out.numel() == 0) return out;
   if (x.dim() == 0) {
     copy_into(out, x);
@@ -241,8 +240,8 @@ void scatter_add_along(Tensor& out, int axis, const Tensor& index, const Tensor&
 std::pair<Tensor, Tensor> sort_along(const Tensor& x, int axis, int64_t k, bool descending) {
   Shape out_shape = x.shape();
   if (x.dim() > 0) out_shape[axis] = k;
-  Tensor values = Tensor::empty(out_shape, x.dtype());
-  Tensor indices = Tensor::empty(out_shape, kInt64);
+  Tensor values = Tensor::empty(out_shape, x.dtype(), x.device());
+  Tensor indices = Tensor::empty(out_shape, kInt64, x.device());
   if (values.numel() == 0) return {values, indices};
   if (x.dim() == 0) {
     copy_into(values, x);
@@ -304,14 +303,15 @@ std::vector<int64_t> true_positions(const Tensor& mask) {
   return out;
 }
 
-Tensor one_hot(const std::vector<int64_t>& ids, const Shape& ids_shape, int64_t depth, DType dtype) {
-  Shape shape = ids_shape;
+Tensor one_hot(const Tensor& ids, int64_t depth, DType dtype) {
+  Shape shape = ids.shape();
   shape.push_back(depth);
-  Tensor out = zero_tensor(shape, dtype);
+  Tensor out = zero_tensor(shape, dtype, ids.device());
+  const int64_t* id = ids.data<int64_t>();
   dispatch_all(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* p = out.data<T>();
-    for (size_t i = 0; i < ids.size(); ++i) p[i * depth + ids[i]] = T(1);
+    for (int64_t i = 0; i < ids.numel(); ++i) p[i * depth + id[i]] = T(1);
   });
   return out;
 }

@@ -61,8 +61,8 @@ decltype(auto) with_loss(PointwiseLoss kind, DType dtype, double delta, F&& fn) 
   });
 }
 
-Tensor scalar_of(double v, DType dtype) {
-  Tensor out = Tensor::empty(Shape{}, dtype);
+Tensor scalar_of(double v, DType dtype, Device device) {
+  Tensor out = Tensor::empty(Shape{}, dtype, device);
   fill(out, v);
   return out;
 }
@@ -112,9 +112,9 @@ Tensor pointwise_loss(PointwiseLoss kind, const Tensor& x_in, const Tensor& t_in
         const T *x = xp + b, *t = tp + b;
         return chunked_sum<T>(e - b, [&](int64_t i) { return loss.value(x[i], t[i]); });
       });
-      return scalar_of(total * scale, x.dtype());
+      return scalar_of(total * scale, x.dtype(), x.device());
     }
-    Tensor out = Tensor::empty(x.shape(), x.dtype());
+    Tensor out = Tensor::empty(x.shape(), x.dtype(), x.device());
     T* o = out.data<T>();
     parallel_for(n, kParallelGrain, [&](int64_t b, int64_t e) {
 #pragma omp simd
@@ -129,8 +129,8 @@ std::pair<Tensor, Tensor> pointwise_loss_backward(PointwiseLoss kind, const Tens
                                                   bool want_x, bool want_t) {
   Tensor x = dense(x_in), t = dense(t_in);
   Tensor g = reduced ? grad : dense(grad.dtype() == x.dtype() ? grad : cast(grad, x.dtype()));
-  Tensor gx = want_x ? Tensor::empty(x.shape(), x.dtype()) : Tensor();
-  Tensor gt = want_t ? Tensor::empty(x.shape(), x.dtype()) : Tensor();
+  Tensor gx = want_x ? Tensor::empty(x.shape(), x.dtype(), x.device()) : Tensor();
+  Tensor gt = want_t ? Tensor::empty(x.shape(), x.dtype(), x.device()) : Tensor();
   with_loss(kind, x.dtype(), delta, [&](auto tag, auto loss) {
     using T = typename decltype(tag)::type;
     const GradView<T> gv(g, reduced, scale);
@@ -163,8 +163,8 @@ Tensor cross_entropy_forward(const Tensor& logits_in, const Tensor& targets_in, 
   Tensor x = dense(logits_in), tg = dense(targets_in);
   const int64_t C = classes_of(x), rows = C == 0 ? 0 : x.numel() / C;
   const bool soft = is_floating(tg.dtype());
-  lse = Tensor::empty(Shape{rows}, x.dtype());
-  Tensor per_row = Tensor::empty(Shape{rows}, x.dtype());
+  lse = Tensor::empty(Shape{rows}, x.dtype(), x.device());
+  Tensor per_row = Tensor::empty(Shape{rows}, x.dtype(), x.device());
   dispatch_floating(x.dtype(), "cross_entropy", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* xp = x.data<T>();
@@ -202,7 +202,7 @@ Tensor cross_entropy_forward(const Tensor& logits_in, const Tensor& targets_in, 
       for (int64_t r = b; r < e; ++r) s += p[r];
       return s;
     });
-    return scalar_of(total * scale, x.dtype());
+    return scalar_of(total * scale, x.dtype(), x.device());
   });
 }
 
@@ -212,8 +212,8 @@ std::pair<Tensor, Tensor> cross_entropy_backward(const Tensor& grad, const Tenso
   Tensor g = reduced ? grad : dense(grad.dtype() == x.dtype() ? grad : cast(grad, x.dtype()));
   const int64_t C = classes_of(x), rows = C == 0 ? 0 : x.numel() / C;
   const bool soft = is_floating(tg.dtype());
-  Tensor gx = Tensor::empty(x.shape(), x.dtype());
-  Tensor gt = soft && want_targets ? Tensor::empty(x.shape(), x.dtype()) : Tensor();
+  Tensor gx = Tensor::empty(x.shape(), x.dtype(), x.device());
+  Tensor gt = soft && want_targets ? Tensor::empty(x.shape(), x.dtype(), x.device()) : Tensor();
   dispatch_floating(x.dtype(), "cross_entropy backward", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const GradView<T> gv(g, reduced, scale);
@@ -266,9 +266,9 @@ Tensor nll_forward(const Tensor& log_probs, const Tensor& ids_in, bool reduced, 
           for (int64_t r = b; r < e; ++r) s -= xp[r * C + id[r]];
           return s;
         });
-        return scalar_of(total * scale, x.dtype());
+        return scalar_of(total * scale, x.dtype(), x.device());
       }
-      Tensor out = Tensor::empty(Shape{rows}, x.dtype());
+      Tensor out = Tensor::empty(Shape{rows}, x.dtype(), x.device());
       T* o = out.data<T>();
       parallel_for(rows, kParallelGrain, [&](int64_t b, int64_t e) {
         for (int64_t r = b; r < e; ++r) o[r] = -xp[r * C + id[r]];
@@ -282,7 +282,7 @@ Tensor nll_backward(const Tensor& grad, const Tensor& ids_in, const Shape& shape
                     double scale) {
   Tensor ids = dense(ids_in);
   Tensor g = reduced ? grad : dense(grad.dtype() == dtype ? grad : cast(grad, dtype));
-  Tensor gx = Tensor::empty(shape, dtype);
+  Tensor gx = Tensor::empty(shape, dtype, grad.device());
   fill(gx, 0.0);
   const int64_t C = shape.size() == 0 ? 1 : shape.back(), rows = C == 0 ? 0 : shape.numel() / C;
   dispatch_floating(dtype, "nll_loss backward", [&](auto tag) {

@@ -1,38 +1,22 @@
-// Fused loss kernels (no autograd). A loss is either kept per element / per row (reduced =
-// false: the result has that shape) or summed and multiplied by `scale` (reduced = true: a
-// 0-d result; scale = 1/count for a mean, 1 for a sum). Backward kernels take the matching
-// output gradient (per element / per row, or 0-d) and the same reduced / scale.
+// Fused loss CPU kernels (strata/dispatch/loss.hpp documents them).
 #pragma once
 #include <utility>
 
-#include "strata/core/tensor.hpp"
+#include "strata/dispatch/loss.hpp"
 
 namespace strata::kernels::cpu {
 
-enum class PointwiseLoss { mse, l1, huber /*delta*/, bce_with_logits };
+using dispatch::PointwiseLoss;
 
-// loss(x, t) element by element; x and t have one shape and dtype.
 Tensor pointwise_loss(PointwiseLoss kind, const Tensor& x, const Tensor& t, bool reduced, double scale, double delta);
-// {dL/dx, dL/dt}; each is computed only when asked for (else undefined).
 std::pair<Tensor, Tensor> pointwise_loss_backward(PointwiseLoss kind, const Tensor& grad, const Tensor& x,
                                                   const Tensor& t, bool reduced, double scale, double delta,
                                                   bool want_x, bool want_t);
-
-// Throws strata::Error naming `op`, the first id outside [0, classes) and `classes`.
 void check_class_ids(const Tensor& ids, int64_t classes, const char* op);
-
-// Softmax cross-entropy of logits [rows, C] (any leading shape, classes last) against int
-// class ids [rows] or probabilities [rows, C]. `lse` receives each row's logsumexp, which
-// the backward pass uses to rebuild the softmax without storing it.
 Tensor cross_entropy_forward(const Tensor& logits, const Tensor& targets, bool reduced, double scale, Tensor& lse);
-// {dL/dlogits = g (softmax * sum(t) - t), dL/dtargets = g (lse - logits)} (the second only for
-// probability targets, and only when asked for).
 std::pair<Tensor, Tensor> cross_entropy_backward(const Tensor& grad, const Tensor& logits, const Tensor& targets,
                                                  const Tensor& lse, bool reduced, double scale, bool want_targets);
-
-// -log_probs[r, id_r] per row.
 Tensor nll_forward(const Tensor& log_probs, const Tensor& ids, bool reduced, double scale);
-// -g at each row's id, zero elsewhere, of log_probs' shape and dtype.
 Tensor nll_backward(const Tensor& grad, const Tensor& ids, const Shape& shape, DType dtype, bool reduced,
                     double scale);
 

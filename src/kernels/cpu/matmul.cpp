@@ -1,5 +1,4 @@
 #include "kernels/cpu/matmul.hpp"
-#include "kernels/cpu/meta.hpp"
 
 #include "kernels/cpu/dnnl_context.hpp"
 #include "kernels/cpu/elementwise.hpp"
@@ -93,8 +92,8 @@ Tensor matmul3d(const Tensor& a_in, const Tensor& b_in, const Tensor& bias_in) {
   Tensor a = usable(a_in), b = usable(b_in);
   Tensor bias = !bias_in.defined() || bias_in.is_contiguous() ? bias_in : contiguous_copy(bias_in);
   const int64_t B = std::max(a.shape()[0], b.shape()[0]);
-  Tensor out = Tensor::empty({B, a.shape()[1], b.shape()[2]}, a.dtype(), result_device({&a, &b, &bias}));
-  if (out.numel() == 0 || out.is_meta()) return out;
+  Tensor out = Tensor::empty({B, a.shape()[1], b.shape()[2]}, a.dtype(), a.device());
+  if (out.numel() == 0) return out;
   if (a.shape()[2] == 0) {
     fill(out, 0);
     if (bias.defined()) add_inplace(out, bias);

@@ -1,5 +1,4 @@
 #include "kernels/cpu/norm_kernels.hpp"
-#include "kernels/cpu/meta.hpp"
 
 #include <cmath>
 
@@ -19,8 +18,8 @@ std::vector<T> param_values(const Tensor& p, int64_t n, T fallback) {
   return std::vector<T>(v, v + n);
 }
 
-Tensor tensor_of(const std::vector<double>& v, DType dtype) {
-  Tensor out = Tensor::empty(Shape{static_cast<int64_t>(v.size())}, dtype);
+Tensor tensor_of(const std::vector<double>& v, DType dtype, Device device) {
+  Tensor out = Tensor::empty(Shape{static_cast<int64_t>(v.size())}, dtype, device);
   dispatch_floating(dtype, "normalization", [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* o = out.data<T>();
@@ -83,8 +82,7 @@ ChannelStats channel_mean_var(const Tensor& x_in) {
 Tensor batch_norm_apply(const Tensor& x_in, const std::vector<double>& mean, const std::vector<double>& invstd,
                         const Tensor& gamma, const Tensor& beta) {
   Tensor x = dense(x_in);
-  Tensor y = Tensor::empty(x.shape(), x.dtype(), result_device({&x}));
-  if (y.is_meta()) return y;
+  Tensor y = Tensor::empty(x.shape(), x.dtype(), x.device());
   const int64_t C = last_dim(x), M = C == 0 ? 0 : x.numel() / C;
   dispatch_floating(x.dtype(), "batch_norm", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -141,9 +139,9 @@ NormGrads batch_norm_backward(const Tensor& grad, const Tensor& x_in, const std:
     if (want_gamma) {
       std::vector<double> dg(C);
       for (int64_t c = 0; c < C; ++c) dg[c] = sums[C + c] * invstd[c];
-      out.gamma = tensor_of(dg, x.dtype());
+      out.gamma = tensor_of(dg, x.dtype(), x.device());
     }
-    if (want_beta) out.beta = tensor_of(std::vector<double>(sums.begin(), sums.begin() + C), x.dtype());
+    if (want_beta) out.beta = tensor_of(std::vector<double>(sums.begin(), sums.begin() + C), x.dtype(), x.device());
     if (!want_x) return;
     // dx = g * A + x * B + D per channel. With k = gamma * invstd: A = k, and with batch
     // statistics B = -k * invstd^2 * sum(g (x - mean)) / M, D = -k * sum(g) / M - B * mean.
@@ -158,7 +156,7 @@ NormGrads batch_norm_backward(const Tensor& grad, const Tensor& x_in, const std:
         D[c] = static_cast<T>(-k * sums[c] / static_cast<double>(M) - bc * mean[c]);
       }
     }
-    out.x = Tensor::empty(x.shape(), x.dtype());
+    out.x = Tensor::empty(x.shape(), x.dtype(), x.device());
     T* op = out.x.data<T>();
     const T *ap = A.data(), *bp = B.data(), *dp = D.data();
     for_rows(M, C, [&](int64_t rb, int64_t re) {
@@ -175,8 +173,8 @@ NormGrads batch_norm_backward(const Tensor& grad, const Tensor& x_in, const std:
 LayerNormOut layer_norm_forward(const Tensor& x_in, int64_t n, const Tensor& gamma, const Tensor& beta, double eps) {
   Tensor x = dense(x_in);
   const int64_t M = n == 0 ? 0 : x.numel() / n;
-  LayerNormOut out{Tensor::empty(x.shape(), x.dtype()), Tensor::empty(Shape{M}, x.dtype()),
-                   Tensor::empty(Shape{M}, x.dtype())};
+  LayerNormOut out{Tensor::empty(x.shape(), x.dtype(), x.device()), Tensor::empty(Shape{M}, x.dtype(), x.device()),
+                   Tensor::empty(Shape{M}, x.dtype(), x.device())};
   dispatch_floating(x.dtype(), "layer_norm", [&](auto tag) {
     using T = typename decltype(tag)::type;
     const std::vector<T> gam = param_values<T>(gamma, n, T(1)), bet = param_values<T>(beta, n, T(0));
@@ -215,13 +213,13 @@ NormGrads layer_norm_backward(const Tensor& grad, const Tensor& x_in, int64_t n,
       std::vector<double> sums = column_sums(M, 2 * n, [&](int64_t b, int64_t e, double* acc) {
         for (int64_t r = b; r < e; ++r) add_param_grads(xp + r * n, gp + r * n, mp[r], rp[r], acc, acc + n, n);
       });
-      if (want_gamma) out.gamma = tensor_of(std::vector<double>(sums.begin(), sums.begin() + n), x.dtype());
-      if (want_beta) out.beta = tensor_of(std::vector<double>(sums.begin() + n, sums.end()), x.dtype());
+      if (want_gamma) out.gamma = tensor_of(std::vector<double>(sums.begin(), sums.begin() + n), x.dtype(), x.device());
+      if (want_beta) out.beta = tensor_of(std::vector<double>(sums.begin() + n, sums.end()), x.dtype(), x.device());
     }
     if (!want_x) return;
     const std::vector<T> gam = param_values<T>(gamma, n, T(1));
     const T* gm = gam.data();
-    out.x = Tensor::empty(x.shape(), x.dtype());
+    out.x = Tensor::empty(x.shape(), x.dtype(), x.device());
     T* op = out.x.data<T>();
     // dx = rstd * (gy - mean(gy) - xhat * mean(gy * xhat)), gy = g * gamma.
     for_rows(M, n, [&](int64_t rb, int64_t re) {

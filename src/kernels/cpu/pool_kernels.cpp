@@ -1,5 +1,4 @@
 #include "kernels/cpu/pool_kernels.hpp"
-#include "kernels/cpu/meta.hpp"
 
 #include "kernels/cpu/dnnl_window.hpp"
 #include "kernels/cpu/elementwise.hpp"
@@ -8,25 +7,18 @@
 
 namespace strata::kernels::cpu {
 
+namespace {
+
 // The winning positions of a max-pool forward: oneDNN's record, or for the 2x2 loops
 // (max_pool_2x2.hpp) a uint8 per output. Both empty for average pooling.
-struct PoolWorkspace {
+struct CpuPoolWorkspace : PoolWorkspace {
   dnnl::memory memory;
   Tensor winners;
 };
 
-namespace {
-
 using dnnl::memory;
 
 Tensor dense(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
-
-Shape activation_shape(const PoolGeometry& g, const Window::Axes& spatial) {
-  Shape s{g.win.batch};
-  for (int i = 3 - g.win.nsp; i < 3; ++i) s.push_back(spatial[i]);
-  s.push_back(g.channels);
-  return s;
-}
 
 std::string pool_key(const char* name, const PoolGeometry& g) {
   return window_key(name, g.win) + key_of("", g.channels, g.max);
@@ -78,8 +70,7 @@ memory wrap(const memory::desc& md, const Tensor& t) { return memory(md, dnnl_en
 
 Tensor pool_forward(const Tensor& x_in, const PoolGeometry& g, std::shared_ptr<PoolWorkspace>* workspace) {
   Tensor x = dense(x_in);
-  Tensor y = Tensor::empty(activation_shape(g, g.win.out), x.dtype(), result_device({&x}));
-  if (y.is_meta()) return y;
+  Tensor y = Tensor::empty(g.win.activation_shape(g.win.out, g.channels), x.dtype(), x.device());
   if (x.dtype() == kFloat64) {
     pool_reference_forward<double>(g, x.data<double>(), y.data<double>());
     return y;
@@ -90,9 +81,10 @@ Tensor pool_forward(const Tensor& x_in, const PoolGeometry& g, std::shared_ptr<P
   if (is_tiling_max_pool_2x2(g)) {
     uint8_t* winners = nullptr;
     if (training) {
-      *workspace = std::make_shared<PoolWorkspace>();
-      (*workspace)->winners = Tensor::empty(y.shape(), kUInt8);
-      winners = (*workspace)->winners.data<uint8_t>();
+      auto w = std::make_shared<CpuPoolWorkspace>();
+      w->winners = Tensor::empty(y.shape(), kUInt8, y.device());
+      winners = w->winners.data<uint8_t>();
+      *workspace = std::move(w);
     }
     max_pool_2x2_forward(x.data<float>(), y.data<float>(), winners, g);
     return y;
@@ -101,11 +93,12 @@ Tensor pool_forward(const Tensor& x_in, const PoolGeometry& g, std::shared_ptr<P
   std::unordered_map<int, memory> args{{DNNL_ARG_SRC, wrap(f.pd.src_desc(), x)},
                                        {DNNL_ARG_DST, wrap(f.pd.dst_desc(), y)}};
   if (training) {
-    *workspace = std::make_shared<PoolWorkspace>();
+    auto w = std::make_shared<CpuPoolWorkspace>();
     if (f.pd.workspace_desc().get_size() > 0) {
-      (*workspace)->memory = memory(f.pd.workspace_desc(), dnnl_engine());
-      args.emplace(DNNL_ARG_WORKSPACE, (*workspace)->memory);
+      w->memory = memory(f.pd.workspace_desc(), dnnl_engine());
+      args.emplace(DNNL_ARG_WORKSPACE, w->memory);
     }
+    *workspace = std::move(w);
   }
   f.prim.execute(dnnl_stream(), args);
   dnnl_stream().wait();
@@ -115,7 +108,7 @@ Tensor pool_forward(const Tensor& x_in, const PoolGeometry& g, std::shared_ptr<P
 Tensor pool_backward(const Tensor& dy_in, const Tensor& x_in, const PoolGeometry& g,
                      const std::shared_ptr<PoolWorkspace>& workspace) {
   Tensor dy = dense(dy_in);
-  Tensor dx = Tensor::empty(activation_shape(g, g.win.in), dy.dtype());
+  Tensor dx = Tensor::empty(g.win.activation_shape(g.win.in, g.channels), dy.dtype(), dy.device());
   if (dy.dtype() == kFloat64) {
     Tensor x = dense(x_in);
     pool_reference_backward<double>(g, x.data<double>(), dy.data<double>(), dx.data<double>());
@@ -127,14 +120,16 @@ Tensor pool_backward(const Tensor& dy_in, const Tensor& x_in, const PoolGeometry
     fill(dx, 0);
     return dx;
   }
-  if (workspace && workspace->winners.defined()) {
-    max_pool_2x2_backward(dy.data<float>(), workspace->winners.data<uint8_t>(), dx.data<float>(), g);
+  // This backend's forward made the workspace.
+  const auto* saved = static_cast<const CpuPoolWorkspace*>(workspace.get());
+  if (saved && saved->winners.defined()) {
+    max_pool_2x2_backward(dy.data<float>(), saved->winners.data<uint8_t>(), dx.data<float>(), g);
     return dx;
   }
   Backward& b = backward_primitive(g);
   std::unordered_map<int, memory> args{{DNNL_ARG_DIFF_DST, wrap(b.pd.diff_dst_desc(), dy)},
                                        {DNNL_ARG_DIFF_SRC, wrap(b.pd.diff_src_desc(), dx)}};
-  if (workspace && workspace->memory) args.emplace(DNNL_ARG_WORKSPACE, workspace->memory);
+  if (saved && saved->memory) args.emplace(DNNL_ARG_WORKSPACE, saved->memory);
   b.prim.execute(dnnl_stream(), args);
   dnnl_stream().wait();
   return dx;

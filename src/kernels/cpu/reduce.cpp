@@ -2,7 +2,6 @@
 // when they are not) so that both common cases are tight loops: B == 1 reduces contiguous rows,
 // B > 1 accumulates whole rows of B (e.g. a bias gradient summed over the batch).
 #include "kernels/cpu/reduce.hpp"
-#include "kernels/cpu/meta.hpp"
 
 #include <memory>
 
@@ -130,15 +129,6 @@ void reduce_arb(ReduceOp op, const T* x, Out* out, int64_t A, int64_t R, int64_t
   });
 }
 
-Shape reduced_shape(const Shape& s, const std::vector<bool>& mask, bool keepdim) {
-  Shape out;
-  for (int d = 0; d < s.size(); ++d) {
-    if (!mask[d]) out.push_back(s[d]);
-    else if (keepdim) out.push_back(1);
-  }
-  return out;
-}
-
 // Permutes x so the reduced axes are last, as a contiguous copy when needed; returns A, R, B.
 Tensor arrange(const Tensor& x, const std::vector<bool>& mask, int64_t& A, int64_t& R, int64_t& B) {
   int first = -1, last = -1;
@@ -173,11 +163,8 @@ Tensor arrange(const Tensor& x, const std::vector<bool>& mask, int64_t& A, int64
 }  // namespace
 
 Tensor reduce(ReduceOp op, const Tensor& x, const std::vector<bool>& mask, bool keepdim) {
-  Shape out_shape = reduced_shape(x.shape(), mask, keepdim);
-  bool widen = (op == ReduceOp::sum || op == ReduceOp::prod) && !is_floating(x.dtype());
-  DType out_dtype = widen ? kInt64 : x.dtype();
-  Tensor out = Tensor::empty(out_shape, out_dtype, result_device({&x}));
-  if (out.is_meta()) return out;
+  Tensor out = Tensor::empty(dispatch::reduced_shape(x.shape(), mask, keepdim), dispatch::reduced_dtype(op, x.dtype()),
+                             x.device());
   int64_t A, R, B;
   Tensor xc = arrange(x, mask, A, R, B);
   if (R == 0) {
@@ -189,7 +176,7 @@ Tensor reduce(ReduceOp op, const Tensor& x, const std::vector<bool>& mask, bool 
   if (out.numel() == 0) return out;
   dispatch_all(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if (widen) reduce_arb<T, int64_t>(op, static_cast<const T*>(xc.raw_data()), out.data<int64_t>(), A, R, B);
+    if (out.dtype() != x.dtype()) reduce_arb<T, int64_t>(op, static_cast<const T*>(xc.raw_data()), out.data<int64_t>(), A, R, B);
     else reduce_arb<T, T>(op, static_cast<const T*>(xc.raw_data()), static_cast<T*>(out.raw_data()), A, R, B);
   });
   return out;
@@ -200,8 +187,7 @@ Tensor arg_reduce(bool is_max, const Tensor& x, int axis, bool keepdim) {
   mask[axis] = true;
   STRATA_CHECK(x.shape()[axis] > 0, is_max ? "argmax" : "argmin", ": cannot reduce an empty axis (shape ",
                x.shape().str(), ")");
-  Tensor out = Tensor::empty(reduced_shape(x.shape(), mask, keepdim), kInt64, result_device({&x}));
-  if (out.is_meta()) return out;
+  Tensor out = Tensor::empty(dispatch::reduced_shape(x.shape(), mask, keepdim), kInt64, x.device());
   int64_t A, R, B;
   Tensor xc = arrange(x, mask, A, R, B);
   int64_t* o = out.data<int64_t>();

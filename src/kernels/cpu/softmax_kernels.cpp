@@ -1,5 +1,4 @@
 #include "kernels/cpu/softmax_kernels.hpp"
-#include "kernels/cpu/meta.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -179,8 +178,8 @@ void backward_strided(const T* g, const T* y, T* gx, const AxisView& v, bool log
 
 Tensor softmax_forward(const Tensor& x_in, int axis, bool log) {
   Tensor x = dense(x_in);
-  Tensor y = Tensor::empty(x.shape(), x.dtype(), result_device({&x}));
-  if (x.numel() == 0 || y.is_meta()) return y;
+  Tensor y = Tensor::empty(x.shape(), x.dtype(), x.device());
+  if (x.numel() == 0) return y;
   const AxisView v(x.shape(), axis);
   dispatch_floating(x.dtype(), log ? "log_softmax" : "softmax", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -193,7 +192,7 @@ Tensor softmax_forward(const Tensor& x_in, int axis, bool log) {
 Tensor softmax_backward(const Tensor& grad_y, const Tensor& y_in, int axis, bool log) {
   Tensor g = dense(grad_y.dtype() == y_in.dtype() ? grad_y : cast(grad_y, y_in.dtype()));
   Tensor y = dense(y_in);
-  Tensor gx = Tensor::empty(y.shape(), y.dtype());
+  Tensor gx = Tensor::empty(y.shape(), y.dtype(), y.device());
   if (y.numel() == 0) return gx;
   const AxisView v(y.shape(), axis);
   dispatch_floating(y.dtype(), log ? "log_softmax backward" : "softmax backward", [&](auto tag) {

@@ -1,14 +1,11 @@
-// Softmax / log-softmax CPU kernels along one axis, forward and backward (no autograd).
-// Inputs of any strides are read through a contiguous copy; outputs are contiguous.
+// Softmax / log-softmax CPU kernels (strata/dispatch/softmax.hpp documents them). Inputs of any
+// strides are read through a contiguous copy.
 #pragma once
 #include "strata/core/tensor.hpp"
 
 namespace strata::kernels::cpu {
 
-// softmax (log = false) or log_softmax (log = true) of x along `axis` (already normalised).
 Tensor softmax_forward(const Tensor& x, int axis, bool log);
-// dL/dx from dL/dy and the forward output y:
-//   softmax: y * (g - sum(g * y)),  log_softmax: g - exp(y) * sum(g).
 Tensor softmax_backward(const Tensor& grad_y, const Tensor& y, int axis, bool log);
 
 // Row helpers shared with the loss kernels: over n contiguous values,

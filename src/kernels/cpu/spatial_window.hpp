@@ -1,31 +1,15 @@
-// The geometry of a sliding window over the spatial axes of a channels-last tensor, shared by
-// the convolution and pooling kernels. Always three axes: a 1-D or 2-D window has leading axes
-// of size 1 (kernel 1, stride 1, no padding), so one loop nest serves every rank; `nsp` says how
-// many trailing axes are real (what oneDNN is told).
+// Walking a sliding window (strata/dispatch/window.hpp) in the CPU's convolution and pooling
+// loops.
 #pragma once
-#include <array>
 #include <cstdint>
+
+#include "strata/dispatch/window.hpp"
 
 namespace strata::kernels::cpu {
 
-struct Window {
-  using Axes = std::array<int64_t, 3>;
-  int nsp = 0;  // real spatial axes: 1, 2 or 3
-  int64_t batch = 0;
-  Axes in{1, 1, 1}, out{1, 1, 1}, kernel{1, 1, 1}, stride{1, 1, 1}, dilation{1, 1, 1};
-  Axes pad_before{0, 0, 0}, pad_after{0, 0, 0};
-
-  int64_t in_size() const { return in[0] * in[1] * in[2]; }
-  int64_t out_size() const { return out[0] * out[1] * out[2]; }
-  int64_t kernel_size() const { return kernel[0] * kernel[1] * kernel[2]; }
-  int64_t dilated_kernel(int a) const { return (kernel[a] - 1) * dilation[a] + 1; }
-};
-
-struct ConvGeometry {
-  Window win;
-  int64_t in_channels = 0, out_channels = 0, groups = 1;
-  bool relu = false;  // conv_forward only: relu applied to the output in the same pass
-};
+using dispatch::ConvGeometry;
+using dispatch::PoolGeometry;
+using dispatch::Window;
 
 // Visits every (output position, kernel tap) pair whose input position lies inside the input:
 // fn(out_index, in_index, tap_index), flat indices over one sample's spatial axes, the taps of

@@ -1,0 +1,16 @@
+// Moving bytes between devices, through each device's allocator (core/allocator.hpp). No
+// autograd and no kernels: Tensor::to(Device) builds on these in strata/ops.
+#pragma once
+#include "strata/core/tensor.hpp"
+
+namespace strata {
+
+// A contiguous tensor on `device` with the values of `x`, which must be contiguous. Between two
+// devices the host cannot read, the bytes go through a host buffer. Copying to the meta device
+// keeps only shape and dtype; copying from it raises NoDataError.
+Tensor copy_contiguous_to(const Tensor& x, Device device);
+// `x` itself when host code can read its memory, else a host copy of its storage viewed with the
+// same sizes, strides and offset.
+Tensor host_readable(const Tensor& x);
+
+}  // namespace strata

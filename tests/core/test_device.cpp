@@ -1,0 +1,51 @@
+// Devices in the core: names, TensorOptions, device memory and copies between devices.
+#include <gtest/gtest.h>
+
+#include "expect_error.hpp"
+#include "strata/core/device_copy.hpp"
+#include "strata/strata.hpp"
+
+namespace strata {
+namespace {
+
+TEST(DeviceTest, NamesSayTypeAndIndex) {
+  EXPECT_EQ(kCPU.str(), "cpu");
+  EXPECT_EQ(kMeta.str(), "meta");
+  EXPECT_EQ((Device{DeviceType::CUDA, 1}.str()), "cuda:1");
+  EXPECT_EQ((Device{DeviceType::Custom, 2}.str()), "custom:2");
+}
+
+TEST(DeviceTest, ADeviceWithoutMemoryIsRefusedByName) {
+  testing::expect_error([] { Tensor::empty({2}, kFloat32, Device{DeviceType::CUDA, 3}); }, {"cuda:3", "not available"});
+}
+
+TEST(DeviceTest, FactoriesTakeADtypeADeviceOrBoth) {
+  EXPECT_EQ(zeros({2}, kInt64).dtype(), kInt64);
+  EXPECT_TRUE(zeros({2}, kMeta).is_meta());
+  const Tensor t = ones({2, 3}, {kFloat64, kMeta});
+  EXPECT_EQ(t.dtype(), kFloat64);
+  EXPECT_TRUE(t.is_meta());
+  EXPECT_EQ(t.options().dtype, kFloat64);
+  // *_like keep the device as well as the dtype.
+  EXPECT_TRUE(zeros_like(t).is_meta());
+  EXPECT_EQ(full_like(t, 2).dtype(), kFloat64);
+  EXPECT_TRUE(arange(4, {kInt64, kMeta}).is_meta());
+}
+
+TEST(DeviceTest, ToADeviceCopiesOnlyWhenItMust) {
+  const Tensor x = tensor({1.0f, 2.0f, 3.0f, 4.0f}, {2, 2});
+  EXPECT_TRUE(x.to(kCPU).is_same(x));
+  const Tensor m = x.transpose(0, 1).to(kMeta);
+  EXPECT_TRUE(m.is_meta());
+  EXPECT_EQ(m.shape(), Shape({2, 2}));
+  EXPECT_THROW(m.to(kCPU), NoDataError);
+}
+
+TEST(DeviceTest, ContiguousCopiesRefuseStridedSources) {
+  const Tensor x = tensor({1.0f, 2.0f, 3.0f, 4.0f}, {2, 2});
+  EXPECT_EQ(copy_contiguous_to(x, kCPU).to_vector<float>(), x.to_vector<float>());
+  testing::expect_error([&] { copy_contiguous_to(x.transpose(0, 1), kCPU); }, {"contiguous", "[1, 2]"});
+}
+
+}  // namespace
+}  // namespace strata

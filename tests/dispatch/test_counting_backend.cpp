@@ -1,0 +1,157 @@
+// A backend registered from a test (counting_backend.hpp) runs the op conformance table and a
+// training step with the CPU's results: a new backend needs no change outside its own folder.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "dispatch/counting_backend.hpp"
+#include "ops/conformance.hpp"
+#include "strata/strata.hpp"
+
+namespace strata::testing {
+namespace {
+
+class CountingBackendTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    CountingBackend::install();
+    CountingBackend::calls().clear();
+  }
+};
+
+std::vector<Tensor> leaves_on(const std::vector<Tensor>& inputs, Device device) {
+  std::vector<Tensor> out;
+  for (const Tensor& t : inputs) {
+    Tensor leaf = t.detach().to(device);
+    if (is_floating(leaf.dtype())) leaf.requires_grad_();
+    out.push_back(leaf);
+  }
+  return out;
+}
+
+// The case's output and the gradients of sum(output * weights) on `device`, brought to the host.
+struct CaseRun {
+  std::vector<double> output;
+  std::vector<std::vector<double>> grads;
+};
+CaseRun run_case(const OpCase& c, Device device) {
+  std::vector<Tensor> in = leaves_on(c.inputs, device);
+  Tensor y = c.fn(in);
+  EXPECT_EQ(y.device(), device) << c.op << " " << c.label;
+  CaseRun run{y.to_vector<double>(), {}};
+  if (!is_floating(y.dtype()) || !y.requires_grad()) return run;
+  Generator wgen(99);
+  const Tensor weights = uniform(y.shape(), 0.5, 1.5, {y.dtype(), device}, &wgen);
+  sum(y * weights).backward();
+  for (const Tensor& t : in) {
+    EXPECT_TRUE(!t.grad().defined() || t.grad().device() == device) << c.op << " " << c.label;
+    run.grads.push_back(t.grad().defined() ? t.grad().to_vector<double>() : std::vector<double>());
+  }
+  return run;
+}
+
+TEST_F(CountingBackendTest, RunsTheConformanceTableWithTheCpusResults) {
+  Generator gen(1234);
+  int ran = 0;
+  std::set<std::string> ops_run;
+  for (auto& [group, maker] : all_case_makers()) {
+    for (const OpCase& c : maker(gen)) {
+      SCOPED_TRACE(c.op + " " + c.label);
+      const CaseRun cpu = run_case(c, kCPU);
+      const CaseRun counted = run_case(c, kCounting);
+      EXPECT_EQ(counted.output, cpu.output);
+      EXPECT_EQ(counted.grads, cpu.grads);
+      ops_run.insert(c.op);
+      ++ran;
+    }
+  }
+  EXPECT_GT(ran, 100);
+  std::set<std::string> table;
+  for (const ops::OpInfo& op : ops::op_table) table.insert(op.name);
+  EXPECT_EQ(ops_run, table);
+  // The work went through this backend's rows of the tables, family by family.
+  for (const char* family : {"unary", "binary", "reduce", "matmul3d", "conv_forward", "conv_backward_data",
+                             "conv_backward_weights", "pool_forward", "pool_backward", "softmax_forward",
+                             "softmax_backward", "batch_norm_apply", "layer_norm_forward", "take_axes",
+                             "gather_along", "scatter_add_along", "sort_along", "pointwise_loss",
+                             "cross_entropy_forward", "nll_forward", "dropout_apply", "lstm_cell_forward",
+                             "lstm_cell_backward", "gru_cell_forward", "gru_cell_backward"})
+    EXPECT_GT(CountingBackend::calls()[family], 0) << family;
+}
+
+// Three Adam steps of a small classifier from the same initial weights.
+std::vector<std::vector<float>> train(Device device, bool move_after_first_step) {
+  manual_seed(7);
+  nn::Dense hidden(8, nn::relu), out(3);
+  const Tensor x = randn({16, 5}).to(device == kCPU || move_after_first_step ? kCPU : device);
+  const Tensor y = randint(0, 3, {16}).to(x.device());
+  hidden.to(x.device());
+  out.to(x.device());
+  out(hidden(x));  // builds the weights where the layers are
+  std::vector<Tensor> params = hidden.trainable_weights();
+  for (const Tensor& w : out.trainable_weights()) params.push_back(w);
+  optim::Adam adam(params, {.lr = 0.05});
+  Tensor xs = x, ys = y;
+  for (int step = 0; step < 3; ++step) {
+    if (step == 1 && move_after_first_step) {
+      hidden.to(device);
+      out.to(device);
+      xs = x.to(device), ys = y.to(device);
+    }
+    adam.zero_grad();
+    cross_entropy(out(hidden(xs)), ys).backward();
+    adam.step();
+  }
+  std::vector<std::vector<float>> values;
+  for (const Tensor& w : params) {
+    EXPECT_EQ(w.device(), device);
+    values.push_back(w.to_vector<float>());
+  }
+  return values;
+}
+
+TEST_F(CountingBackendTest, TrainsAsTheCpuDoes) {
+  const auto on_cpu = train(kCPU, false);
+  EXPECT_EQ(train(kCounting, false), on_cpu);
+  EXPECT_GT(CountingBackend::calls()["adam_step"], 0);
+  EXPECT_GT(CountingBackend::calls()["cross_entropy_backward"], 0);
+  // Moving a model between steps takes its weights, gradients and optimizer state along.
+  EXPECT_EQ(train(kCounting, true), on_cpu);
+}
+
+TEST_F(CountingBackendTest, HostReadsCopyThroughTheAllocatorWhenTheHostCannotRead) {
+  CountingBackend::set_host_accessible(false);
+  const int64_t before = CountingBackend::copied_bytes();
+  const Tensor x = arange(6, {kFloat32, kCounting});  // made on the host, copied in
+  EXPECT_EQ(x.device(), kCounting);
+  EXPECT_EQ(x.to_vector<float>(), std::vector<float>({0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(x.reshape({2, 3}).transpose(0, 1).to_vector<float>(), std::vector<float>({0, 3, 1, 4, 2, 5}));
+  EXPECT_EQ(x.narrow(0, 4, 1).item<float>(), 4.0f);
+  EXPECT_EQ(x.to(kCPU).to_vector<float>(), std::vector<float>({0, 1, 2, 3, 4, 5}));
+  EXPECT_GE(CountingBackend::copied_bytes() - before, 4 * 24);
+  CountingBackend::set_host_accessible(true);
+}
+
+TEST_F(CountingBackendTest, GradientsCrossDevicesBack) {
+  const Tensor x = tensor({1.0f, -2.0f, 3.0f}).requires_grad_();
+  const Tensor y = x.to(kCounting) * x.to(kCounting);
+  EXPECT_EQ(y.device(), kCounting);
+  sum(y).backward();
+  EXPECT_EQ(x.grad().device(), kCPU);
+  EXPECT_EQ(x.grad().to_vector<float>(), std::vector<float>({2.0f, -4.0f, 6.0f}));
+}
+
+TEST_F(CountingBackendTest, FactoriesMakeAndKeepTheirDevice) {
+  const Tensor z = zeros({2, 3}, kCounting);
+  EXPECT_EQ(z.device(), kCounting);
+  EXPECT_EQ(z.dtype(), kFloat32);
+  EXPECT_EQ(ones_like(z).device(), kCounting);
+  EXPECT_EQ(full_like(z, 2).to_vector<float>(), std::vector<float>(6, 2.0f));
+  EXPECT_EQ(scalar_tensor(1, {kInt64, kCounting}).dtype(), kInt64);
+  EXPECT_EQ(eye(2, -1, kCounting).to_vector<float>(), std::vector<float>({1, 0, 0, 1}));
+  Generator a(3), b(3);
+  EXPECT_EQ(randn({4}, kCounting, &a).to_vector<float>(), randn({4}, kCPU, &b).to_vector<float>());
+}
+
+}  // namespace
+}  // namespace strata::testing
