@@ -2,4 +2,5 @@
 // (docs/distributed.md). Link strata_dist; mpi.h is not included by any of these headers.
 #pragma once
 #include "strata/dist/collectives.hpp"
+#include "strata/dist/data_parallel.hpp"
 #include "strata/dist/world.hpp"
