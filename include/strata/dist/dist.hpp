@@ -3,4 +3,5 @@
 #pragma once
 #include "strata/dist/collectives.hpp"
 #include "strata/dist/data_parallel.hpp"
+#include "strata/dist/sampler.hpp"
 #include "strata/dist/world.hpp"
