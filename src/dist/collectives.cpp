@@ -41,7 +41,7 @@ void all_reduce(Tensor& t, ReduceOp op) {
   check_same_everywhere(t, 0, who);
   const MPI_Datatype type = detail::mpi_type(t, who);
   MPI_Allreduce(MPI_IN_PLACE, t.raw_data(), static_cast<int>(t.numel()), type, MPI_SUM, MPI_COMM_WORLD);
-  if (op == ReduceOp::avg) detail::scale(t.raw_data(), t.numel(), type, 1.0 / world().size);
+  if (op == ReduceOp::avg) detail::scale(t.raw_data(), t.raw_data(), t.numel(), type, 1.0 / world().size);
 }
 
 void broadcast(Tensor& t, int root) {

@@ -22,7 +22,7 @@ DataParallel::DataParallel(nn::Layer& model, DataParallelOptions options)
   std::vector<std::pair<std::string, Tensor>> trainable;
   for (auto& [name, tensor] : model.named_weights())
     if (tensor.requires_grad()) trainable.emplace_back(name, tensor);
-  buckets_ = std::make_unique<GradientBuckets>(
+  buckets_ = std::make_unique<detail::GradientBuckets>(
       trainable, static_cast<int64_t>(options.bucket_megabytes * 1024 * 1024), w.size);
   for (size_t k = 0; k < trainable.size(); ++k)
     autograd::register_post_accumulate_grad_hook(trainable[k].second,

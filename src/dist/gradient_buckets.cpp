@@ -1,14 +1,15 @@
 #include "dist/gradient_buckets.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
 #include "strata/core/error.hpp"
 
-namespace strata::dist {
+namespace strata::dist::detail {
 
-DataParallel::GradientBuckets::GradientBuckets(std::vector<std::pair<std::string, Tensor>> weights,
-                                               int64_t bucket_bytes, int world_size)
+GradientBuckets::GradientBuckets(std::vector<std::pair<std::string, Tensor>> weights, int64_t bucket_bytes,
+                                 int world_size)
     : weights_(std::move(weights)), bucket_of_(weights_.size()), ready_(weights_.size(), 0), world_size_(world_size) {
   // Backward reaches the last layers first, so buckets are filled from the last weight back.
   int64_t bytes_in_bucket = 0;
@@ -38,12 +39,12 @@ DataParallel::GradientBuckets::GradientBuckets(std::vector<std::pair<std::string
   requests_.assign(buckets_.size(), MPI_REQUEST_NULL);
 }
 
-DataParallel::GradientBuckets::~GradientBuckets() {
+GradientBuckets::~GradientBuckets() {
   // Buffers must outlive their requests: finish what was started (a pass cut off by an error).
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
 }
 
-void DataParallel::GradientBuckets::gradient_ready(size_t index) {
+void GradientBuckets::gradient_ready(size_t index) {
   const auto& [name, weight] = weights_[index];
   STRATA_CHECK(!ready_[index], "dist::DataParallel: weight ", name,
                " got a second gradient before every weight got one; every trainable weight must take part in "
@@ -58,15 +59,29 @@ void DataParallel::GradientBuckets::gradient_ready(size_t index) {
   std::memcpy(static_cast<char*>(b.flat.raw_data()) + b.offsets[slot] * itemsize(grad.dtype()), grad.raw_data(),
               grad.nbytes());
   --b.missing;
+  if (ready_count_ < weights_.size()) {
+    start_ready_buckets();
+    return;
+  }
+  // The pass's last gradient: what is left of the reduction is time backward waits.
+  const auto t0 = std::chrono::steady_clock::now();
   start_ready_buckets();
-  if (ready_count_ == weights_.size()) finish_pass();
+  finish_pass();
+  stats_.wait_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-void DataParallel::GradientBuckets::start_ready_buckets() {
+void GradientBuckets::start_ready_buckets() {
   while (started_ < buckets_.size() && buckets_[started_].missing == 0) {
     Bucket& b = buckets_[started_];
-    MPI_Iallreduce(MPI_IN_PLACE, b.flat.raw_data(), static_cast<int>(b.flat.numel()), b.type, MPI_SUM,
-                   MPI_COMM_WORLD, &requests_[started_]);
+    const int count = static_cast<int>(b.flat.numel());
+    if (ready_count_ == weights_.size() && started_ + 1 == buckets_.size()) {
+      // Backward is over: nothing is left to overlap with the last bucket, and the blocking
+      // all-reduce has MPI's tuned algorithms (a blocking collective may follow non-blocking
+      // ones that are still running: every rank posts them in the same order).
+      MPI_Allreduce(MPI_IN_PLACE, b.flat.raw_data(), count, b.type, MPI_SUM, MPI_COMM_WORLD);
+    } else {
+      MPI_Iallreduce(MPI_IN_PLACE, b.flat.raw_data(), count, b.type, MPI_SUM, MPI_COMM_WORLD, &requests_[started_]);
+    }
     ++started_;
   }
   // Open MPI advances non-blocking collectives only inside MPI calls: each hook gives them a turn.
@@ -74,17 +89,14 @@ void DataParallel::GradientBuckets::start_ready_buckets() {
   MPI_Testall(static_cast<int>(started_), requests_.data(), &done, MPI_STATUSES_IGNORE);
 }
 
-void DataParallel::GradientBuckets::finish_pass() {
-  const auto t0 = std::chrono::steady_clock::now();
+void GradientBuckets::finish_pass() {
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
-  stats_.wait_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ++stats_.passes;
   for (Bucket& b : buckets_) {
-    detail::scale(b.flat.raw_data(), b.flat.numel(), b.type, 1.0 / world_size_);
-    for (size_t slot = 0; slot < b.weights.size(); ++slot) {
+    for (size_t slot = 0; slot < b.weights.size(); ++slot) {  // the sums back, as means
       const Tensor grad = weights_[b.weights[slot]].second.grad();
-      std::memcpy(grad.raw_data(), static_cast<const char*>(b.flat.raw_data()) + b.offsets[slot] * itemsize(grad.dtype()),
-                  grad.nbytes());
+      scale(static_cast<const char*>(b.flat.raw_data()) + b.offsets[slot] * itemsize(grad.dtype()), grad.raw_data(),
+            grad.numel(), b.type, 1.0 / world_size_);
     }
     b.missing = b.weights.size();
   }
@@ -93,7 +105,7 @@ void DataParallel::GradientBuckets::finish_pass() {
   started_ = 0;
 }
 
-void DataParallel::GradientBuckets::check_no_pass_pending() const {
+void GradientBuckets::check_no_pass_pending() const {
   if (ready_count_ == 0) return;
   std::string missing;
   for (size_t k = 0; k < weights_.size(); ++k)
@@ -102,4 +114,4 @@ void DataParallel::GradientBuckets::check_no_pass_pending() const {
               "; every trainable weight must take part in each backward pass (or be made non-trainable)");
 }
 
-}  // namespace strata::dist
+}  // namespace strata::dist::detail

@@ -1,7 +1,8 @@
 // The gradient averaging behind DataParallel (internal): weights grouped into buckets of about
 // `bucket_bytes`, last weight first; each bucket's non-blocking MPI all-reduce starts when its
 // last gradient is ready and the previous buckets have started (every rank must start them in
-// the same order), and the last gradient of a pass waits for all of them.
+// the same order), and the last gradient of a pass waits for all of them. Internal, but a class
+// of its own so that bench/bench_dist.cpp can time a reduction pass without a backward pass.
 #pragma once
 #include <string>
 #include <vector>
@@ -9,9 +10,9 @@
 #include "dist/mpi_types.hpp"
 #include "strata/dist/data_parallel.hpp"
 
-namespace strata::dist {
+namespace strata::dist::detail {
 
-class DataParallel::GradientBuckets {
+class GradientBuckets {
  public:
   GradientBuckets(std::vector<std::pair<std::string, Tensor>> weights, int64_t bucket_bytes, int world_size);
   ~GradientBuckets();
@@ -43,4 +44,4 @@ class DataParallel::GradientBuckets {
   DataParallelStats stats_;
 };
 
-}  // namespace strata::dist
+}  // namespace strata::dist::detail

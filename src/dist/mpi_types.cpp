@@ -21,14 +21,16 @@ void check_buffer(const Tensor& t, const char* who) {
                " elements is more than one MPI call can send; split the tensor");
 }
 
-void scale(void* data, int64_t count, MPI_Datatype type, double factor) {
+void scale(const void* src, void* dst, int64_t count, MPI_Datatype type, double factor) {
   if (type == MPI_FLOAT) {
-    auto* p = static_cast<float*>(data);
+    const auto* in = static_cast<const float*>(src);
+    auto* out = static_cast<float*>(dst);
     const auto f = static_cast<float>(factor);
-    for (int64_t i = 0; i < count; ++i) p[i] *= f;
+    for (int64_t i = 0; i < count; ++i) out[i] = in[i] * f;
   } else {
-    auto* p = static_cast<double*>(data);
-    for (int64_t i = 0; i < count; ++i) p[i] *= factor;
+    const auto* in = static_cast<const double*>(src);
+    auto* out = static_cast<double*>(dst);
+    for (int64_t i = 0; i < count; ++i) out[i] = in[i] * factor;
   }
 }
 

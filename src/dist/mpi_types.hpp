@@ -13,7 +13,7 @@ MPI_Datatype mpi_type(const Tensor& t, const char* who);
 // at most INT_MAX elements.
 void check_buffer(const Tensor& t, const char* who);
 
-// Multiplies every element of a contiguous float buffer by `factor` (the mean of a sum).
-void scale(void* data, int64_t count, MPI_Datatype type, double factor);
+// dst[i] = src[i] * factor over `count` floats of `type` (the mean of a sum); dst may be src.
+void scale(const void* src, void* dst, int64_t count, MPI_Datatype type, double factor);
 
 }  // namespace strata::dist::detail

@@ -27,6 +27,10 @@
 
 namespace strata::dist {
 
+namespace detail {
+class GradientBuckets;  // src/dist/gradient_buckets.hpp: holds the MPI requests
+}
+
 struct DataParallelOptions {
   double bucket_megabytes = 25;  // PyTorch DDP's bucket_cap_mb: larger, fewer messages
 };
@@ -59,9 +63,8 @@ class DataParallel : public nn::Layer, public train::ProcessGroup {
   Tensor forward_many(const std::vector<Tensor>& xs) override;
 
  private:
-  class GradientBuckets;
   nn::Layer& model_;
-  std::unique_ptr<GradientBuckets> buckets_;
+  std::unique_ptr<detail::GradientBuckets> buckets_;
 };
 
 }  // namespace strata::dist
