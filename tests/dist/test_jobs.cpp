@@ -1,10 +1,13 @@
 // Whole jobs started from here (this program is not an MPI process): a rank that raises or
 // dies ends the job, with mpirun returning non-zero well before the hang guard (`timeout`)
-// would, and the error naming the failing rank and its exception; `strata launch` runs a job.
+// would, and the error naming the failing rank and its exception; `strata launch` runs a job;
+// training resumes from a hub checkpoint with another number of ranks.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 
 namespace {
@@ -65,6 +68,36 @@ TEST(DistJob, LaunchSaysWhatIsMissing) {
   EXPECT_EQ(no_mpirun.status, 1);
   EXPECT_NE(no_mpirun.output.find("cannot run /nonexistent/mpirun"), std::string::npos) << no_mpirun.output;
   EXPECT_NE(run(kLaunch + " -n 0 " STRATA_DIST_JOB " hello").status, 0);
+}
+
+}  // namespace
+
+namespace {
+
+std::string mpirun(int ranks, const std::string& args) {
+  return STRATA_MPIEXEC " --oversubscribe --allow-run-as-root -n " + std::to_string(ranks) + " " STRATA_DIST_JOB " " +
+         args;
+}
+
+// 2 epochs on 2 ranks, checkpointed; 2 more on 3 ranks from the checkpoint; against 4 epochs on
+// one process without a stop: the same weights.
+TEST(DistJob, ResumesFromAHubCheckpointWithAnotherRankCount) {
+  char dir_template[] = "/tmp/strata-dist-resume-XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const std::string dir = dir_template, resumed = dir + "/resumed.db", straight = dir + "/straight.db";
+  JobResult first = run(mpirun(2, "train " + resumed + " 2 0"));
+  ASSERT_EQ(first.status, 0) << first.output;
+  JobResult second = run(mpirun(3, "train " + resumed + " 2 2 resume"));
+  ASSERT_EQ(second.status, 0) << second.output;
+  JobResult reference = run(mpirun(1, "train " + straight + " 4 0"));
+  ASSERT_EQ(reference.status, 0) << reference.output;
+  JobResult same = run(mpirun(1, "compare " + resumed + " " + straight));
+  EXPECT_EQ(same.status, 0) << same.output;
+  // And the check can fail: 2 epochs are not 4.
+  JobResult half = run(mpirun(2, "train " + dir + "/half.db 2 0"));
+  ASSERT_EQ(half.status, 0) << half.output;
+  EXPECT_EQ(run(mpirun(1, "compare " + dir + "/half.db " + straight)).status, 1);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
