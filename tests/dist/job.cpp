@@ -1,5 +1,5 @@
 // The job that tests/dist/test_jobs.cpp starts with mpirun or `strata launch`:
-//   dist_job hello ARGS        each rank prints "rank R of N: ARGS" after a barrier
+//   dist_job hello ARGS        each rank prints "rank R of N (local L of M): ARGS" after a barrier
 //   dist_job throw             rank 1 throws an exception that nothing catches
 //   dist_job kill              rank 1 is killed by SIGKILL
 //   dist_job train HUB EPOCHS FIRST_EPOCH [resume]
@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
   if (mode == "compare" && argc == 4) return compare_job(argv[2], argv[3]);
   dist::barrier();
   if (mode == "hello") {
-    std::cout << "rank " << world.rank << " of " << world.size << ":";
+    std::cout << "rank " << world.rank << " of " << world.size << " (local " << world.local_rank << " of "
+              << world.local_size << "):";
     for (int i = 2; i < argc; ++i) std::cout << ' ' << argv[i];
     std::cout << std::endl;
     return 0;

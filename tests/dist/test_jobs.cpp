@@ -56,8 +56,8 @@ TEST(DistJob, AKilledRankEndsTheJob) {
 TEST(DistJob, LaunchRunsTheProgramOnEveryRankWithItsArguments) {
   JobResult r = run(kLaunch + " -n 2 --oversubscribe " STRATA_DIST_JOB " hello --epochs 3");
   EXPECT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("rank 0 of 2: --epochs 3"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("rank 1 of 2: --epochs 3"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("rank 0 of 2 (local 0 of 2): --epochs 3"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("rank 1 of 2 (local 1 of 2): --epochs 3"), std::string::npos) << r.output;
 }
 
 TEST(DistJob, LaunchSaysWhatIsMissing) {
