@@ -41,7 +41,9 @@ GradientBuckets::GradientBuckets(std::vector<std::pair<std::string, Tensor>> wei
 
 GradientBuckets::~GradientBuckets() {
   // Buffers must outlive their requests: finish what was started (a pass cut off by an error).
-  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
 }
 
 void GradientBuckets::gradient_ready(size_t index) {
