@@ -22,6 +22,11 @@ namespace {
 
 constexpr int kWarmup = 3, kRepeats = 15;
 
+double median(std::vector<double> values) {
+  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+  return values[values.size() / 2];
+}
+
 // The median over kRepeats of fn's time, every rank starting together; the slowest rank counts.
 double median_seconds(const std::function<void()>& fn) {
   for (int i = 0; i < kWarmup; ++i) fn();
@@ -34,8 +39,7 @@ double median_seconds(const std::function<void()>& fn) {
     MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     times.push_back(slowest);
   }
-  std::nth_element(times.begin(), times.begin() + kRepeats / 2, times.end());
-  return times[kRepeats / 2];
+  return median(times);
 }
 
 // Weights totalling `bytes`, in 8 tensors, with gradients, as DataParallel sees them.
@@ -50,8 +54,10 @@ std::vector<std::pair<std::string, Tensor>> weights_of(int64_t bytes) {
   return weights;
 }
 
+// DataParallel's bucket sizes: `bucket_mb`, the first one at most 1 MB.
 double bucket_pass_seconds(const std::vector<std::pair<std::string, Tensor>>& weights, double bucket_mb) {
-  dist::detail::GradientBuckets buckets(weights, static_cast<int64_t>(bucket_mb * 1024 * 1024), dist::world().size);
+  const auto bytes = static_cast<int64_t>(bucket_mb * 1024 * 1024);
+  dist::detail::GradientBuckets buckets(weights, bytes, std::min<int64_t>(bytes, 1 << 20), dist::world().size);
   return median_seconds([&] {
     for (size_t k = weights.size(); k-- > 0;) buckets.gradient_ready(k);
   });
@@ -106,14 +112,16 @@ void mlp_table(int rank, int size) {
     net(x);
     dist::DataParallel model(net, {.bucket_megabytes = bucket_mb});
     optim::SGD sgd(model.trainable_weights(), {.lr = 0.01});
-    const auto before = model.stats();
+    std::vector<double> waits;  // per step, this rank's; the median, as for the step times
     const double step = median_seconds([&] {
+      const double before = model.stats().wait_seconds;
       sgd.zero_grad();
       cross_entropy(model(x), y).backward();
       sgd.step();
+      waits.push_back(model.stats().wait_seconds - before);
     });
+    const double exposed = median(waits);
     const auto after = model.stats();
-    const double exposed = (after.wait_seconds - before.wait_seconds) / (after.passes - before.passes);
     const double alone = bucket_pass_seconds(net.named_weights(), bucket_mb);
     if (rank == 0)
       std::printf("| %.0f (%lld buckets) | %.2f | %.2f | %+.0f%% | %.2f | %.2f | %.0f%% |\n", bucket_mb,

@@ -11,8 +11,9 @@ namespace strata::dist {
 DataParallel::DataParallel(nn::Layer& model, DataParallelOptions options)
     : nn::Layer("data_parallel"), model_(model) {
   const World& w = init();
-  STRATA_CHECK(options.bucket_megabytes > 0 && options.bucket_megabytes <= 2048,
-               "dist::DataParallel: bucket_megabytes must be in (0, 2048], got ", options.bucket_megabytes);
+  for (double megabytes : {options.bucket_megabytes, options.first_bucket_megabytes})
+    STRATA_CHECK(megabytes > 0 && megabytes <= 2048,
+                 "dist::DataParallel: bucket sizes must be in (0, 2048] MB, got ", megabytes);
   STRATA_CHECK(!model.all_weights().empty(), "dist::DataParallel: ", model.name(),
                " has no weights yet. Layers create them at their first call: call the model once (e.g. on a batch) "
                "before wrapping it");
@@ -23,7 +24,8 @@ DataParallel::DataParallel(nn::Layer& model, DataParallelOptions options)
   for (auto& [name, tensor] : model.named_weights())
     if (tensor.requires_grad()) trainable.emplace_back(name, tensor);
   buckets_ = std::make_unique<detail::GradientBuckets>(
-      trainable, static_cast<int64_t>(options.bucket_megabytes * 1024 * 1024), w.size);
+      trainable, static_cast<int64_t>(options.bucket_megabytes * 1024 * 1024),
+      static_cast<int64_t>(options.first_bucket_megabytes * 1024 * 1024), w.size);
   for (size_t k = 0; k < trainable.size(); ++k)
     autograd::register_post_accumulate_grad_hook(trainable[k].second,
                                                  [b = buckets_.get(), k](const Tensor&) { b->gradient_ready(k); });

@@ -9,15 +9,16 @@
 namespace strata::dist::detail {
 
 GradientBuckets::GradientBuckets(std::vector<std::pair<std::string, Tensor>> weights, int64_t bucket_bytes,
-                                 int world_size)
+                                 int64_t first_bucket_bytes, int world_size)
     : weights_(std::move(weights)), bucket_of_(weights_.size()), ready_(weights_.size(), 0), world_size_(world_size) {
   // Backward reaches the last layers first, so buckets are filled from the last weight back.
   int64_t bytes_in_bucket = 0;
   for (size_t k = weights_.size(); k-- > 0;) {
     const Tensor& w = weights_[k].second;
     const MPI_Datatype type = detail::mpi_type(w, "dist::DataParallel");
+    const int64_t limit = buckets_.size() == 1 ? std::min(first_bucket_bytes, bucket_bytes) : bucket_bytes;
     const bool fits = !buckets_.empty() && buckets_.back().type == type &&
-                      bytes_in_bucket + static_cast<int64_t>(w.nbytes()) <= bucket_bytes;
+                      bytes_in_bucket + static_cast<int64_t>(w.nbytes()) <= limit;
     if (!fits) {
       buckets_.push_back(Bucket{{}, {}, Tensor(), type, 0});
       bytes_in_bucket = 0;

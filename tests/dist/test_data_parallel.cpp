@@ -134,6 +134,17 @@ TEST(DistDataParallel, RefusesAModelWithoutWeightsAndABadBucketSize) {
   auto [x, y] = dataset();
   net(x);
   EXPECT_THROW(dist::DataParallel(net, {.bucket_megabytes = 0}), Error);
+  EXPECT_THROW(dist::DataParallel(net, {.first_bucket_megabytes = -1}), Error);
+}
+
+// The last weight, out's bias (3 floats), fills a first bucket of 100 bytes; the rest (under 1 KB)
+// shares the second; with the defaults everything is one bucket of 1 MB at most.
+TEST(DistDataParallel, TheFirstBucketHasItsOwnSize) {
+  auto [x, y] = dataset();
+  MLP net;
+  net(x);
+  EXPECT_EQ(dist::DataParallel(net, {.first_bucket_megabytes = 100.0 / (1 << 20)}).stats().buckets, 2);
+  EXPECT_EQ(dist::DataParallel(net).stats().buckets, 1);
 }
 
 }  // namespace

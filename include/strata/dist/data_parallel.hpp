@@ -8,8 +8,8 @@
 //   optim::SGD sgd(model.trainable_weights(), 0.1);
 //   train::fit(model, sgd, {}, {x, y}, {.batch_size = 256});   // 256 over all processes
 //
-// Gradients are averaged in buckets of about bucket_megabytes, in the reverse order of the
-// weights (the order backward produces them). A bucket's non-blocking all-reduce starts from an
+// Gradients are averaged in buckets of about bucket_megabytes (the first one smaller), in the
+// reverse order of the weights (the order backward produces them). A bucket's non-blocking all-reduce starts from an
 // autograd post-accumulate hook as soon as its last gradient is ready, so it runs while backward
 // computes the layers below; when the last weight's gradient arrives, backward waits for every
 // bucket and writes the averages into .grad(). So after backward() returns, .grad() holds the
@@ -33,6 +33,9 @@ class GradientBuckets;  // src/dist/gradient_buckets.hpp: holds the MPI requests
 
 struct DataParallelOptions {
   double bucket_megabytes = 25;  // PyTorch DDP's bucket_cap_mb: larger, fewer messages
+  // The first bucket (the last layers' gradients, ready first) is smaller, as in PyTorch DDP,
+  // so that its reduction starts early in backward even when the model fits in one bucket.
+  double first_bucket_megabytes = 1;
 };
 
 // What the gradient averaging cost so far: `wait_seconds` is the communication backward had
