@@ -4,4 +4,5 @@
 #include "strata/dist/collectives.hpp"
 #include "strata/dist/data_parallel.hpp"
 #include "strata/dist/sampler.hpp"
+#include "strata/dist/sync_batch_norm.hpp"
 #include "strata/dist/world.hpp"
