@@ -1,6 +1,8 @@
 #include "strata/dist/sampler.hpp"
 
+#include <memory>
 #include <numeric>
+#include <optional>
 
 #include "strata/core/error.hpp"
 #include "strata/dist/world.hpp"
@@ -30,6 +32,28 @@ std::vector<int64_t> shard_indices(int64_t n, int rank, int size, int64_t epoch,
 data::Dataset shard(const data::Dataset& dataset, int64_t epoch, const ShardOptions& options) {
   const World& w = world();
   return dataset.subset(shard_indices(dataset.size(), w.rank, w.size, epoch, options));
+}
+
+data::Stream shard(const data::Stream& stream, int rank, int size) {
+  STRATA_CHECK(size >= 1 && rank >= 0 && rank < size, "dist::shard: rank ", rank, " is not a rank of a job of ",
+               size, " processes");
+  return data::Stream([stream, rank, size] {
+    auto source = std::make_shared<data::Reader>(stream.open());
+    return data::Reader([source, rank, size]() -> std::optional<data::Example> {
+      std::optional<data::Example> mine;
+      for (int i = 0; i < size; ++i) {
+        std::optional<data::Example> ex = source->next();
+        if (!ex) return std::nullopt;  // an incomplete round: dropped on every rank
+        if (i == rank) mine = std::move(ex);
+      }
+      return mine;
+    });
+  });
+}
+
+data::Stream shard(const data::Stream& stream) {
+  const World& w = world();
+  return shard(stream, w.rank, w.size);
 }
 
 }  // namespace strata::dist

@@ -66,5 +66,31 @@ TEST(DistSampler, TheJobsShardsOfADatasetAreItsExamples) {
   EXPECT_EQ(seen.size(), size_t(20 / size * size));  // disjoint across the ranks
 }
 
+std::vector<double> values_of(const data::Stream& s) {
+  std::vector<double> v;
+  for (const data::Example& ex : s) v.push_back(ex[0].item<double>());
+  return v;
+}
+
+data::Stream numbers(int n) {
+  std::vector<data::Example> examples;
+  for (int i = 0; i < n; ++i) examples.push_back({full({}, i, kFloat64)});
+  return data::Stream::from_examples(examples);
+}
+
+TEST(DistSampler, StreamShardsTakeOneOfEachRoundAndDropAnIncompleteOne) {
+  EXPECT_EQ(values_of(dist::shard(numbers(11), 1, 3)), (std::vector<double>{1, 4, 7}));
+  EXPECT_EQ(values_of(dist::shard(numbers(11), 2, 3)), (std::vector<double>{2, 5, 8}));
+  EXPECT_EQ(values_of(dist::shard(numbers(4), 0, 1)), (std::vector<double>{0, 1, 2, 3}));
+  EXPECT_TRUE(values_of(dist::shard(numbers(2), 0, 3)).empty());
+  EXPECT_THROW(dist::shard(numbers(2), 3, 3), Error);
+  // The job's own shards: equal lengths, disjoint.
+  Tensor mine = from_vector(values_of(dist::shard(numbers(10))));
+  Tensor all = dist::all_gather(mine);
+  std::set<double> seen;
+  for (double v : all.to_vector<double>()) seen.insert(v);
+  EXPECT_EQ(seen.size(), size_t(10 / dist::world().size * dist::world().size));
+}
+
 }  // namespace
 }  // namespace strata

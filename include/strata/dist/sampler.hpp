@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "strata/data/dataset.hpp"
+#include "strata/data/stream.hpp"
 
 namespace strata::dist {
 
@@ -31,5 +32,11 @@ std::vector<int64_t> shard_indices(int64_t n, int rank, int size, int64_t epoch,
 
 // This process's shard of `dataset` in `epoch` (rank and size from dist::init()).
 data::Dataset shard(const data::Dataset& dataset, int64_t epoch, const ShardOptions& options = {});
+
+// A Stream's shard: every process reads the same stream (shuffle it before, with a shared seed)
+// in rounds of `size` examples and keeps the rank-th of each; an incomplete last round is
+// dropped, so every shard has the same length. Each process reads the whole stream.
+data::Stream shard(const data::Stream& stream, int rank, int size);
+data::Stream shard(const data::Stream& stream);  // rank and size from dist::init()
 
 }  // namespace strata::dist
