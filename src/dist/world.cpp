@@ -1,8 +1,11 @@
 #include "strata/dist/world.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <string>
+#include <thread>
 
 #include "dist/mpi_types.hpp"
 #include "strata/core/error.hpp"
@@ -12,6 +15,7 @@ namespace {
 
 World g_world;
 bool g_started = false;
+double g_exit_timeout_s = 600;
 
 // An exception that escapes on one rank would otherwise leave the others blocked in their next
 // collective until someone kills the job: abort all of them, saying which rank failed and why.
@@ -29,10 +33,35 @@ bool g_started = false;
   abort(what, 1);
 }
 
+// STRATA_DIST_EXIT_TIMEOUT: seconds a finished rank waits at exit for the others (default 600).
+double exit_timeout_from_environment() {
+  const char* text = std::getenv("STRATA_DIST_EXIT_TIMEOUT");
+  if (text == nullptr || *text == '\0') return 600;
+  char* end = nullptr;
+  const double seconds = std::strtod(text, &end);
+  STRATA_CHECK(*end == '\0' && seconds > 0 && seconds <= 1e6, "dist::init: STRATA_DIST_EXIT_TIMEOUT must be a ",
+               "number of seconds in (0, 1e6], got '", text, "'");
+  return seconds;
+}
+
+// A rank that ends early (main caught an error and returned) would wait in MPI_Finalize for ever
+// while the others wait for it in a collective. So a finished rank first waits, at most the exit
+// timeout, for every rank to finish (a non-blocking barrier, polled gently), then aborts the job.
 void finalize_at_exit() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (!finalized) MPI_Finalize();
+  if (finalized) return;
+  MPI_Request everyone_done;
+  MPI_Ibarrier(MPI_COMM_WORLD, &everyone_done);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(g_exit_timeout_s);
+  for (int done = 0; MPI_Test(&everyone_done, &done, MPI_STATUS_IGNORE), !done;) {
+    if (std::chrono::steady_clock::now() > deadline)
+      abort("finished, but other ranks did not within " + std::to_string(static_cast<int64_t>(g_exit_timeout_s)) +
+                " s (STRATA_DIST_EXIT_TIMEOUT): a rank ended early or is stuck",
+            1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  MPI_Finalize();
   g_started = false;
 }
 
@@ -40,6 +69,7 @@ void finalize_at_exit() {
 
 const World& init() {
   if (g_started) return g_world;
+  g_exit_timeout_s = exit_timeout_from_environment();
   int already = 0;
   MPI_Initialized(&already);
   if (!already) {

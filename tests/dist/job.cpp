@@ -2,12 +2,13 @@
 //   dist_job hello ARGS        each rank prints "rank R of N (local L of M): ARGS" after a barrier
 //   dist_job throw             rank 1 throws an exception that nothing catches
 //   dist_job kill              rank 1 is killed by SIGKILL
+//   dist_job return            rank 1 returns 3 from main (MPI is finalised at exit)
 //   dist_job train HUB EPOCHS FIRST_EPOCH [resume]
 //                              fit with DataParallel and a checkpoint per epoch into the SQLite
 //                              hub HUB; epochs FIRST_EPOCH.. (their shuffles); `resume` starts
 //                              from the hub's latest checkpoint
 //   dist_job compare HUB1 HUB2 exit 0 when the latest checkpoints match (1e-5)
-// In throw and kill, without the fault handling the other ranks would wait in all_reduce for ever.
+// In throw, kill and return, without the fault handling the other ranks would wait in all_reduce for ever.
 #include <csignal>
 #include <cmath>
 #include <iostream>
@@ -80,6 +81,7 @@ int main(int argc, char** argv) {
   }
   if (world.rank == 1) {
     if (mode == "kill") std::raise(SIGKILL);
+    if (mode == "return") return 3;  // an error caught and reported by main's own return
     throw Error("the data on rank 1 is bad");
   }
   Tensor t = ones({4});

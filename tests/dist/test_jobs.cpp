@@ -53,6 +53,22 @@ TEST(DistJob, AKilledRankEndsTheJob) {
   EXPECT_EQ(r.output.find("finished, which it must not"), std::string::npos) << r.output;
 }
 
+TEST(DistJob, ARankThatReturnsEarlyEndsTheJobAfterTheExitTimeout) {
+  JobResult r = run("STRATA_DIST_EXIT_TIMEOUT=2 " STRATA_MPIEXEC
+                    " --oversubscribe --allow-run-as-root -x STRATA_DIST_EXIT_TIMEOUT -n 3 " STRATA_DIST_JOB " return");
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_NE(r.status, 124) << "the job hung until timeout:\n" << r.output;
+  EXPECT_NE(r.output.find("strata::dist: rank 1 of 3: finished, but other ranks did not within 2 s"), std::string::npos)
+      << r.output;
+}
+
+TEST(DistJob, ABadExitTimeoutIsAnError) {
+  JobResult r = run("STRATA_DIST_EXIT_TIMEOUT=soon " STRATA_MPIEXEC
+                    " --oversubscribe --allow-run-as-root -x STRATA_DIST_EXIT_TIMEOUT -n 1 " STRATA_DIST_JOB " hello");
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("STRATA_DIST_EXIT_TIMEOUT must be a number of seconds"), std::string::npos) << r.output;
+}
+
 TEST(DistJob, LaunchRunsTheProgramOnEveryRankWithItsArguments) {
   JobResult r = run(kLaunch + " -n 2 --oversubscribe " STRATA_DIST_JOB " hello --epochs 3");
   EXPECT_EQ(r.status, 0) << r.output;

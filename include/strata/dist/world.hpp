@@ -22,8 +22,10 @@ struct World {
 // Faults: init installs a std::terminate handler, so an exception that escapes on any rank
 // prints "strata::dist: rank R of N: <what>" and aborts the whole job (MPI_Abort): the other
 // ranks exit within seconds instead of waiting in a collective. A rank killed by a signal makes
-// mpirun end the job too. MPI errors abort the job (MPI's default handler). MPI is finalised at
-// exit.
+// mpirun end the job too. MPI errors abort the job (MPI's default handler). At exit a rank
+// waits for every rank to finish, at most STRATA_DIST_EXIT_TIMEOUT seconds (default 600), then
+// aborts the job: a rank whose main returned early does not leave the others waiting for ever.
+// Then MPI is finalised.
 const World& init();
 
 // Whether init() ran (and MPI is not finalised yet).
