@@ -50,6 +50,8 @@ void add_launch_commands(CLI::App& app) {
   cmd->add_flag("--oversubscribe", args->oversubscribe, "Allow more processes than cores");
   // Everything from the program on belongs to the program, options included.
   cmd->prefix_command();
+  cmd->footer("After the options: PROGRAM [ARGS...], e.g. strata launch -n 2 ./train --epochs 3. "
+              "STRATA_MPIRUN names another launcher.");
   cmd->callback([cmd, args] {
     const std::vector<std::string> program = cmd->remaining();
     STRATA_CHECK(!program.empty(), "launch: name the program to run, e.g. strata launch -n 2 ./train --epochs 3");
