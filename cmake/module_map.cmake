@@ -45,3 +45,7 @@ strata_module(train USES optim data hub)
 strata_module(workflow USES hub data)
 # serve: static models come from the hub rebuilt by train::static_model (train/hub_models.hpp).
 strata_module(serve USES nn train hub io)
+# dist: data-parallel training on MPI. Its own library, libstrata_dist (the only one linking MPI),
+# so programs that train on one process link neither it nor MPI (docs/distributed.md).
+strata_module(dist USES train)
+set(STRATA_OWN_LIBRARY_MODULES dist)

@@ -90,6 +90,10 @@ std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grad_outputs) {
   } else {
     dispatch::add_inplace(meta.grad, g);
   }
+  if (!meta.post_accumulate_hooks.empty()) {
+    const Tensor leaf(leaf_);
+    for (auto& hook : meta.post_accumulate_hooks) hook(leaf);
+  }
   return {};
 }
 

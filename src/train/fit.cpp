@@ -7,8 +7,10 @@
 #include "strata/core/error.hpp"
 #include "strata/nn/eval_scope.hpp"
 #include "strata/ops/combine.hpp"
+#include "strata/ops/elementwise.hpp"
 #include "strata/ops/loss.hpp"
 #include "strata/optim/optimizer.hpp"
+#include "strata/train/process_group.hpp"
 #include "strata/train/progress_bar.hpp"
 
 namespace strata::train {
@@ -74,6 +76,35 @@ Metrics shown(const Logs& logs, const MetricList& metrics) {
   return out;
 }
 
+// This process's rows of a global batch under a process group, and the factor on its loss that
+// makes the processes' averaged gradient the gradient of the whole batch's mean loss (a mean
+// over n_r rows weighs n_r / n of the batch, and the average divides by the group's size).
+struct BatchSlice {
+  Tensor x, y;
+  double loss_scale = 1;
+};
+
+std::optional<BatchSlice> slice_of(const ProcessGroup* group, const Tensor& x, const Tensor& y) {
+  if (group == nullptr) return BatchSlice{x, y};
+  STRATA_CHECK(x.dim() >= 1 && y.defined() && y.dim() >= 1 && y.size(0) == x.size(0),
+               "fit: a data-parallel model needs batches of rows (axis 0) in x and y, got x ", x.shape().str(),
+               " and y ", y.defined() ? y.shape().str() : std::string("undefined"));
+  const int64_t n = x.size(0), size = group->size(), rank = group->rank();
+  if (n < size) return std::nullopt;  // a last batch too small to give every process a row
+  const int64_t begin = n * rank / size, end = n * (rank + 1) / size;
+  return BatchSlice{x.narrow(0, begin, end - begin), y.narrow(0, begin, end - begin),
+                    static_cast<double>((end - begin) * size) / static_cast<double>(n)};
+}
+
+void average_logs(const ProcessGroup* group, Logs& logs) {
+  if (group == nullptr) return;
+  std::vector<double> values;
+  for (const auto& [key, value] : logs) values.push_back(value);  // keys in the same order everywhere
+  group->average(values);
+  size_t i = 0;
+  for (auto& [key, value] : logs) value = values[i++];
+}
+
 }  // namespace
 
 MetricList default_metrics() { return {std::make_shared<Accuracy>()}; }
@@ -129,6 +160,11 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
   }
   const LossFn loss = or_default(loss_fn);
   const MetricList& metrics = options.metrics;
+  const ProcessGroup* group = process_group_of(model);
+  const bool rank_zero = group == nullptr || group->rank() == 0;
+  CallbackList active_callbacks;
+  for (const auto& cb : options.callbacks)
+    if (rank_zero || cb == nullptr || !cb->rank_zero_only()) active_callbacks.push_back(cb);
 
   History history;
   TrainingState state;
@@ -137,7 +173,7 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
   state.history = &history;
   state.epochs = options.epochs;
   state.steps_per_epoch = (train.size() + options.batch_size - 1) / options.batch_size;
-  AttachedCallbacks callbacks(options.callbacks, &state);
+  AttachedCallbacks callbacks(active_callbacks, &state);
 
   for (const auto& cb : *callbacks) cb->on_train_begin();
   Logs logs;
@@ -150,17 +186,21 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
     const auto seed = options.shuffle ? std::optional<uint64_t>(options.seed + epoch) : std::nullopt;
     const Data::Batches batches = train.batches(options.batch_size, seed);
     std::optional<ProgressBar> bar;
-    if (options.verbose > 0)
+    if (options.verbose > 0 && rank_zero)
       bar.emplace(batches.count, "epoch " + std::to_string(epoch + 1) + "/" + std::to_string(options.epochs),
                   *options.out);
 
     int64_t steps_done = 0;
     for (int64_t step = 0; step < batches.count && !state.stop_requested; ++step, ++steps_done) {
-      const auto [x, y] = batches.get(step);
+      const auto [batch_x, batch_y] = batches.get(step);
+      const std::optional<BatchSlice> slice = slice_of(group, batch_x, batch_y);
+      if (!slice) continue;
+      const Tensor &x = slice->x, &y = slice->y;
       const Tensor outputs = model(x);
       const Tensor batch_loss = scalar_loss(loss, outputs, y, "fit");
       optimizer.zero_grad();
-      batch_loss.backward();
+      if (slice->loss_scale == 1) batch_loss.backward();
+      else (batch_loss * slice->loss_scale).backward();
       optimizer.step();
       ++state.global_step;
 
@@ -178,6 +218,7 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
     if (!validation.empty())
       for (const auto& [key, value] : evaluate(model, loss, validation, options.batch_size, metrics))
         logs["val_" + key] = value;
+    average_logs(group, logs);
     if (bar) {
       bar->update(steps_done - bar->done(), shown(logs, metrics));
       bar->finish();

@@ -1,10 +1,11 @@
 // strata: the command line of the Strata library. Groups: `strata hub ...`, `strata worker`,
-// `strata plan ...`, `strata serve` (see `strata <group> --help`). Errors print one line to stderr and exit with status 1.
+// `strata plan ...`, `strata serve`, `strata launch` (see `strata <group> --help`). Errors print one line to stderr and exit with status 1.
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
 #include "hub_commands.hpp"
+#include "launch_commands.hpp"
 #include "plan_commands.hpp"
 #include "serve_commands.hpp"
 #include "worker_commands.hpp"
@@ -16,6 +17,7 @@ int main(int argc, char** argv) {
   strata::cli::add_worker_commands(app);
   strata::cli::add_plan_commands(app);
   strata::cli::add_serve_commands(app);
+  strata::cli::add_launch_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {

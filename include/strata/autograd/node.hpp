@@ -29,6 +29,8 @@ struct AutogradMeta {
   uint32_t output_nr = 0;
   std::weak_ptr<Node> grad_accumulator;  // a leaf's AccumulateGrad, reused across ops
   std::vector<GradHook> hooks;           // leaves only; non-leaf hooks live on grad_fn
+  // Leaves only: run after a backward pass has added into .grad() (post_accumulate_hook.hpp).
+  std::vector<std::function<void(const Tensor& leaf)>> post_accumulate_hooks;
 };
 
 class Node : public std::enable_shared_from_this<Node> {

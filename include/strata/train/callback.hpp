@@ -44,6 +44,10 @@ class Callback {
   // `logs`: the running means over this epoch so far (what the progress bar shows) and "lr".
   virtual void on_batch_end(int64_t step, const Logs& logs) {}
 
+  // True for callbacks that write outside the process (logs, files, the hub): with a
+  // data-parallel model (train/process_group.hpp) fit runs them on rank 0 only.
+  virtual bool rank_zero_only() const { return false; }
+
   // fit() attaches its state before on_train_begin and detaches it after on_train_end.
   void attach(TrainingState* state) { state_ = state; }
 

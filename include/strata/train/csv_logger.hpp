@@ -11,6 +11,7 @@ namespace strata::train {
 
 class CSVLogger : public Callback {
  public:
+  bool rank_zero_only() const override { return true; }
   // append: add rows to an existing file (no second header when it is not empty).
   explicit CSVLogger(std::string path, char separator = ',', bool append = false);
 

@@ -78,6 +78,9 @@ struct FitOptions {
 // Per epoch: train() mode, minibatches (shuffled), zero_grad / backward / step on each, a
 // progress bar with the running loss and metrics, then the validation data evaluated in eval()
 // mode without autograd. Returns every epoch's logs.
+// A data-parallel model (a train::ProcessGroup, e.g. dist::DataParallel): each process trains on
+// its slice of every batch, logs are averaged, and only rank 0 prints and runs rank_zero_only()
+// callbacks (train/process_group.hpp).
 History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn, const Data& train_data,
             FitOptions options = {});
 

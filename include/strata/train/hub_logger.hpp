@@ -15,6 +15,7 @@ namespace strata::train {
 
 class HubLogger : public Callback {
  public:
+  bool rank_zero_only() const override { return true; }
   // Into a run the caller made and owns; it must outlive training. every_n_steps = 0: epochs only.
   explicit HubLogger(hub::Run& run, int64_t every_n_steps = 1);
   // Into a new run `run_name` of `hub`, created now and finished when training ends.

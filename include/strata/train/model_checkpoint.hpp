@@ -26,6 +26,7 @@ struct ModelCheckpointOptions {
 
 class ModelCheckpoint : public Callback {
  public:
+  bool rank_zero_only() const override { return true; }
   // The hub must outlive training.
   ModelCheckpoint(hub::Hub& hub, std::string model_name, ModelCheckpointOptions options = {});
 

@@ -1,0 +1,140 @@
+// bench_dist: what data parallelism costs on this machine. An MPI job; rank 0 prints the tables:
+//   OMP_NUM_THREADS=1 mpirun -n 2 build/bench/bench_dist      (and -n 1 for the one-process step)
+// 1. All-reduce: Strata's bucket pass (gradients copied into buckets, one MPI_Iallreduce per
+//    bucket, wait, average, copy back) against MPI_Allreduce on one buffer of the same size.
+// 2. An MLP 784-800-800-10 (DESIGN.md's, without dropout), global batch 256 split over the
+//    ranks: step time of the compute alone (no reduction) and with DataParallel, the wait that
+//    backward did not hide, and the share of the reduction hidden behind backward.
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+
+#include "dist/gradient_buckets.hpp"
+#include "strata/dist/dist.hpp"
+#include "strata/strata.hpp"
+
+using namespace strata;
+
+namespace {
+
+constexpr int kWarmup = 3, kRepeats = 15;
+
+double median(std::vector<double> values) {
+  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+  return values[values.size() / 2];
+}
+
+// The median over kRepeats of fn's time, every rank starting together; the slowest rank counts.
+double median_seconds(const std::function<void()>& fn) {
+  for (int i = 0; i < kWarmup; ++i) fn();
+  std::vector<double> times;
+  for (int i = 0; i < kRepeats; ++i) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), slowest = 0;
+    MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    times.push_back(slowest);
+  }
+  return median(times);
+}
+
+// Weights totalling `bytes`, in 8 tensors, with gradients, as DataParallel sees them.
+std::vector<std::pair<std::string, Tensor>> weights_of(int64_t bytes) {
+  std::vector<std::pair<std::string, Tensor>> weights;
+  for (int k = 0; k < 8; ++k) {
+    Tensor w = zeros({bytes / 4 / 8});
+    w.requires_grad_();
+    w.set_grad(ones({bytes / 4 / 8}));
+    weights.emplace_back("w" + std::to_string(k), w);
+  }
+  return weights;
+}
+
+// DataParallel's bucket sizes: `bucket_mb`, the first one at most 1 MB.
+double bucket_pass_seconds(const std::vector<std::pair<std::string, Tensor>>& weights, double bucket_mb) {
+  const auto bytes = static_cast<int64_t>(bucket_mb * 1024 * 1024);
+  dist::detail::GradientBuckets buckets(weights, bytes, std::min<int64_t>(bytes, 1 << 20), dist::world().size);
+  return median_seconds([&] {
+    for (size_t k = weights.size(); k-- > 0;) buckets.gradient_ready(k);
+  });
+}
+
+void all_reduce_table(int rank, int size) {
+  if (rank == 0) {
+    std::printf("\nAll-reduce of float32 gradients over %d ranks (median of %d; bus GB/s = 2(n-1)/n x bytes / time)\n",
+                size, kRepeats);
+    std::printf("| size | MPI_Allreduce ms | GB/s | Strata buckets (25 MB) ms | GB/s | ratio |\n|---|---|---|---|---|---|\n");
+  }
+  for (int64_t mb : {1, 4, 16, 64}) {
+    const int64_t bytes = mb * 1024 * 1024;
+    Tensor buffer = ones({bytes / 4});
+    const double mpi = median_seconds([&] {
+      MPI_Allreduce(MPI_IN_PLACE, buffer.raw_data(), static_cast<int>(buffer.numel()), MPI_FLOAT, MPI_SUM,
+                    MPI_COMM_WORLD);
+    });
+    const double ours = bucket_pass_seconds(weights_of(bytes), 25);
+    const double bus = 2.0 * (size - 1) / size * static_cast<double>(bytes) / 1e9;
+    if (rank == 0)
+      std::printf("| %lld MB | %.2f | %.2f | %.2f | %.2f | %.2f |\n", static_cast<long long>(mb), mpi * 1e3,
+                  bus / mpi, ours * 1e3, bus / ours, ours / mpi);
+  }
+}
+
+struct MLP : nn::Module {
+  nn::Dense a{800, nn::relu}, b{800, nn::relu}, out{10};
+  Tensor forward(const Tensor& x) override { return out(b(a(x))); }
+};
+
+void mlp_table(int rank, int size) {
+  const int64_t global_batch = 256, local = global_batch / size;
+  Generator gen(1);
+  Tensor x = randn({local, 784}, kFloat32, &gen), y = randint(0, 10, {local}, kInt64, &gen);
+  if (rank == 0) {
+    std::printf("\nMLP 784-800-800-10, global batch %lld, %d rank(s) of %lld rows, SGD (median of %d steps)\n",
+                static_cast<long long>(global_batch), size, static_cast<long long>(local), kRepeats);
+    std::printf("| bucket MB | compute alone ms | with DataParallel ms | added | exposed wait ms | reduction alone ms | hidden |\n");
+    std::printf("|---|---|---|---|---|---|---|\n");
+  }
+  MLP plain;
+  plain(x);
+  optim::SGD plain_sgd(plain.trainable_weights(), {.lr = 0.01});
+  const double compute = median_seconds([&] {
+    plain_sgd.zero_grad();
+    cross_entropy(plain(x), y).backward();
+    plain_sgd.step();
+  });
+  for (double bucket_mb : {25.0, 1.0}) {
+    MLP net;
+    net(x);
+    dist::DataParallel model(net, {.bucket_megabytes = bucket_mb});
+    optim::SGD sgd(model.trainable_weights(), {.lr = 0.01});
+    std::vector<double> waits;  // per step, this rank's; the median, as for the step times
+    const double step = median_seconds([&] {
+      const double before = model.stats().wait_seconds;
+      sgd.zero_grad();
+      cross_entropy(model(x), y).backward();
+      sgd.step();
+      waits.push_back(model.stats().wait_seconds - before);
+    });
+    const double exposed = median(waits);
+    const auto after = model.stats();
+    const double alone = bucket_pass_seconds(net.named_weights(), bucket_mb);
+    if (rank == 0)
+      std::printf("| %.0f (%lld buckets) | %.2f | %.2f | %+.0f%% | %.2f | %.2f | %.0f%% |\n", bucket_mb,
+                  static_cast<long long>(after.buckets), compute * 1e3, step * 1e3, (step / compute - 1) * 100,
+                  exposed * 1e3, alone * 1e3, std::max(0.0, 1 - exposed / alone) * 100);
+  }
+}
+
+}  // namespace
+
+int main() {
+  const dist::World& w = dist::init();
+  if (w.size > 1) all_reduce_table(w.rank, w.size);
+  mlp_table(w.rank, w.size);
+  return 0;
+}

@@ -1,0 +1,32 @@
+// SyncBatchNorm: batch normalisation whose batch statistics are those of the global batch, over
+// every process of the job (PyTorch's SyncBatchNorm), for models whose per-process batches are
+// too small for good statistics. The same weights as nn::BatchNorm (beta, gamma, moving_mean,
+// moving_var, [C], channels last) and the same rule for the moving statistics; eval() uses them
+// as BatchNorm does. In training each call costs one all-reduce of 2C + 1 numbers forward and
+// one backward, so every process must call it equally often (as it runs the same model).
+//   struct Net : nn::Module { nn::Dense a{64}; dist::SyncBatchNorm bn; ... };
+#pragma once
+#include "strata/nn/activation.hpp"
+#include "strata/nn/layer.hpp"
+
+namespace strata::dist {
+
+// The element-wise sum of every process's t, as a differentiable op: the gradient that reaches
+// each process's t is the sum of the gradients of every process's result.
+Tensor all_reduce_sum(const Tensor& t);
+
+class SyncBatchNorm : public nn::Layer {
+ public:
+  explicit SyncBatchNorm(double decay = 0.9, double epsilon = 1e-5, nn::Activation act = {}, std::string name = "");
+  Tensor beta, gamma, moving_mean, moving_var;
+
+ protected:
+  void build(const Shape& input_shape) override;
+  Tensor forward(const Tensor& x) override;
+
+ private:
+  double decay_, epsilon_;
+  nn::Activation act_;
+};
+
+}  // namespace strata::dist

@@ -1,0 +1,119 @@
+// Whole jobs started from here (this program is not an MPI process): a rank that raises or
+// dies ends the job, with mpirun returning non-zero well before the hang guard (`timeout`)
+// would, and the error naming the failing rank and its exception; `strata launch` runs a job;
+// training resumes from a hub checkpoint with another number of ranks.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+namespace {
+
+struct JobResult {
+  int status = -1;
+  std::string output;
+};
+
+// Runs a shell command (stdout and stderr together); 60 s guards against a hang, where a
+// working fault path ends in a few seconds.
+JobResult run(const std::string& command) {
+  JobResult r;
+  FILE* pipe = popen(("timeout 60 env " + command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return r;
+  std::array<char, 4096> buf;
+  while (size_t n = fread(buf.data(), 1, buf.size(), pipe)) r.output.append(buf.data(), n);
+  const int status = pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+JobResult run_job(const std::string& mode) {
+  return run(STRATA_MPIEXEC " --oversubscribe --allow-run-as-root -n 3 " STRATA_DIST_JOB " " + mode);
+}
+
+// mpirun refuses root without these (the tests may run as root in a container).
+const std::string kLaunch = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " STRATA_CLI_PATH " launch";
+
+TEST(DistJob, AnUncaughtExceptionOnOneRankAbortsTheJob) {
+  JobResult r = run_job("throw");
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_NE(r.status, 124) << "the job hung until timeout:\n" << r.output;
+  EXPECT_NE(r.output.find("strata::dist: rank 1 of 3: uncaught exception: the data on rank 1 is bad"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("finished, which it must not"), std::string::npos) << r.output;
+}
+
+TEST(DistJob, AKilledRankEndsTheJob) {
+  JobResult r = run_job("kill");
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_NE(r.status, 124) << "the job hung until timeout:\n" << r.output;
+  EXPECT_EQ(r.output.find("finished, which it must not"), std::string::npos) << r.output;
+}
+
+TEST(DistJob, ARankThatReturnsEarlyEndsTheJobAfterTheExitTimeout) {
+  JobResult r = run("STRATA_DIST_EXIT_TIMEOUT=2 " STRATA_MPIEXEC
+                    " --oversubscribe --allow-run-as-root -x STRATA_DIST_EXIT_TIMEOUT -n 3 " STRATA_DIST_JOB " return");
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_NE(r.status, 124) << "the job hung until timeout:\n" << r.output;
+  EXPECT_NE(r.output.find("strata::dist: rank 1 of 3: finished, but other ranks did not within 2 s"), std::string::npos)
+      << r.output;
+}
+
+TEST(DistJob, ABadExitTimeoutIsAnError) {
+  JobResult r = run("STRATA_DIST_EXIT_TIMEOUT=soon " STRATA_MPIEXEC
+                    " --oversubscribe --allow-run-as-root -x STRATA_DIST_EXIT_TIMEOUT -n 1 " STRATA_DIST_JOB " hello");
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("STRATA_DIST_EXIT_TIMEOUT must be a number of seconds"), std::string::npos) << r.output;
+}
+
+TEST(DistJob, LaunchRunsTheProgramOnEveryRankWithItsArguments) {
+  JobResult r = run(kLaunch + " -n 2 --oversubscribe " STRATA_DIST_JOB " hello --epochs 3");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("rank 0 of 2 (local 0 of 2): --epochs 3"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("rank 1 of 2 (local 1 of 2): --epochs 3"), std::string::npos) << r.output;
+}
+
+TEST(DistJob, LaunchSaysWhatIsMissing) {
+  JobResult no_program = run(kLaunch + " -n 2");
+  EXPECT_EQ(no_program.status, 1);
+  EXPECT_NE(no_program.output.find("name the program to run"), std::string::npos) << no_program.output;
+  JobResult no_mpirun = run("STRATA_MPIRUN=/nonexistent/mpirun " + kLaunch + " -n 2 " STRATA_DIST_JOB " hello");
+  EXPECT_EQ(no_mpirun.status, 1);
+  EXPECT_NE(no_mpirun.output.find("cannot run /nonexistent/mpirun"), std::string::npos) << no_mpirun.output;
+  EXPECT_NE(run(kLaunch + " -n 0 " STRATA_DIST_JOB " hello").status, 0);
+}
+
+}  // namespace
+
+namespace {
+
+std::string mpirun(int ranks, const std::string& args) {
+  return STRATA_MPIEXEC " --oversubscribe --allow-run-as-root -n " + std::to_string(ranks) + " " STRATA_DIST_JOB " " +
+         args;
+}
+
+// 2 epochs on 2 ranks, checkpointed; 2 more on 3 ranks from the checkpoint; against 4 epochs on
+// one process without a stop: the same weights.
+TEST(DistJob, ResumesFromAHubCheckpointWithAnotherRankCount) {
+  char dir_template[] = "/tmp/strata-dist-resume-XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const std::string dir = dir_template, resumed = dir + "/resumed.db", straight = dir + "/straight.db";
+  JobResult first = run(mpirun(2, "train " + resumed + " 2 0"));
+  ASSERT_EQ(first.status, 0) << first.output;
+  JobResult second = run(mpirun(3, "train " + resumed + " 2 2 resume"));
+  ASSERT_EQ(second.status, 0) << second.output;
+  JobResult reference = run(mpirun(1, "train " + straight + " 4 0"));
+  ASSERT_EQ(reference.status, 0) << reference.output;
+  JobResult same = run(mpirun(1, "compare " + resumed + " " + straight));
+  EXPECT_EQ(same.status, 0) << same.output;
+  // And the check can fail: 2 epochs are not 4.
+  JobResult half = run(mpirun(2, "train " + dir + "/half.db 2 0"));
+  ASSERT_EQ(half.status, 0) << half.output;
+  EXPECT_EQ(run(mpirun(1, "compare " + dir + "/half.db " + straight)).status, 1);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
