@@ -41,5 +41,6 @@ strata_module(optim USES nn EXCEPTIONS kernels/cpu)
 strata_module(hub USES io)
 strata_module(train USES optim data hub)
 strata_module(workflow USES hub data)
-# serve: static models come from the hub rebuilt by train::static_model (train/hub_models.hpp).
-strata_module(serve USES nn train hub io)
+# serve: static models come from the hub rebuilt by train::static_model (train/hub_models.hpp);
+# the dashboard shows the workflow's plans.
+strata_module(serve USES nn train hub io workflow)

@@ -1,14 +1,9 @@
 #include "serve_commands.hpp"
 
-#include <signal.h>
-#include <unistd.h>
-
-#include <cerrno>
-
 #include <iostream>
 #include <memory>
-#include <thread>
 
+#include "stop_signal.hpp"
 #include "strata/serve/inference_server.hpp"
 
 namespace strata::cli {
@@ -25,24 +20,7 @@ struct ServeArgs {
   int64_t poll_ms = 1'000;
 };
 
-// SIGTERM and SIGINT write a byte here; a thread reading it stops the server. A handler, not a
-// blocked mask and sigwait: threads started before main (libstrata's load-time set-up runs on
-// OpenMP's threads) would not have the signals blocked and would take their default action.
-int g_stop_pipe[2] = {-1, -1};
-
-void on_stop_signal(int) {
-  const char byte = 1;
-  [[maybe_unused]] auto written = ::write(g_stop_pipe[1], &byte, 1);
-}
-
 void run_serve(ServeArgs& args) {
-  STRATA_CHECK(::pipe(g_stop_pipe) == 0, "serve: cannot make a pipe for the stop signals");
-  struct sigaction action {};
-  action.sa_handler = on_stop_signal;
-  sigemptyset(&action.sa_mask);
-  ::sigaction(SIGTERM, &action, nullptr);
-  ::sigaction(SIGINT, &action, nullptr);
-
   std::vector<hub::VersionRef> refs;
   for (const auto& text : args.models) refs.push_back(hub::parse_version_ref(text));
   args.batching.max_queue_delay = std::chrono::microseconds(args.max_queue_delay_us);
@@ -54,20 +32,12 @@ void run_serve(ServeArgs& args) {
   serve::InferenceServer server(models, batcher, args.server);
   const int port = server.bind();
   models.poll_every(std::chrono::milliseconds(args.poll_ms));
-  std::thread signal_waiter([&] {
-    char byte = 0;
-    while (::read(g_stop_pipe[0], &byte, 1) < 0 && errno == EINTR) {
-    }
-    server.stop();
-  });
   std::string served;
   for (const auto& model : models.all())
     served += (served.empty() ? "" : ", ") + model->name + " v" + std::to_string(model->version);
   std::cout << "strata serve: listening on http://" << args.server.host << ":" << port << " (" << served << ")"
             << std::endl;
-  server.serve();
-  on_stop_signal(0);  // wakes the waiter if serve() ended without a signal
-  signal_waiter.join();
+  serve_until_signal([&] { server.serve(); }, [&] { server.stop(); });
   std::cout << "strata serve: stopped" << std::endl;
 }
 
