@@ -21,13 +21,13 @@ struct ServeArgs {
 };
 
 void run_serve(ServeArgs& args) {
-  std::vector<hub::VersionRef> refs;
-  for (const auto& text : args.models) refs.push_back(hub::parse_version_ref(text));
+  std::vector<serve::ModelSpec> specs;
+  for (const auto& text : args.models) specs.push_back(serve::parse_model_spec(text));
   args.batching.max_queue_delay = std::chrono::microseconds(args.max_queue_delay_us);
   args.server.request_timeout = std::chrono::milliseconds(args.request_timeout_ms);
   args.server.io_timeout = std::chrono::seconds(args.io_timeout_s);
 
-  serve::ModelRepository models(args.url, refs, args.batching.workers);
+  serve::ModelRepository models(args.url, specs, args.batching.workers);
   serve::DynamicBatcher batcher(args.batching);
   serve::InferenceServer server(models, batcher, args.server);
   const int port = server.bind();
@@ -47,7 +47,7 @@ void add_serve_commands(CLI::App& app) {
   auto args = std::make_shared<ServeArgs>();
   CLI::App* cmd = app.add_subcommand("serve", "Serve hub models over the Open Inference Protocol v2 (HTTP)");
   cmd->add_option("--hub", args->url, "Hub URL: a SQLite path, sqlite://PATH or postgresql://...")->required();
-  cmd->add_option("--model", args->models, "NAME (follows the latest version) or NAME:VERSION; repeat for more")
+  cmd->add_option("--model", args->models, "NAME (follows the latest version), NAME:VERSION, or NAME@max:METRIC / NAME@min:METRIC (follows the best version by a metric); repeat for more")
       ->required();
   cmd->add_option("--host", args->server.host, "Address to listen on")->capture_default_str();
   cmd->add_option("--port", args->server.port, "Port to listen on; 0 picks a free one")->capture_default_str();
