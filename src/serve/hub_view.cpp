@@ -64,12 +64,18 @@ json HubView::run(int64_t run_id) {
   if (!info) throw RequestError(404, "no run " + std::to_string(run_id));
   json series = json::array();
   for (const auto& [name, split] : hub_.metric_series(run_id)) {
+    const auto points = hub_.metric_history(run_id, name, split);
+    // A long series is thinned to about kPoints evenly spaced points, the last always kept:
+    // a chart has fewer pixels, and the page asks again every few seconds.
+    const size_t stride = (points.size() + kPoints - 1) / kPoints;
     json steps = json::array(), values = json::array();
-    for (const auto& p : hub_.metric_history(run_id, name, split)) {
-      steps.push_back(p.step);
-      values.push_back(p.value);
+    for (size_t i = 0; i < points.size(); ++i) {
+      if (i % stride != 0 && i + 1 != points.size()) continue;
+      steps.push_back(points[i].step);
+      values.push_back(points[i].value);
     }
-    series.push_back({{"name", name}, {"split", hub::split_name(split)}, {"steps", steps}, {"values", values}});
+    series.push_back({{"name", name}, {"split", hub::split_name(split)}, {"steps", steps}, {"values", values},
+                      {"points", points.size()}});
   }
   json events = json::array();
   for (const auto& e : hub_.events(run_id, {.limit = kRows, .offset = 0}))

@@ -91,6 +91,22 @@ TEST_F(DashboardTest, RunCurvesGrowWhileTheRunTrains) {
   EXPECT_EQ(get_json(ui, live)["status"], "finished");
 }
 
+TEST_F(DashboardTest, LongSeriesAreThinnedKeepingTheEnds) {
+  hub_->set_project("default");
+  auto run = hub_->create_run("long");
+  for (int64_t step = 0; step <= 5000; ++step) run.log(step, hub::Split::train, "batch_loss", 1.0 / (step + 1));
+  run.finish();
+  auto& ui = start();
+  const json series = get_json(ui, "/api/runs/" + std::to_string(run.id()))["series"][0];
+  EXPECT_EQ(series["points"], 5001);
+  const auto steps = series["steps"].get<std::vector<int64_t>>();
+  ASSERT_EQ(steps.size(), 1668u);  // every 3rd of 5001 (ceil(5001 / 2000)), and the last
+  EXPECT_EQ(steps.front(), 0);
+  EXPECT_EQ(steps[1], 3);
+  EXPECT_EQ(steps.back(), 5000);
+  EXPECT_DOUBLE_EQ(series["values"].back().get<double>(), 1.0 / 5001);
+}
+
 TEST_F(DashboardTest, RefusesBadIdsUnknownRunsAndWrites) {
   auto& ui = start();
   EXPECT_NE(get_json(ui, "/api/runs/abc", 400)["error"].get<std::string>().find("'abc'"), std::string::npos);

@@ -22,9 +22,9 @@ namespace strata::serve {
 // "NAME@min:METRIC" (the version whose ModelMeta::metrics[METRIC] is highest or lowest; ties go to
 // the newest; versions without the metric are not candidates).
 struct ModelSpec {
-  std::string name;
+  std::string name{};
   int64_t version = hub::kLatest;  // pinned when not kLatest
-  std::string best_by;             // non-empty: follows the best version by this metric
+  std::string best_by{};           // non-empty: follows the best version by this metric
   hub::Order order = hub::Order::descending;
 
   bool follows() const { return version == hub::kLatest; }
