@@ -55,6 +55,7 @@ TEST_F(TensorBoardTest, ScalarsHistogramsImagesAndTextReadBack) {
     scalars.push_back({i * 10, values[i], 1.7e9 + i});
   }
   w.add_scalar("lr", 3, 0.001);
+  w.add_scalar("bad\xff\xc0\xaftag\xe2\x82", 1, 2.0);  // a stray byte, an overlong '/', a cut-off sequence
 
   manual_seed(3);
   const Tensor normal = randn({1000});
@@ -88,7 +89,7 @@ TEST_F(TensorBoardTest, ScalarsHistogramsImagesAndTextReadBack) {
 
   EXPECT_TENSORBOARD_READS(json::array({json{
       {"dir", dir},
-      {"scalars", {{"loss", scalars}, {"lr", {{3, 0.001}}}}},
+      {"scalars", {{"loss", scalars}, {"lr", {{3, 0.001}}}, {"bad\uFFFD\uFFFD\uFFFDtag\uFFFD\uFFFD", {{1, 2.0}}}}},
       {"histograms",
        {{"weights", {{{"step", 0}, {"values", values_of(normal)}}, {{"step", 1}, {"values", values_of(normal * 2.0)}}}},
         {"constant", {{{"step", 0}, {"values", values_of(same)}}}},

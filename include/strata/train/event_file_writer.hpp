@@ -29,7 +29,8 @@ class EventFileWriter {
   // An image, PNG-encoded: uint8 [H, W] or [H, W, C] with C in 1..4, or a float tensor of that
   // shape with values in [0, 1] (scaled by 255, rounded, clipped).
   void add_image(const std::string& tag, int64_t step, const Tensor& image, std::optional<double> wall_time = {});
-  // Text (Markdown in TensorBoard's text tab).
+  // Text (Markdown in TensorBoard's text tab). In tags and text, bytes that are not UTF-8 are
+  // written as U+FFFD (TensorBoard would refuse the file).
   void add_text(const std::string& tag, int64_t step, const std::string& text, std::optional<double> wall_time = {});
 
  private:
