@@ -176,5 +176,12 @@ TEST_F(DashboardTest, TokenIsNeededOnEveryRouteByHeaderCookieOrQuery) {
   EXPECT_EQ(res->status, 401);
 }
 
+TEST_F(DashboardTest, SigtermStopsItWithExitStatusZero) {
+  auto& ui = start();
+  ASSERT_TRUE(ui.client().Get("/api/projects"));
+  ui.signal(SIGTERM);
+  EXPECT_EQ(ui.wait(), 0);
+}
+
 }  // namespace
 }  // namespace strata::testing

@@ -21,6 +21,7 @@ struct ServeArgs {
 };
 
 void run_serve(ServeArgs& args) {
+  StopSignal stop_signal;  // first: a signal once we say we listen must stop, not kill
   std::vector<serve::ModelSpec> specs;
   for (const auto& text : args.models) specs.push_back(serve::parse_model_spec(text));
   args.batching.max_queue_delay = std::chrono::microseconds(args.max_queue_delay_us);
@@ -37,7 +38,7 @@ void run_serve(ServeArgs& args) {
     served += (served.empty() ? "" : ", ") + model->name + " v" + std::to_string(model->version);
   std::cout << "strata serve: listening on http://" << args.server.host << ":" << port << " (" << served << ")"
             << std::endl;
-  serve_until_signal([&] { server.serve(); }, [&] { server.stop(); });
+  stop_signal.serve_until([&] { server.serve(); }, [&] { server.stop(); });
   std::cout << "strata serve: stopped" << std::endl;
 }
 

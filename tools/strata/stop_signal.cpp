@@ -23,13 +23,16 @@ void on_stop_signal(int) {
 
 }  // namespace
 
-void serve_until_signal(const std::function<void()>& serve, const std::function<void()>& stop) {
+StopSignal::StopSignal() {
   STRATA_CHECK(::pipe(g_stop_pipe) == 0, "cannot make a pipe for the stop signals");
   struct sigaction action {};
   action.sa_handler = on_stop_signal;
   sigemptyset(&action.sa_mask);
   ::sigaction(SIGTERM, &action, nullptr);
   ::sigaction(SIGINT, &action, nullptr);
+}
+
+void StopSignal::serve_until(const std::function<void()>& serve, const std::function<void()>& stop) {
   std::thread signal_waiter([&] {
     char byte = 0;
     while (::read(g_stop_pipe[0], &byte, 1) < 0 && errno == EINTR) {

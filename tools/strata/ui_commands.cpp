@@ -16,11 +16,12 @@ struct UiArgs {
 };
 
 void run_ui(UiArgs& args) {
+  StopSignal stop_signal;  // first: a signal once we say we listen must stop, not kill
   args.options.io_timeout = std::chrono::seconds(args.io_timeout_s);
   serve::Dashboard dashboard(args.url, args.options);
   const int port = dashboard.bind();
   std::cout << "strata ui: listening on http://" << args.options.host << ":" << port << "/" << std::endl;
-  serve_until_signal([&] { dashboard.serve(); }, [&] { dashboard.stop(); });
+  stop_signal.serve_until([&] { dashboard.serve(); }, [&] { dashboard.stop(); });
   std::cout << "strata ui: stopped" << std::endl;
 }
 
