@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -53,6 +54,8 @@ Row load(const testing::ServeProcess& server, int clients, double seconds) {
   const httplib::Headers headers = {{"Inference-Header-Content-Length", std::to_string(header_length)}};
   std::vector<std::vector<double>> latencies(clients);
   std::atomic<int64_t> failures{0};
+  std::mutex first_failure_mutex;
+  std::string first_failure;  // why the first failed request failed
   const auto end = Clock::now() + std::chrono::duration<double>(seconds);
   std::vector<std::thread> threads;
   for (int c = 0; c < clients; ++c)
@@ -62,14 +65,21 @@ Row load(const testing::ServeProcess& server, int clients, double seconds) {
       while (Clock::now() < end) {
         const auto start = Clock::now();
         auto res = client.Post("/v2/models/mlp/infer", headers, body, "application/octet-stream");
-        if (!res || res->status != 200) ++failures;
+        if (!res || res->status != 200) {
+          if (failures++ == 0) {
+            std::lock_guard lock(first_failure_mutex);
+            first_failure = res ? "HTTP " + std::to_string(res->status) + " " + res->body : httplib::to_string(res.error());
+          }
+        }
         latencies[c].push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
       }
     });
   for (auto& t : threads) t.join();
   std::vector<double> all;
   for (auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
-  if (failures > 0) std::fprintf(stderr, "bench_serve: %lld failed requests\n", static_cast<long long>(failures.load()));
+  if (failures > 0)
+    std::fprintf(stderr, "bench_serve: %lld failed requests (the first: %s)\n", static_cast<long long>(failures.load()),
+                 first_failure.c_str());
   return {all.size() / seconds, percentile(all, 0.5), percentile(all, 0.99)};
 }
 

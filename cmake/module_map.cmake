@@ -43,8 +43,9 @@ strata_module(optim USES nn PRIVATE dispatch)
 strata_module(hub USES io)
 strata_module(train USES optim data hub)
 strata_module(workflow USES hub data)
-# serve: static models come from the hub rebuilt by train::static_model (train/hub_models.hpp).
-strata_module(serve USES nn train hub io)
+# serve: static models come from the hub rebuilt by train::static_model (train/hub_models.hpp);
+# the dashboard shows the workflow's plans.
+strata_module(serve USES nn train hub io workflow)
 # dist: data-parallel training on MPI. Its own library, libstrata_dist (the only one linking MPI),
 # so programs that train on one process link neither it nor MPI (docs/distributed.md).
 strata_module(dist USES train)

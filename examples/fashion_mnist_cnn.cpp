@@ -39,10 +39,13 @@ int main(int argc, char** argv) {
   const double test_accuracy = train::evaluate(net, {}, x_test, y_test, 1000).at("accuracy");
   std::printf("test accuracy: %.4f\n", test_accuracy);
 
-  // A new version of the model; find_top_model("fashion_mnist_cnn", "accuracy") finds the best.
-  const int64_t version = store.save_model("fashion_mnist_cnn", net.named_weights(),
-                                           {.architecture = "CNN", .metrics = {{"accuracy", test_accuracy}},
-                                            .run_id = logger->run_id()});
-  std::printf("saved fashion_mnist_cnn version %lld in %s\n", static_cast<long long>(version), hub_path.c_str());
+  // A new version of the model, saved whole (architecture and weights) so that `strata serve` can
+  // rebuild it; find_top_model("fashion_mnist_cnn", "accuracy") finds the best.
+  nn::Model servable = fashion_mnist_cnn_static();
+  nn::assign_weights(servable, net.all_weights());
+  const int64_t version = train::save_model(store, "fashion_mnist_cnn", servable,
+                                            {.metrics = {{"accuracy", test_accuracy}}, .run_id = logger->run_id()});
+  std::printf("saved fashion_mnist_cnn version %lld in %s (run %lld)\n", static_cast<long long>(version),
+              hub_path.c_str(), static_cast<long long>(logger->run_id()));
   return test_accuracy >= 0.91 ? 0 : 1;
 }

@@ -15,3 +15,15 @@ struct FashionMnistCnn : strata::nn::Module {
     return out(drop(hidden(flatten(h))));
   }
 };
+
+// The same network declared statically, for `strata serve`: a Module's architecture is its C++
+// class, which a server cannot rebuild, so the example saves this twin holding the trained
+// weights (taken by order: the layers come in the same order).
+inline strata::nn::Model fashion_mnist_cnn_static() {
+  using namespace strata::nn;
+  auto x = Input({-1, 28, 28, 1}, "image");
+  auto h = MaxPool2d()(Conv2d(16, {5, 5}, relu)(x));
+  h = Flatten()(MaxPool2d()(Conv2d(32, {5, 5}, relu)(h)));
+  h = Dropout(0.3)(Dense(256, relu)(h));
+  return Model(x, Dense(10)(h), "fashion_mnist_cnn");
+}

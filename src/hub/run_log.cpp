@@ -28,6 +28,12 @@ const char* split_name(Split s) {
   throw Error("hub: unknown split");
 }
 
+Split parse_split(const std::string& name) {
+  for (Split s : {Split::train, Split::validation, Split::test})
+    if (name == split_name(s)) return s;
+  throw Error("hub: unknown split \"" + name.substr(0, 40) + "\" (expected train, validation or test)");
+}
+
 // A Run's buffer, and the thread that writes it when its oldest entry is flush_interval old.
 // Lock order: `mu`, then the hub's `state->mu`. Kept on the heap so a moved Run keeps it.
 struct Run::Pending {
@@ -288,6 +294,14 @@ std::vector<MetricPoint> Hub::metric_history(int64_t run_id, const std::string& 
   state_->db->query("SELECT step, value, time FROM metrics WHERE run_id = ? AND name = ? AND split = ? ORDER BY step, time",
                     {run_id, name, split_name(split)},
                     [&](const Row& r) { out.push_back({r.integer(0), r.real(1), r.real(2)}); });
+  return out;
+}
+
+std::vector<std::pair<std::string, Split>> Hub::metric_series(int64_t run_id) {
+  std::lock_guard lock(state_->mu);
+  std::vector<std::pair<std::string, Split>> out;
+  state_->db->query("SELECT DISTINCT name, split FROM metrics WHERE run_id = ? ORDER BY name, split", {run_id},
+                    [&](const Row& r) { out.emplace_back(r.text(0), parse_split(r.text(1))); });
   return out;
 }
 

@@ -10,25 +10,21 @@
 #include "strata/serve/infer_request.hpp"
 #include "strata/serve/infer_response.hpp"
 #include "strata/serve/request_error.hpp"
+#include "json_replies.hpp"
+#include "same_secret.hpp"
 
 namespace strata::serve {
 namespace {
 
 using nlohmann::json;
+using detail::same_secret;
+using detail::send_error;
+using detail::send_json;
 
 constexpr const char* kServerName = "strata";
 constexpr const char* kServerVersion = STRATA_VERSION;  // the project's, from CMake
 // /v2/models/NAME[/versions/VERSION]; the name may hold anything but '/'.
 constexpr const char* kModelPath = R"(/v2/models/([^/]+)(?:/versions/([^/]+))?)";
-
-void send_json(httplib::Response& res, int status, const json& body) {
-  res.status = status;
-  res.set_content(body.dump(), "application/json");
-}
-
-void send_error(httplib::Response& res, int status, const std::string& message) {
-  send_json(res, status, {{"error", message}});
-}
 
 // A decimal count from a header or a path; nothing for anything else (signs, spaces, overflow).
 std::optional<uint64_t> parse_count(const std::string& text) {
@@ -52,13 +48,6 @@ json signatures(const std::vector<TensorSignature>& tensors) {
   for (const auto& t : tensors)
     list.push_back({{"name", t.name}, {"datatype", datatype_name(t.dtype)}, {"shape", t.shape.vec()}});
   return list;
-}
-
-// Two strings compared in a time that does not depend on where they first differ.
-bool same_secret(const std::string& a, const std::string& b) {
-  unsigned char differ = a.size() != b.size();
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) differ |= static_cast<unsigned char>(a[i] ^ b[i]);
-  return differ == 0;
 }
 
 }  // namespace
@@ -96,15 +85,7 @@ struct InferenceServer::Routes {
       send_error(res, res.status, message);
       return httplib::Server::HandlerResponse::Handled;
     }));
-    http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr error) {
-      try {
-        std::rethrow_exception(error);
-      } catch (const RequestError& e) {
-        send_error(res, e.status(), e.what());
-      } catch (const std::exception& e) {
-        send_error(res, 500, e.what());
-      }
-    });
+    detail::answer_exceptions_as_json(http);
 
     http.Get("/v2/health/live", [](const httplib::Request&, httplib::Response& res) { send_json(res, 200, {{"live", true}}); });
     http.Get("/v2/health/ready", [](const httplib::Request&, httplib::Response& res) { send_json(res, 200, {{"ready", true}}); });

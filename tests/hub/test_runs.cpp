@@ -28,6 +28,28 @@ TEST_P(HubTest, MetricsAreBufferedAndFlushedInBatches) {
   EXPECT_TRUE(hub.metric_history(run.id(), "loss", Split::test).empty());
 }
 
+TEST_P(HubTest, MetricSeriesListsEachNameAndSplitOnceInOrder) {
+  Hub hub = open();
+  hub::Run run = hub.create_run("series");
+  EXPECT_TRUE(hub.metric_series(run.id()).empty());
+  for (int step = 0; step < 3; ++step) {
+    run.log(step, Split::validation, {{"loss", 0.5}, {"accuracy", 0.9}});
+    run.log(step, Split::train, "loss", 0.4);
+  }
+  run.log(0, Split::test, "accuracy", 0.8);
+  hub::Run other = hub.create_run("other");
+  other.log(0, Split::train, "other_metric", 1);
+  run.flush();
+  other.flush();
+  using Series = std::vector<std::pair<std::string, Split>>;
+  // By name, then by the split's stored name ("test" < "train" < "validation").
+  EXPECT_EQ(hub.metric_series(run.id()), (Series{{"accuracy", Split::test}, {"accuracy", Split::validation},
+                                                  {"loss", Split::train}, {"loss", Split::validation}}));
+  EXPECT_EQ(hub.metric_series(other.id()), (Series{{"other_metric", Split::train}}));
+  for (Split s : {Split::train, Split::validation, Split::test}) EXPECT_EQ(parse_split(split_name(s)), s);
+  EXPECT_THROW(parse_split("Train"), Error);
+}
+
 TEST_P(HubTest, BufferedPointsAreWrittenWithinTheFlushInterval) {
   using namespace std::chrono;
   const auto interval = milliseconds(200);

@@ -1,5 +1,5 @@
-// A real `strata serve` process for a test: started on a free port (--port 0; the port is read
-// from its "listening on" line), killed when the test ends unless the test stopped it itself.
+// A real `strata serve` (or `strata ui`) process for a test: started on a free port (--port 0; the
+// port is read from its "listening on" line), killed when the test ends unless the test stopped it.
 #pragma once
 #include <signal.h>
 #include <spawn.h>
@@ -19,9 +19,9 @@ namespace strata::testing {
 
 class ServeProcess {
  public:
-  // Runs `strata serve --hub HUB --port 0 ARGS...` and waits until it listens.
-  ServeProcess(const std::string& hub, const std::vector<std::string>& args) {
-    std::vector<std::string> argv = {STRATA_CLI_PATH, "serve", "--hub", hub, "--port", "0"};
+  // Runs `strata COMMAND --hub HUB --port 0 ARGS...` and waits until it listens.
+  ServeProcess(const std::string& hub, const std::vector<std::string>& args, const std::string& command = "serve") {
+    std::vector<std::string> argv = {STRATA_CLI_PATH, command, "--hub", hub, "--port", "0"};
     argv.insert(argv.end(), args.begin(), args.end());
     int out[2];
     if (::pipe(out) != 0) throw std::runtime_error("pipe");
@@ -46,7 +46,7 @@ class ServeProcess {
         return;
       }
     }
-    throw std::runtime_error("strata serve exited before listening (exit status " + std::to_string(wait()) + ")");
+    throw std::runtime_error("strata " + command + " exited before listening (exit status " + std::to_string(wait()) + ")");
   }
   ~ServeProcess() {
     if (pid_ > 0) {

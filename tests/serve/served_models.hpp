@@ -26,13 +26,13 @@ inline std::shared_ptr<nn::Model> make_served_cnn() {
   return std::make_shared<nn::Model>(x, nn::Dense(3)(h), "cnn");
 }
 
-// Saves `model` under `name` with fresh random weights; returns the version.
-inline int64_t save_random_version(hub::Hub& hub, const std::string& name, nn::Model& model) {
+// Saves `model` under `name` with fresh random weights (and `meta`'s metrics); returns the version.
+inline int64_t save_random_version(hub::Hub& hub, const std::string& name, nn::Model& model, hub::ModelMeta meta = {}) {
   {
     NoGradGuard no_grad;
     for (Tensor w : model.all_weights()) copy_(w, randn(w.shape()));
   }
-  return train::save_model(hub, name, model);
+  return train::save_model(hub, name, model, std::move(meta));
 }
 
 // What `version` of hub model `name` gives for `x`, computed here, not by the server.

@@ -4,28 +4,15 @@
 // (~/.cache/strata-test-venv); the test is skipped, saying why, when PyPI cannot be reached.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
 #include "serve/command_output.hpp"
 #include "serve/serve_fixture.hpp"
+#include "serve/test_venv.hpp"
 #include "strata/data/npy.hpp"
 
 namespace strata::testing {
 namespace {
 
 using TritonClientTest = ServeTest;
-
-// The cached venv's python with tritonclient[http], made on first use; empty when pip fails.
-std::string tritonclient_python() {
-  const char* home = std::getenv("HOME");
-  const auto venv = std::filesystem::path(home != nullptr ? home : "/tmp") / ".cache" / "strata-test-venv";
-  const std::string python = (venv / "bin" / "python").string();
-  const std::string probe = "'" + python + "' -c 'import tritonclient.http, numpy' 2>/dev/null";
-  if (std::system(probe.c_str()) == 0) return python;
-  const std::string install = "/usr/bin/python3 -m venv '" + venv.string() + "' && '" + python +
-                              "' -m pip install -q --disable-pip-version-check --timeout 30 'tritonclient[http]' numpy";
-  return std::system(install.c_str()) == 0 && std::system(probe.c_str()) == 0 ? python : "";
-}
 
 Tensor from_nested(const json& rows) {
   std::vector<float> values;
@@ -35,7 +22,7 @@ Tensor from_nested(const json& rows) {
 }
 
 TEST_F(TritonClientTest, HealthMetadataAndInferenceMatch) {
-  const std::string python = tritonclient_python();
+  const std::string python = test_venv_python("tritonclient.http, numpy", "'tritonclient[http]' numpy");
   if (python.empty()) GTEST_SKIP() << "tritonclient[http] could not be installed from PyPI (offline?)";
   auto& server = start({"--model", "mlp"});
   const Tensor x = randn({3, 16});

@@ -15,6 +15,7 @@
 #include "strata/core/error.hpp"
 #include "strata/core/limits.hpp"
 #include "strata/hub/hub.hpp"
+#include "strata/train/tensorboard_export.hpp"
 #include "stored_json.hpp"
 #include "table.hpp"
 
@@ -269,12 +270,7 @@ void logs(const HubArgs& args, int64_t run_id, const std::vector<std::string>& m
   auto run = h.run_info(run_id);
   STRATA_CHECK(run.has_value(), "no run ", run_id, " in hub ", h.url());
   std::vector<hub::Split> splits;
-  for (const auto& s : split_names) {
-    bool found = false;
-    for (auto split : {hub::Split::train, hub::Split::validation, hub::Split::test})
-      if (s == hub::split_name(split)) splits.push_back(split), found = true;
-    STRATA_CHECK(found, "expected a split of train, validation or test, got '", s, "'");
-  }
+  for (const auto& s : split_names) splits.push_back(hub::parse_split(s));
   json out = json::array();
   Table t({"METRIC", "SPLIT", "STEP", "VALUE", "TIME (UTC)"});
   for (const auto& metric : metrics)
@@ -379,6 +375,18 @@ std::string hide_password(const std::string& text, const std::string& url) {
   return out;
 }
 
+void export_tensorboard(const HubArgs& args, int64_t run_id, std::string out) {
+  auto h = open_hub(args);
+  if (out.empty()) out = "tensorboard/run-" + std::to_string(run_id);
+  const auto written = train::export_tensorboard(h, run_id, out);
+  if (args.as_json) {
+    print_json({{"run", run_id}, {"out", out}, {"series", written.series}, {"points", written.points}});
+    return;
+  }
+  std::cout << "run " << run_id << ": " << written.points << " points of " << written.series << " series written to "
+            << out << "\nsee them with: tensorboard --logdir " << out << '\n';
+}
+
 void add_hub_commands(CLI::App& app) {
   auto args = std::make_shared<HubArgs>();
   auto* hub = app.add_subcommand("hub", "Models, datasets, runs and metric logs of a hub");
@@ -420,6 +428,12 @@ void add_hub_commands(CLI::App& app) {
   cmd->add_option("--metric", *log_metrics, "Metric names (repeat or list)")->capture_default_str();
   cmd->add_option("--split", *splits, "Splits: train, validation, test")->capture_default_str();
   cmd->callback([=] { logs(*args, *run_id, *log_metrics, *splits); });
+
+  auto tb_out = std::make_shared<std::string>();
+  cmd = hub->add_subcommand("export-tensorboard", "Write a run's metrics as TensorBoard event files");
+  cmd->add_option("run", *run_id, "Run id")->required();
+  cmd->add_option("--out", *tb_out, "Log directory (default: tensorboard/run-RUN)");
+  cmd->callback([=] { export_tensorboard(*args, *run_id, *tb_out); });
 
   auto file = std::make_shared<std::string>();
   cmd = hub->add_subcommand("export", "Write a model version to a safetensors file, with its metadata");

@@ -1,5 +1,5 @@
 // strata: the command line of the Strata library. Groups: `strata hub ...`, `strata worker`,
-// `strata plan ...`, `strata serve`, `strata launch` (see `strata <group> --help`). Errors print one line to stderr and exit with status 1.
+// `strata plan ...`, `strata serve`, `strata ui`, `strata launch` (see `strata <group> --help`). Errors print one line to stderr and exit with status 1.
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -8,6 +8,7 @@
 #include "launch_commands.hpp"
 #include "plan_commands.hpp"
 #include "serve_commands.hpp"
+#include "ui_commands.hpp"
 #include "worker_commands.hpp"
 
 int main(int argc, char** argv) {
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
   strata::cli::add_plan_commands(app);
   strata::cli::add_serve_commands(app);
   strata::cli::add_launch_commands(app);
+  strata::cli::add_ui_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {
@@ -27,7 +29,7 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     // Messages may echo the --hub URL: never let its password through.
     std::string url;
-    for (const char* group : {"hub", "worker", "plan", "serve"})
+    for (const char* group : {"hub", "worker", "plan", "serve", "ui"})
       if (auto* cmd = app.get_subcommand(group); cmd && cmd->get_option("--hub")->count() > 0)
         url = cmd->get_option("--hub")->as<std::string>();
     std::string message = strata::cli::hide_password(e.what(), url);

@@ -1,14 +1,9 @@
 #include "serve_commands.hpp"
 
-#include <signal.h>
-#include <unistd.h>
-
-#include <cerrno>
-
 #include <iostream>
 #include <memory>
-#include <thread>
 
+#include "stop_signal.hpp"
 #include "strata/serve/inference_server.hpp"
 
 namespace strata::cli {
@@ -25,49 +20,25 @@ struct ServeArgs {
   int64_t poll_ms = 1'000;
 };
 
-// SIGTERM and SIGINT write a byte here; a thread reading it stops the server. A handler, not a
-// blocked mask and sigwait: threads started before main (libstrata's load-time set-up runs on
-// OpenMP's threads) would not have the signals blocked and would take their default action.
-int g_stop_pipe[2] = {-1, -1};
-
-void on_stop_signal(int) {
-  const char byte = 1;
-  [[maybe_unused]] auto written = ::write(g_stop_pipe[1], &byte, 1);
-}
-
 void run_serve(ServeArgs& args) {
-  STRATA_CHECK(::pipe(g_stop_pipe) == 0, "serve: cannot make a pipe for the stop signals");
-  struct sigaction action {};
-  action.sa_handler = on_stop_signal;
-  sigemptyset(&action.sa_mask);
-  ::sigaction(SIGTERM, &action, nullptr);
-  ::sigaction(SIGINT, &action, nullptr);
-
-  std::vector<hub::VersionRef> refs;
-  for (const auto& text : args.models) refs.push_back(hub::parse_version_ref(text));
+  StopSignal stop_signal;  // first: a signal once we say we listen must stop, not kill
+  std::vector<serve::ModelSpec> specs;
+  for (const auto& text : args.models) specs.push_back(serve::parse_model_spec(text));
   args.batching.max_queue_delay = std::chrono::microseconds(args.max_queue_delay_us);
   args.server.request_timeout = std::chrono::milliseconds(args.request_timeout_ms);
   args.server.io_timeout = std::chrono::seconds(args.io_timeout_s);
 
-  serve::ModelRepository models(args.url, refs, args.batching.workers);
+  serve::ModelRepository models(args.url, specs, args.batching.workers);
   serve::DynamicBatcher batcher(args.batching);
   serve::InferenceServer server(models, batcher, args.server);
   const int port = server.bind();
   models.poll_every(std::chrono::milliseconds(args.poll_ms));
-  std::thread signal_waiter([&] {
-    char byte = 0;
-    while (::read(g_stop_pipe[0], &byte, 1) < 0 && errno == EINTR) {
-    }
-    server.stop();
-  });
   std::string served;
   for (const auto& model : models.all())
     served += (served.empty() ? "" : ", ") + model->name + " v" + std::to_string(model->version);
   std::cout << "strata serve: listening on http://" << args.server.host << ":" << port << " (" << served << ")"
             << std::endl;
-  server.serve();
-  on_stop_signal(0);  // wakes the waiter if serve() ended without a signal
-  signal_waiter.join();
+  stop_signal.serve_until([&] { server.serve(); }, [&] { server.stop(); });
   std::cout << "strata serve: stopped" << std::endl;
 }
 
@@ -77,7 +48,7 @@ void add_serve_commands(CLI::App& app) {
   auto args = std::make_shared<ServeArgs>();
   CLI::App* cmd = app.add_subcommand("serve", "Serve hub models over the Open Inference Protocol v2 (HTTP)");
   cmd->add_option("--hub", args->url, "Hub URL: a SQLite path, sqlite://PATH or postgresql://...")->required();
-  cmd->add_option("--model", args->models, "NAME (follows the latest version) or NAME:VERSION; repeat for more")
+  cmd->add_option("--model", args->models, "NAME (follows the latest version), NAME:VERSION, or NAME@max:METRIC / NAME@min:METRIC (follows the best version by a metric); repeat for more")
       ->required();
   cmd->add_option("--host", args->server.host, "Address to listen on")->capture_default_str();
   cmd->add_option("--port", args->server.port, "Port to listen on; 0 picks a free one")->capture_default_str();

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "strata/hub/dataset.hpp"
@@ -115,6 +116,8 @@ class Hub {
   std::optional<RunInfo> run_info(int64_t run_id);
   std::vector<RunInfo> list_runs(Page page = {});  // newest first
   std::vector<MetricPoint> metric_history(int64_t run_id, const std::string& name, Split split);
+  // The metrics a run logged, with each split they were logged in, by name then split.
+  std::vector<std::pair<std::string, Split>> metric_series(int64_t run_id);
   std::vector<Event> events(int64_t run_id, Page page = {});
 
   HubStats stats() const;

@@ -17,6 +17,7 @@ struct HubState;
 
 enum class Split { train, validation, test };
 const char* split_name(Split s);  // "train", "validation", "test"
+Split parse_split(const std::string& name);  // the inverse; throws strata::Error for another name
 
 struct MetricPoint {
   int64_t step = 0;

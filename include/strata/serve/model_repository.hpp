@@ -1,6 +1,7 @@
 // ModelRepository: the hub models a server serves, by name. A model named without a version
 // follows the hub's latest: a poll loads a newer version and swaps it in, while requests already
-// holding the older one finish on it. A model named NAME:VERSION stays at that version.
+// holding the older one finish on it. A model named NAME:VERSION stays at that version; one named
+// NAME@max:METRIC (or @min:) follows the version with the highest (lowest) METRIC the same way.
 #pragma once
 #include <chrono>
 #include <condition_variable>
@@ -17,11 +18,25 @@
 
 namespace strata::serve {
 
+// A model as --model names it: "NAME" (the latest), "NAME:VERSION" (pinned), "NAME@max:METRIC" or
+// "NAME@min:METRIC" (the version whose ModelMeta::metrics[METRIC] is highest or lowest; ties go to
+// the newest; versions without the metric are not candidates).
+struct ModelSpec {
+  std::string name{};
+  int64_t version = hub::kLatest;  // pinned when not kLatest
+  std::string best_by{};           // non-empty: follows the best version by this metric
+  hub::Order order = hub::Order::descending;
+
+  bool follows() const { return version == hub::kLatest; }
+};
+// Throws strata::Error for an empty name or metric.
+ModelSpec parse_model_spec(const std::string& text);
+
 class ModelRepository {
  public:
   // Opens the hub and loads every model (throws strata::Error naming the first that cannot be
-  // served). `replicas`: copies of each model, one per batch worker.
-  ModelRepository(const std::string& hub_url, const std::vector<hub::VersionRef>& models, int replicas);
+  // served, or a name followed twice). `replicas`: copies of each model, one per batch worker.
+  ModelRepository(const std::string& hub_url, const std::vector<ModelSpec>& models, int replicas);
   ~ModelRepository();
 
   // The served version of `name`: with a version, the one serving exactly that version; without,
@@ -31,17 +46,16 @@ class ModelRepository {
   // Every model served now, in the order named on the command line.
   std::vector<std::shared_ptr<const ServedVersion>> all() const;
 
-  // Every `interval`, on a thread of its own until destruction, loads the newest version of each
-  // followed model when it is newer than the one served. A version that fails to load is
-  // reported on stderr and skipped; the older one keeps serving.
+  // Every `interval`, on a thread of its own until destruction, loads the version each followed
+  // model should serve (the newest, or the best by its metric) when it is not the one served. A
+  // version that fails to load is reported on stderr and skipped; the older one keeps serving.
   void poll_every(std::chrono::milliseconds interval);
 
  private:
   void refresh();
 
   struct Slot {
-    std::string name;
-    bool follows_latest;
+    ModelSpec spec;
     std::shared_ptr<const ServedVersion> current;  // guarded by mutex_
     int64_t last_failed_version = 0;               // not retried at every poll
   };

@@ -5,6 +5,7 @@
 #include "strata/train/confusion_matrix.hpp"
 #include "strata/train/csv_logger.hpp"
 #include "strata/train/early_stopping.hpp"
+#include "strata/train/event_file_writer.hpp"
 #include "strata/train/fit.hpp"
 #include "strata/train/history.hpp"
 #include "strata/train/history_html.hpp"
@@ -15,3 +16,5 @@
 #include "strata/train/model_checkpoint.hpp"
 #include "strata/train/monitor.hpp"
 #include "strata/train/progress_bar.hpp"
+#include "strata/train/tensorboard_export.hpp"
+#include "strata/train/tensorboard_logger.hpp"

@@ -1,0 +1,118 @@
+#include "hub_view.hpp"
+
+#include <map>
+
+#include "strata/serve/request_error.hpp"
+#include "strata/workflow/queue.hpp"
+
+namespace strata::serve {
+
+using nlohmann::json;
+
+namespace {
+
+json listing(json rows, size_t got) {
+  return {{"rows", std::move(rows)}, {"truncated", got >= static_cast<size_t>(HubView::kRows)}};
+}
+
+// A stored JSON text as JSON, or as a string when it does not parse (rows are hostile too).
+json stored_json(const std::string& s) {
+  json parsed = json::parse(s, nullptr, false);
+  return parsed.is_discarded() ? json(s) : parsed;
+}
+
+}  // namespace
+
+HubView::HubView(const std::string& hub_url) : hub_(hub::Hub::open(hub_url)) {}
+
+hub::Hub& HubView::in_project(const std::string& project) {
+  hub_.set_project(project.empty() ? "default" : project);
+  return hub_;
+}
+
+json HubView::projects() {
+  std::lock_guard lock(mu_);
+  return {{"projects", hub_.list_projects()}};
+}
+
+json HubView::models(const std::string& project) {
+  std::lock_guard lock(mu_);
+  const auto versions = in_project(project).list_models("", {.limit = kRows, .offset = 0});
+  std::map<std::string, json> by_name;  // names in order; versions newest first, as listed
+  for (const auto& v : versions)
+    by_name[v.name].push_back({{"version", v.version}, {"created_at", v.created_at}, {"metrics", v.meta.metrics},
+                               {"tags", v.meta.tags}, {"size_bytes", v.size_bytes},
+                               {"run_id", v.meta.run_id ? json(*v.meta.run_id) : json()}});
+  json rows = json::array();
+  for (auto& [name, list] : by_name) rows.push_back({{"name", name}, {"versions", std::move(list)}});
+  return listing(std::move(rows), versions.size());
+}
+
+json HubView::runs(const std::string& project) {
+  std::lock_guard lock(mu_);
+  const auto runs = in_project(project).list_runs({.limit = kRows, .offset = 0});
+  json rows = json::array();
+  for (const auto& r : runs)
+    rows.push_back({{"id", r.id}, {"name", r.name}, {"status", r.status}, {"created_at", r.created_at},
+                    {"finished_at", r.finished_at}});
+  return listing(std::move(rows), runs.size());
+}
+
+json HubView::run(int64_t run_id) {
+  std::lock_guard lock(mu_);
+  const auto info = hub_.run_info(run_id);
+  if (!info) throw RequestError(404, "no run " + std::to_string(run_id));
+  json series = json::array();
+  for (const auto& [name, split] : hub_.metric_series(run_id)) {
+    const auto points = hub_.metric_history(run_id, name, split);
+    // A long series is thinned to about kPoints evenly spaced points, the last always kept:
+    // a chart has fewer pixels, and the page asks again every few seconds.
+    const size_t stride = (points.size() + kPoints - 1) / kPoints;
+    json steps = json::array(), values = json::array();
+    for (size_t i = 0; i < points.size(); ++i) {
+      if (i % stride != 0 && i + 1 != points.size()) continue;
+      steps.push_back(points[i].step);
+      values.push_back(points[i].value);
+    }
+    series.push_back({{"name", name}, {"split", hub::split_name(split)}, {"steps", steps}, {"values", values},
+                      {"points", points.size()}});
+  }
+  json events = json::array();
+  for (const auto& e : hub_.events(run_id, {.limit = kRows, .offset = 0}))
+    events.push_back({{"kind", e.kind}, {"payload", stored_json(e.payload)}, {"time", e.time}});
+  return {{"id", info->id}, {"name", info->name}, {"status", info->status}, {"config", stored_json(info->config)},
+          {"created_at", info->created_at}, {"finished_at", info->finished_at}, {"series", series}, {"events", events}};
+}
+
+json HubView::datasets(const std::string& project) {
+  std::lock_guard lock(mu_);
+  const auto list = in_project(project).find_datasets("", {.limit = kRows, .offset = 0});
+  json rows = json::array();
+  for (const auto& d : list)
+    rows.push_back({{"name", d.name}, {"version", d.version}, {"kind", d.kind == hub::DatasetKind::files ? "files" : "tensors"},
+                    {"entries", d.entries}, {"size_bytes", d.size_bytes}, {"created_at", d.created_at},
+                    {"description", d.meta.description}});
+  return listing(std::move(rows), list.size());
+}
+
+json HubView::plans(const std::string& project) {
+  std::lock_guard lock(mu_);
+  workflow::Queue queue(in_project(project));
+  const auto tasks = queue.list({.limit = kRows});
+  std::map<int64_t, json> by_plan;  // 0: tasks submitted alone
+  for (const auto& t : tasks)
+    by_plan[t.plan_id.value_or(0)].push_back(
+        {{"id", t.id}, {"name", t.name}, {"kind", t.kind}, {"status", std::string(workflow::to_string(t.status))},
+         {"attempts", t.attempts}, {"worker", t.worker}, {"model", t.model}, {"input_dataset", t.input_dataset},
+         {"output_dataset", t.output_dataset}, {"error", t.error}});
+  json rows = json::array();
+  for (auto& [plan_id, plan_tasks] : by_plan) {
+    json counts = json::object();
+    for (const auto& t : plan_tasks) counts[t["status"].get<std::string>()] = counts.value(t["status"].get<std::string>(), 0) + 1;
+    const std::string name = plan_id == 0 ? "" : queue.plan_progress(plan_id).name;
+    rows.push_back({{"id", plan_id}, {"name", name}, {"counts", counts}, {"tasks", std::move(plan_tasks)}});
+  }
+  return listing(std::move(rows), tasks.size());
+}
+
+}  // namespace strata::serve

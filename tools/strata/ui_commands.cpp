@@ -1,0 +1,45 @@
+#include "ui_commands.hpp"
+
+#include <iostream>
+#include <memory>
+
+#include "stop_signal.hpp"
+#include "strata/serve/dashboard.hpp"
+
+namespace strata::cli {
+namespace {
+
+struct UiArgs {
+  std::string url;
+  serve::DashboardOptions options;
+  int64_t io_timeout_s = 30;
+};
+
+void run_ui(UiArgs& args) {
+  StopSignal stop_signal;  // first: a signal once we say we listen must stop, not kill
+  args.options.io_timeout = std::chrono::seconds(args.io_timeout_s);
+  serve::Dashboard dashboard(args.url, args.options);
+  const int port = dashboard.bind();
+  std::cout << "strata ui: listening on http://" << args.options.host << ":" << port << "/" << std::endl;
+  stop_signal.serve_until([&] { dashboard.serve(); }, [&] { dashboard.stop(); });
+  std::cout << "strata ui: stopped" << std::endl;
+}
+
+}  // namespace
+
+void add_ui_commands(CLI::App& app) {
+  auto args = std::make_shared<UiArgs>();
+  CLI::App* cmd = app.add_subcommand("ui", "A read-only web dashboard over a hub: models, runs and their curves, datasets, plans");
+  cmd->add_option("--hub", args->url, "Hub URL: a SQLite path, sqlite://PATH or postgresql://...")->required();
+  cmd->add_option("--host", args->options.host, "Address to listen on")->capture_default_str();
+  cmd->add_option("--port", args->options.port, "Port to listen on; 0 picks a free one")->capture_default_str();
+  cmd->add_option("--token", args->options.token, "Require the token (header, cookie or ?token=) on every route")
+      ->envname("STRATA_UI_TOKEN");
+  cmd->add_option("--chart-js-dir", args->options.chart_js_dir, "Where Chart.js is (Debian's libjs-chart.js)")
+      ->capture_default_str();
+  cmd->add_option("--io-timeout-s", args->io_timeout_s, "Longest to read a request or write a response")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->callback([args] { run_ui(*args); });
+}
+
+}  // namespace strata::cli
