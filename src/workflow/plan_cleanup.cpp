@@ -41,6 +41,7 @@ PlanCleanup Queue::clean_plan(int64_t plan_id, bool force) {
     db.query(outside, {plan_id, plan_id}, [&](const Row&) { ++out.outside_links; });
     db.execute(std::string("DELETE FROM task_deps WHERE task_id IN ") + kPlanTasks, {plan_id});
     db.execute(std::string("DELETE FROM task_tags WHERE task_id IN ") + kPlanTasks, {plan_id});
+    db.execute(std::string("DELETE FROM task_runs WHERE task_id IN ") + kPlanTasks, {plan_id});
     db.execute("DELETE FROM tasks WHERE plan_id = ?", {plan_id});
     db.execute("DELETE FROM plans WHERE id = ?", {plan_id});
   });

@@ -19,6 +19,8 @@ using hub::detail::Row;
 // The columns task_from_row reads, in order (without depends_on, which is another table).
 extern const char* const kTaskColumns;
 Task task_from_row(const Row& r);
+// Column `c` of `r` as a number, or nothing when NULL.
+std::optional<double> optional_real(const Row& r, int c);
 
 // Marks every unfinished task downstream of `task_id` cancelled with `reason`, inside the
 // caller's write transaction. Returns how many.

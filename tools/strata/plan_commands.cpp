@@ -142,6 +142,19 @@ void clean(const PlanArgs& args, const std::vector<int64_t>& ids, bool finished,
   for (int64_t id : ids) print_cleanup(args, queue.clean_plan(id, force));
 }
 
+void retry(const PlanArgs& args, int64_t plan_id, const std::vector<int64_t>& task_ids) {
+  auto hub = open_hub(args);
+  const auto requeued = workflow::Queue(hub).retry(plan_id, task_ids);
+  if (args.as_json) {
+    std::cout << json{{"plan", plan_id}, {"requeued", requeued}}.dump(2) << '\n';
+    return;
+  }
+  std::string ids;
+  for (int64_t t : requeued) ids += (ids.empty() ? " (" : ", ") + std::to_string(t);
+  std::cout << "plan " << plan_id << ": " << requeued.size() << " tasks re-queued" << ids << (ids.empty() ? "" : ")")
+            << '\n';
+}
+
 }  // namespace
 
 void add_plan_commands(CLI::App& app) {
@@ -187,6 +200,14 @@ void add_plan_commands(CLI::App& app) {
   cmd->add_flag("--finished", *finished, "Every plan whose tasks have all finished");
   cmd->add_flag("--force", *force, "Also a plan with unfinished tasks (cancelled first, with their dependents)");
   cmd->callback([=] { clean(*args, *ids, *finished, *force); });
+
+  auto task_ids = std::make_shared<std::vector<int64_t>>();
+  cmd = plan->add_subcommand("retry",
+                             "Re-queue failed tasks of a plan (the named ones, or every failed one) with the dependents "
+                             "their failure cancelled; earlier runs are kept");
+  cmd->add_option("id", *id, "Plan id")->required();
+  cmd->add_option("tasks", *task_ids, "Task ids (default: every failed task of the plan)");
+  cmd->callback([=] { retry(*args, *id, *task_ids); });
 
   cmd = plan->add_subcommand("tasks", "The tasks of a plan: status, attempts, worker, error");
   cmd->add_option("id", *id, "Plan id")->required();

@@ -30,6 +30,9 @@ struct Lease {
   std::string worker;
   int64_t attempt = 0;
   double expires_at = 0;
+  // When the task's function started (unix seconds), set by the worker: complete() and fail()
+  // store it, so that a task leased and started at once costs no statement of its own.
+  std::optional<double> started_at{};
 };
 
 struct TaskFilter {
@@ -63,6 +66,16 @@ class Queue {
   PlanCleanup clean_plan(int64_t plan_id, bool force = false);
   // clean_plan for every plan of the project whose tasks have all finished, oldest first.
   std::vector<PlanCleanup> clean_finished_plans();
+  // Re-queues tasks of the plan that failed for good (`task_ids`, or every failed one when
+  // empty) with the dependents their failure cancelled, downstream, in one transaction. Each
+  // re-queued task's earlier run goes to history(); it gets as many attempts again as its run
+  // had (attempt numbers keep counting, so a stale worker of an earlier run stays fenced off).
+  // A dependent that also waits on another failed or cancelled task not re-queued stays
+  // cancelled. Returns the ids re-queued, ascending. An Error names a task that is not in the
+  // plan or has not failed.
+  std::vector<int64_t> retry(int64_t plan_id, const std::vector<int64_t>& task_ids = {});
+  // The earlier runs of a task, oldest first (empty when it was never re-queued).
+  std::vector<TaskRun> history(int64_t task_id);
   // Polls until every task of the plan finished, or the timeout passed (then returns as is).
   PlanProgress wait_plan(int64_t plan_id, std::chrono::milliseconds timeout = std::chrono::hours(24 * 365));
   std::optional<Task> wait(int64_t task_id, std::chrono::milliseconds timeout = std::chrono::hours(24 * 365));
@@ -74,11 +87,20 @@ class Queue {
   // used max_attempts.
   std::optional<Lease> lease(const std::string& worker, const std::vector<std::string>& kinds,
                              const std::vector<std::string>& tags, double lease_seconds);
+  // Whether a task of one of `kinds` whose required tags are all in `tags` waits for nothing
+  // but, at most, its retry delay: what an idle worker with these must stay for.
+  bool has_ready(const std::vector<std::string>& kinds, const std::vector<std::string>& tags);
+  // Up to `max_tasks` leases, as lease() picks them, in one statement (one commit), already
+  // running: for a worker that starts each at once on a free slot (concurrency N leases up to
+  // N per round trip). Their started_at is the lease's until complete or fail stores the
+  // Lease's own.
+  std::vector<Lease> lease_and_start(const std::string& worker, const std::vector<std::string>& kinds,
+                                     const std::vector<std::string>& tags, double lease_seconds, int max_tasks);
   bool start(const Lease& lease);                          // leased -> running
   bool heartbeat(Lease& lease, double lease_seconds);      // extends expires_at
   // Stores the result, the success and the staged `outputs` (model and dataset versions) in one
   // transaction and releases the dependents; false, writing nothing, when the lease is not
-  // current. With outputs, the stored result (an object; anything else becomes {"value": ...})
+  // current. On PostgreSQL without outputs it is one statement (one round trip, one commit). With outputs, the stored result (an object; anything else becomes {"value": ...})
   // gets "outputs": [{"model": name, "version": n}, {"dataset": name, "version": n}, ...].
   bool complete(const Lease& lease, const std::string& result_json, const std::string& log_tail = "",
                 const TaskOutputs* outputs = nullptr);
@@ -93,6 +115,8 @@ class Queue {
   bool wait_for_work(double seconds);
 
  private:
+  std::vector<Lease> take(const std::string& worker, const std::vector<std::string>& kinds,
+                          const std::vector<std::string>& tags, double lease_seconds, int max_tasks, bool start);
   std::shared_ptr<hub::detail::HubState> state_;
   double last_reclaim_ = 0;
 };
