@@ -16,23 +16,9 @@ using hub::detail::Dialect;
 using hub::detail::unix_now;
 using namespace detail;
 
-namespace {
+namespace detail {
 
-constexpr const char* kHeld = "status IN ('leased', 'running')";
-constexpr double kMaxRetryDelay = 300;  // seconds
-
-// Runs `fn` as a write transaction on SQLite; on PostgreSQL a single statement is atomic by
-// itself, so one round trip instead of three.
-template <class F>
-void atomically(Database& db, F&& fn) {
-  if (db.dialect() == Dialect::postgres) fn();
-  else db.transaction(true, fn);
-}
-
-// The SQL of the lease statement for a worker with these kinds and tags (prepared once per
-// text by the backend, so a worker pays for it once).
-// Pending tasks whose dependencies all succeeded, of the worker's kinds and tags; parameters:
-// project, [now,] kinds..., tags...
+// Prepared once per text by the backend, so a worker pays for planning them once.
 std::string ready_sql(size_t n_kinds, size_t n_tags, bool due_now) {
   return std::string("SELECT t.id FROM tasks t WHERE t.project_id = ? AND t.status = 'pending' AND t.waiting = 0 ") +
          (due_now ? "AND t.not_before <= ? " : "") + "AND t.kind IN (" + placeholders(n_kinds) + ") AND NOT EXISTS "
@@ -40,7 +26,6 @@ std::string ready_sql(size_t n_kinds, size_t n_tags, bool due_now) {
          (n_tags ? " AND g.tag NOT IN (" + placeholders(n_tags) + ")" : std::string()) + ")";
 }
 
-// `start`: the tasks go straight to running (Queue::lease_and_start), up to LIMIT ? of them.
 std::string lease_sql(Dialect dialect, size_t n_kinds, size_t n_tags, bool start) {
   std::string pick = ready_sql(n_kinds, n_tags, true) + " ORDER BY t.priority DESC, t.id LIMIT " + (start ? "?" : "1");
   // PostgreSQL takes no lock before the statement, whose snapshot may see a dependency that
@@ -58,6 +43,21 @@ std::string lease_sql(Dialect dialect, size_t n_kinds, size_t n_tags, bool start
   return std::string("UPDATE tasks SET status = '") + (start ? "running" : "leased") +
          "', attempts = attempts + 1, worker = ?, lease_expires_at = ?, leased_at = " + leased_at +
          ", started_at = " + (start ? leased_at : "NULL") + " WHERE " + ids + " RETURNING " + kTaskColumns;
+}
+
+}  // namespace detail
+
+namespace {
+
+constexpr const char* kHeld = "status IN ('leased', 'running')";
+constexpr double kMaxRetryDelay = 300;  // seconds
+
+// Runs `fn` as a write transaction on SQLite; on PostgreSQL a single statement is atomic by
+// itself, so one round trip instead of three.
+template <class F>
+void atomically(Database& db, F&& fn) {
+  if (db.dialect() == Dialect::postgres) fn();
+  else db.transaction(true, fn);
 }
 
 Lease lease_of(const Row& r, const std::string& worker) {

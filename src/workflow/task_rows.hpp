@@ -33,6 +33,14 @@ std::optional<PlanProgress> read_plan_progress(Database& db, std::optional<int64
 // The notification channel of work that became leasable (PostgreSQL; Database::notify).
 inline const std::string kWorkChannel = "strata_tasks";
 
+// The statement that leases (`start`: leases and starts, up to LIMIT ?) the best ready task of
+// n_kinds kinds for a worker with n_tags tags; parameters: worker, expires_at, leased_at,
+// [started_at,] project, now, kinds..., tags..., [limit]. (Here for the EXPLAIN test.)
+std::string lease_sql(hub::detail::Dialect dialect, size_t n_kinds, size_t n_tags, bool start);
+// Pending tasks whose dependencies all succeeded, of the kinds and tags; parameters: project,
+// [now,] kinds..., tags...
+std::string ready_sql(size_t n_kinds, size_t n_tags, bool due_now);
+
 // "?, ?, ?" for n parameters.
 std::string placeholders(size_t n);
 

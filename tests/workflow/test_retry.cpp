@@ -170,6 +170,14 @@ TEST_P(RetryTest, CliWorkerStaysForTheRetryThenPlanRetryRequeues) {
   out = run_cli("plan" + hub_arg + " retry " + std::to_string(p.plan_id) + " " + std::to_string(p.task_ids[1]), status);
   EXPECT_NE(status, 0);
   EXPECT_NE(out.find("is pending, not failed"), std::string::npos) << out;
+
+  // (plan clean --older-than reads its duration here too: the plan is unfinished, so it stays.)
+  out = run_cli("plan" + hub_arg + " clean --older-than 3x", status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(out.find("--older-than \"3x\" is not a duration"), std::string::npos) << out;
+  out = run_cli("plan" + hub_arg + " clean --older-than 1d", status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("0 finished plans removed"), std::string::npos) << out;
 }
 
 #endif

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -127,14 +128,32 @@ void print_cleanup(const PlanArgs& args, const workflow::PlanCleanup& c) {
   std::cout << '\n';
 }
 
-// One plan by id, or with --finished every plan whose tasks have all finished.
-void clean(const PlanArgs& args, const std::vector<int64_t>& ids, bool finished, bool force) {
-  STRATA_CHECK(finished != !ids.empty(), "plan clean: give plan ids or --finished (not both)");
+// "90" or "90s", "15m", "12h", "30d": seconds. Anything else is an Error naming the text.
+double parse_duration(const std::string& text) {
+  size_t used = 0;
+  double value = -1;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  const std::string unit = text.substr(used);
+  const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : unit == "d" ? 86400 : -1;
+  STRATA_CHECK(used > 0 && scale > 0 && value >= 0 && std::isfinite(value), "plan clean: --older-than \"", text,
+               "\" is not a duration: give a number of seconds, or a number with s, m, h or d (30d)");
+  return value * scale;
+}
+
+// One plan by id, or with --finished (or --older-than) every plan whose tasks have all finished.
+void clean(const PlanArgs& args, const std::vector<int64_t>& ids, bool finished, bool force, const std::string& older_than) {
+  if (!older_than.empty()) finished = true;
+  STRATA_CHECK(finished != !ids.empty(), "plan clean: give plan ids or --finished / --older-than (not both)");
   STRATA_CHECK(!(finished && force), "plan clean: --force applies to plans named by id, not to --finished");
+  const std::optional<double> age = older_than.empty() ? std::nullopt : std::optional<double>(parse_duration(older_than));
   auto hub = open_hub(args);
   workflow::Queue queue(hub);
   if (finished) {
-    const auto removed = queue.clean_finished_plans();
+    const auto removed = queue.clean_finished_plans(age);
     for (const auto& c : removed) print_cleanup(args, c);
     if (!args.as_json) std::cout << removed.size() << " finished plans removed\n";
     return;
@@ -199,7 +218,10 @@ void add_plan_commands(CLI::App& app) {
   cmd->add_option("ids", *ids, "Plan ids");
   cmd->add_flag("--finished", *finished, "Every plan whose tasks have all finished");
   cmd->add_flag("--force", *force, "Also a plan with unfinished tasks (cancelled first, with their dependents)");
-  cmd->callback([=] { clean(*args, *ids, *finished, *force); });
+  auto older_than = std::make_shared<std::string>();
+  cmd->add_option("--older-than", *older_than,
+                  "Every finished plan whose last task finished longer ago than this (90s, 15m, 12h, 30d)");
+  cmd->callback([=] { clean(*args, *ids, *finished, *force, *older_than); });
 
   auto task_ids = std::make_shared<std::vector<int64_t>>();
   cmd = plan->add_subcommand("retry",

@@ -64,8 +64,10 @@ class Queue {
   // them and their dependents (inside the plan or not), as cancel() would. Links of tasks
   // outside the plan on its tasks are dropped (counted): those tasks were released or cancelled.
   PlanCleanup clean_plan(int64_t plan_id, bool force = false);
-  // clean_plan for every plan of the project whose tasks have all finished, oldest first.
-  std::vector<PlanCleanup> clean_finished_plans();
+  // clean_plan for every plan of the project whose tasks have all finished (the last more than
+  // `older_than_seconds` ago, when given), oldest first, each in its own transaction: leases go
+  // on between them (on PostgreSQL also during one: they touch other rows).
+  std::vector<PlanCleanup> clean_finished_plans(std::optional<double> older_than_seconds = std::nullopt);
   // Re-queues tasks of the plan that failed for good (`task_ids`, or every failed one when
   // empty) with the dependents their failure cancelled, downstream, in one transaction. Each
   // re-queued task's earlier run goes to history(); it gets as many attempts again as its run
