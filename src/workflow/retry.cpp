@@ -79,6 +79,11 @@ std::vector<int64_t> Queue::retry(int64_t plan_id, const std::vector<int64_t>& t
   std::vector<int64_t> requeued;
   db.transaction(true, [&] {
     requeued.clear();
+    // Each re-queued task counts its dependencies that have not succeeded; one that succeeds
+    // meanwhile must not be counted after its release was applied to the old row. SQLite's
+    // write transaction excludes other writers already; on PostgreSQL this lock waits for the
+    // writers in flight and holds new ones off until the commit (a retry is rare and short).
+    if (db.dialect() == hub::detail::Dialect::postgres) db.execute("LOCK TABLE tasks IN SHARE ROW EXCLUSIVE MODE");
     STRATA_CHECK(read_plan_progress(db, state_->project_id(false), plan_id), "Queue::retry: there is no plan ",
                  std::to_string(plan_id), " in project \"", state_->options.project, "\"");
     const std::set<int64_t> chosen = tasks_to_requeue(db, failed_roots(db, plan_id, task_ids));
