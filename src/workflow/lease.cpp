@@ -69,6 +69,31 @@ Lease lease_of(const Row& r, const std::string& worker) {
   return l;
 }
 
+// The lease statement, inside the caller's lock (and on SQLite its write transaction): the
+// leases in the order lease() picks in.
+std::vector<Lease> lease_rows(Database& db, int64_t project, const std::string& worker,
+                              const std::vector<std::string>& kinds, const std::vector<std::string>& tags,
+                              double lease_seconds, int max_tasks, bool start) {
+  // On SQLite the time is read once the write lock is held, so that leased_at is never
+  // earlier than the finish of a dependency that committed while this waited for the lock.
+  const double now = unix_now();
+  Params params{std::string_view(worker), now + lease_seconds, now};
+  if (start) params.emplace_back(now);
+  params.emplace_back(project);
+  params.emplace_back(now);
+  for (const auto& k : kinds) params.emplace_back(std::string_view(k));
+  for (const auto& t : tags) params.emplace_back(std::string_view(t));
+  if (start) params.emplace_back(int64_t{max_tasks});
+  std::vector<Lease> out;
+  db.query(lease_sql(db.dialect(), kinds.size(), tags.size(), start), params,
+           [&](const Row& r) { out.push_back(lease_of(r, worker)); });
+  // RETURNING gives no order.
+  std::sort(out.begin(), out.end(), [](const Lease& a, const Lease& b) {
+    return a.task.priority != b.task.priority ? a.task.priority > b.task.priority : a.task.id < b.task.id;
+  });
+  return out;
+}
+
 }  // namespace
 
 std::optional<Lease> Queue::lease(const std::string& worker, const std::vector<std::string>& kinds,
@@ -99,26 +124,8 @@ std::vector<Lease> Queue::take(const std::string& worker, const std::vector<std:
   Database& db = *state_->db;
   auto project = state_->project_id(false);
   if (!project) return {};
-  const std::string sql = lease_sql(db.dialect(), kinds.size(), tags.size(), start);
   std::vector<Lease> out;
-  atomically(db, [&] {
-    out.clear();
-    // On SQLite the time is read once the write lock is held, so that leased_at is never
-    // earlier than the finish of a dependency that committed while this waited for the lock.
-    const double now = unix_now();
-    Params params{std::string_view(worker), now + lease_seconds, now};
-    if (start) params.emplace_back(now);
-    params.emplace_back(*project);
-    params.emplace_back(now);
-    for (const auto& k : kinds) params.emplace_back(std::string_view(k));
-    for (const auto& t : tags) params.emplace_back(std::string_view(t));
-    if (start) params.emplace_back(int64_t{max_tasks});
-    db.query(sql, params, [&](const Row& r) { out.push_back(lease_of(r, worker)); });
-  });
-  // RETURNING gives no order: the order lease() picks in.
-  std::sort(out.begin(), out.end(), [](const Lease& a, const Lease& b) {
-    return a.task.priority != b.task.priority ? a.task.priority > b.task.priority : a.task.id < b.task.id;
-  });
+  atomically(db, [&] { out = lease_rows(db, *project, worker, kinds, tags, lease_seconds, max_tasks, start); });
   return out;
 }
 
@@ -171,7 +178,7 @@ Param started(const Lease& lease) { return lease.started_at ? Param(*lease.start
 }  // namespace
 
 bool Queue::complete(const Lease& lease, const std::string& result_json, const std::string& log_tail,
-                     const TaskOutputs* outputs) {
+                     const TaskOutputs* outputs, NextLeases* next) {
   const bool with_outputs = outputs && !outputs->empty();
   nlohmann::json result;
   if (with_outputs) {
@@ -185,30 +192,46 @@ bool Queue::complete(const Lease& lease, const std::string& result_json, const s
   Params params{std::string_view(result_json), std::string_view(log_tail), now, started(lease), lease.task.id,
                 lease.attempt, std::string_view(lease.worker)};
   bool done = false;
+  // The worker's next tasks, leased in the same commit (after the success, so a dependent it
+  // released may be among them).
+  auto lease_next = [&] {
+    if (!next) return;
+    const auto project = state_->project_id(false);
+    next->leased = project ? lease_rows(db, *project, lease.worker, next->kinds, next->tags, next->lease_seconds,
+                                        next->max_tasks, true)
+                           : std::vector<Lease>{};
+  };
   if (db.dialect() == Dialect::postgres && !with_outputs) {
     // One statement: the success, its dependents released and the idle workers told, committed
     // together (its data-modifying CTEs see one snapshot; a dependent released by two tasks at
     // once is updated by the second after the first commits, from the committed value).
     params.emplace_back(std::string_view(kWorkChannel));
-    db.query("WITH done AS (" + succeed_sql() + "), released AS (" + kRelease +
-                 "(SELECT id FROM done)) RETURNING waiting) SELECT (SELECT COUNT(*) FROM done), "
-                 "(SELECT COUNT(*) FROM (SELECT pg_notify(?, '') FROM released WHERE waiting = 0 LIMIT 1) n)",
-             params, [&](const Row& r) { done = r.integer(0) > 0; });
+    const std::string sql = "WITH done AS (" + succeed_sql() + "), released AS (" + kRelease +
+                            "(SELECT id FROM done)) RETURNING waiting) SELECT (SELECT COUNT(*) FROM done), "
+                            "(SELECT COUNT(*) FROM (SELECT pg_notify(?, '') FROM released WHERE waiting = 0 LIMIT 1) n)";
+    const auto run = [&] { db.query(sql, params, [&](const Row& r) { done = r.integer(0) > 0; }); };
+    if (!next) run();
+    else db.transaction(true, [&] {
+      run();
+      lease_next();
+    });
     return done;
   }
   std::string stored;  // the result naming the versions written
   db.transaction(true, [&] {
     done = db.query_int(succeed_sql(), params).has_value();
-    if (!done) return;  // a stale lease: nothing of this attempt is written
-    if (with_outputs) {
+    if (done && with_outputs) {
       result["outputs"] = write_outputs(*state_, *outputs);
       stored = result.dump();
       db.execute("UPDATE tasks SET result = ? WHERE id = ?", {std::string_view(stored), lease.task.id});
     }
-    bool released = false;
-    db.query(std::string(kRelease) + "(?)) RETURNING waiting", {lease.task.id},
-             [&](const Row& r) { released = released || r.integer(0) == 0; });
-    if (released) db.notify(kWorkChannel);
+    if (done) {  // (a stale lease writes nothing of its attempt)
+      bool released = false;
+      db.query(std::string(kRelease) + "(?)) RETURNING waiting", {lease.task.id},
+               [&](const Row& r) { released = released || r.integer(0) == 0; });
+      if (released) db.notify(kWorkChannel);
+    }
+    lease_next();
   });
   return done;
 }

@@ -164,14 +164,15 @@ struct Worker::Impl {
     double idle = 0.001;
     while (!stopping) {
       try {
-        std::optional<Lease> lease;
+        bool ran = false;
         {
           Busy held(busy);
-          lease = next_lease(link);
+          std::optional<Lease> lease = next_lease(link);
           link.healthy();
-          if (lease) run_task(link, *lease);
+          // Each result's commit leases this slot's next task, until none is ready.
+          for (; lease; ran = true) lease = run_task(link, *lease);
         }
-        if (!lease) {
+        if (!ran) {
           if (options.exit_when_idle && idle_for_good(link)) break;
           if (!link.queue().wait_for_work(idle)) pause(idle);
           idle = std::min(idle * 2, options.max_idle_poll_seconds);
@@ -184,8 +185,9 @@ struct Worker::Impl {
     }
   }
 
-  // Runs a task leased and started by lease_and_start.
-  void run_task(Link& link, Lease& lease) {
+  // Runs a task leased and started by lease_and_start; returns the next one, leased by its
+  // commit (unless stopping).
+  std::optional<Lease> run_task(Link& link, Lease& lease) {
     const auto leased = Clock::now();
     lease.started_at = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     json params;
@@ -218,13 +220,19 @@ struct Worker::Impl {
       std::lock_guard lock(mu);
       std::erase_if(running, [&](const Running& r) { return r.context == &context; });
     }
-    commit(link, lease, ok, result, error, permanent, context.log_tail, context.outputs, seconds_since(leased));
+    NextLeases next{.kinds = kinds, .tags = options.tags, .lease_seconds = options.lease_seconds};
+    commit(link, lease, ok, result, error, permanent, context.log_tail, context.outputs, seconds_since(leased),
+           stopping ? nullptr : &next);
+    if (next.leased.empty()) return std::nullopt;
+    return std::move(next.leased.front());
   }
 
   // Commits the attempt's end, retrying through reconnects; after a reconnect a refusal may
   // mean our own commit went through before the connection broke, so the task is read back.
+  // On success, `next` (when given) gets the slot's next task leased in the same commit; a
+  // commit whose reply was lost may have leased one that is then left to expire and replay.
   void commit(Link& link, const Lease& lease, bool ok, const json& result, const std::string& error, bool permanent,
-              const std::string& log_tail, const TaskOutputs& outputs, double seconds) {
+              const std::string& log_tail, const TaskOutputs& outputs, double seconds, NextLeases* next) {
     const auto deadline = Clock::now() + std::chrono::duration<double>(std::max(60.0, 2 * options.lease_seconds));
     const std::string text = ok ? result.dump() : std::string();
     bool reconnected = false;
@@ -233,7 +241,8 @@ struct Worker::Impl {
         Queue& q = link.queue();
         std::string what;
         if (ok) {
-          bool done = q.complete(lease, text, log_tail, &outputs);
+          if (next) next->leased.clear();
+          bool done = q.complete(lease, text, log_tail, &outputs, next);
           if (!done && reconnected) {
             auto t = q.get(lease.task.id);
             done = t && t->status == TaskStatus::succeeded && t->attempts == lease.attempt && t->worker == lease.worker;

@@ -92,14 +92,20 @@ TEST_P(QueueTest, BatchedLeasesStartAtOnceAndStayFenced) {
   stale.worker = "V";
   EXPECT_FALSE(q.complete(stale, "{}")) << "another worker's lease is refused";
   batch[1].started_at = *batch[1].task.leased_at + 0.25;
-  ASSERT_TRUE(q.complete(batch[1], R"({"ok": true})"));
-  EXPECT_FALSE(q.complete(batch[1], "{}")) << "a result commits once";
+  // The commit of a result may lease the worker's next task: here the dependent it releases.
+  NextLeases next{.kinds = kKinds, .lease_seconds = 10};
+  ASSERT_TRUE(q.complete(batch[1], R"({"ok": true})", "", nullptr, &next));
+  ASSERT_EQ(next.leased.size(), 1u) << "completing released the child, leased in the same commit";
+  EXPECT_EQ(next.leased[0].task.id, child);
+  EXPECT_EQ(next.leased[0].worker, "W");
+  EXPECT_EQ(next.leased[0].task.status, TaskStatus::running);
+  EXPECT_FALSE(q.complete(batch[1], "{}", "", nullptr, &next)) << "a result commits once";
+  EXPECT_TRUE(next.leased.empty()) << "nothing else is ready";
   const Task done = *q.get(ids[0]);
   EXPECT_EQ(done.status, TaskStatus::succeeded);
+  EXPECT_EQ(*done.result, R"({"ok": true})");
   EXPECT_NEAR(*done.started_at - *done.leased_at, 0.25, 1e-6);
-  const auto released = q.lease_and_start("V", kKinds, {}, 10, 3);
-  ASSERT_EQ(released.size(), 1u) << "completing released the child in the same commit";
-  EXPECT_EQ(released[0].task.id, child);
+  EXPECT_TRUE(q.complete(rest[0], "{}")) << "the other worker's lease is its own";
 }
 
 TEST_P(QueueTest, DependenciesPrioritiesTagsAndKinds) {

@@ -42,6 +42,15 @@ struct TaskFilter {
   int64_t after_id = 0;  // for paging
 };
 
+// What a worker asks complete() to lease in the same commit: up to max_tasks of its next
+// tasks, leased and started as lease_and_start does (one commit per task instead of two).
+struct NextLeases {
+  std::vector<std::string> kinds{}, tags{};
+  double lease_seconds = 30;
+  int max_tasks = 1;
+  std::vector<Lease> leased{};  // set by complete()
+};
+
 // What fail() did with the attempt.
 enum class FailOutcome { refused, retrying, failed };
 
@@ -104,8 +113,10 @@ class Queue {
   // transaction and releases the dependents; false, writing nothing, when the lease is not
   // current. On PostgreSQL without outputs it is one statement (one round trip, one commit). With outputs, the stored result (an object; anything else becomes {"value": ...})
   // gets "outputs": [{"model": name, "version": n}, {"dataset": name, "version": n}, ...].
+  // With `next`, the same commit also leases the worker's next tasks (next->leased; the worker
+  // is the lease's), whether or not this result was refused.
   bool complete(const Lease& lease, const std::string& result_json, const std::string& log_tail = "",
-                const TaskOutputs* outputs = nullptr);
+                const TaskOutputs* outputs = nullptr, NextLeases* next = nullptr);
   // Back to pending after the task's back-off, or failed for good (after max_attempts, or
   // when `permanent`), which cancels its dependents with the reason.
   FailOutcome fail(const Lease& lease, const std::string& error, const std::string& log_tail = "",
