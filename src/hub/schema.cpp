@@ -113,6 +113,17 @@ const std::vector<std::vector<const char*>> kMigrations = {
         // Weights do not compress: PostgreSQL's TOAST would try pglz on every 4 MiB chunk first.
         "{postgres} ALTER TABLE blob_chunks ALTER COLUMN data SET STORAGE EXTERNAL",
     },
+    {
+        // The workflow's earlier runs of a task that a user re-queued (Queue::retry): how each
+        // ended, since the task's own row is reset for the new run. `attempts` is the task's
+        // attempt number when that run ended (fencing numbers keep counting across runs).
+        R"(CREATE TABLE task_runs (
+             task_id {int} NOT NULL REFERENCES tasks(id) ON DELETE CASCADE, attempts {int} NOT NULL,
+             status TEXT NOT NULL, worker TEXT NOT NULL, error TEXT NOT NULL, log_tail TEXT NOT NULL,
+             max_attempts {int} NOT NULL, leased_at {real}, started_at {real}, finished_at {real},
+             retried_at {real} NOT NULL))",
+        "CREATE INDEX task_runs_by_task ON task_runs (task_id, attempts)",
+    },
 };
 
 // "{postgres} ..." statements run on PostgreSQL only: for_dialect makes them empty elsewhere.

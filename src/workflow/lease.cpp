@@ -16,6 +16,37 @@ using hub::detail::Dialect;
 using hub::detail::unix_now;
 using namespace detail;
 
+namespace detail {
+
+// Prepared once per text by the backend, so a worker pays for planning them once.
+std::string ready_sql(size_t n_kinds, size_t n_tags, bool due_now) {
+  return std::string("SELECT t.id FROM tasks t WHERE t.project_id = ? AND t.status = 'pending' AND t.waiting = 0 ") +
+         (due_now ? "AND t.not_before <= ? " : "") + "AND t.kind IN (" + placeholders(n_kinds) + ") AND NOT EXISTS "
+         "(SELECT 1 FROM task_tags g WHERE g.task_id = t.id" +
+         (n_tags ? " AND g.tag NOT IN (" + placeholders(n_tags) + ")" : std::string()) + ")";
+}
+
+std::string lease_sql(Dialect dialect, size_t n_kinds, size_t n_tags, bool start) {
+  std::string pick = ready_sql(n_kinds, n_tags, true) + " ORDER BY t.priority DESC, t.id LIMIT " + (start ? "?" : "1");
+  // PostgreSQL takes no lock before the statement, whose snapshot may see a dependency that
+  // committed after the worker read its clock: leased_at is then the later of that reading and
+  // the moment the row is updated, so it is never earlier than the dependency's finish.
+  std::string leased_at = "?";
+  std::string ids = "id IN (" + pick + ")";
+  if (dialect == Dialect::postgres) {
+    // Through an array: PostgreSQL could otherwise run a LIMIT subquery under IN more than once.
+    ids = "id = ANY(ARRAY(" + pick + " FOR UPDATE SKIP LOCKED))";
+    leased_at = "GREATEST(CAST(? AS DOUBLE PRECISION), CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION))";
+  }
+  // Started tasks get started_at = leased_at here; the worker's commit writes the moment the
+  // function really started (Lease::started_at).
+  return std::string("UPDATE tasks SET status = '") + (start ? "running" : "leased") +
+         "', attempts = attempts + 1, worker = ?, lease_expires_at = ?, leased_at = " + leased_at +
+         ", started_at = " + (start ? leased_at : "NULL") + " WHERE " + ids + " RETURNING " + kTaskColumns;
+}
+
+}  // namespace detail
+
 namespace {
 
 constexpr const char* kHeld = "status IN ('leased', 'running')";
@@ -29,30 +60,57 @@ void atomically(Database& db, F&& fn) {
   else db.transaction(true, fn);
 }
 
-// The SQL of the lease statement for a worker with these kinds and tags (prepared once per
-// text by the backend, so a worker pays for it once).
-std::string lease_sql(Dialect dialect, size_t n_kinds, size_t n_tags) {
-  std::string pick = "SELECT t.id FROM tasks t WHERE t.project_id = ? AND t.status = 'pending' AND t.waiting = 0 "
-                     "AND t.not_before <= ? AND t.kind IN (" + placeholders(n_kinds) + ") AND NOT EXISTS "
-                     "(SELECT 1 FROM task_tags g WHERE g.task_id = t.id" +
-                     (n_tags ? " AND g.tag NOT IN (" + placeholders(n_tags) + ")" : std::string()) +
-                     ") ORDER BY t.priority DESC, t.id LIMIT 1";
-  // PostgreSQL takes no lock before the statement, whose snapshot may see a dependency that
-  // committed after the worker read its clock: leased_at is then the later of that reading and
-  // the moment the row is updated, so it is never earlier than the dependency's finish.
-  std::string leased_at = "?";
-  if (dialect == Dialect::postgres) {
-    pick += " FOR UPDATE SKIP LOCKED";
-    leased_at = "GREATEST(CAST(? AS DOUBLE PRECISION), CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION))";
-  }
-  return "UPDATE tasks SET status = 'leased', attempts = attempts + 1, worker = ?, lease_expires_at = ?, "
-         "leased_at = " + leased_at + ", started_at = NULL WHERE id = (" + pick + ") RETURNING " + kTaskColumns;
+Lease lease_of(const Row& r, const std::string& worker) {
+  Lease l;
+  l.task = task_from_row(r);
+  l.worker = worker;
+  l.attempt = l.task.attempts;
+  l.expires_at = *l.task.lease_expires_at;
+  return l;
+}
+
+// The lease statement, inside the caller's lock (and on SQLite its write transaction): the
+// leases in the order lease() picks in.
+std::vector<Lease> lease_rows(Database& db, int64_t project, const std::string& worker,
+                              const std::vector<std::string>& kinds, const std::vector<std::string>& tags,
+                              double lease_seconds, int max_tasks, bool start) {
+  // On SQLite the time is read once the write lock is held, so that leased_at is never
+  // earlier than the finish of a dependency that committed while this waited for the lock.
+  const double now = unix_now();
+  Params params{std::string_view(worker), now + lease_seconds, now};
+  if (start) params.emplace_back(now);
+  params.emplace_back(project);
+  params.emplace_back(now);
+  for (const auto& k : kinds) params.emplace_back(std::string_view(k));
+  for (const auto& t : tags) params.emplace_back(std::string_view(t));
+  if (start) params.emplace_back(int64_t{max_tasks});
+  std::vector<Lease> out;
+  db.query(lease_sql(db.dialect(), kinds.size(), tags.size(), start), params,
+           [&](const Row& r) { out.push_back(lease_of(r, worker)); });
+  // RETURNING gives no order.
+  std::sort(out.begin(), out.end(), [](const Lease& a, const Lease& b) {
+    return a.task.priority != b.task.priority ? a.task.priority > b.task.priority : a.task.id < b.task.id;
+  });
+  return out;
 }
 
 }  // namespace
 
 std::optional<Lease> Queue::lease(const std::string& worker, const std::vector<std::string>& kinds,
                                   const std::vector<std::string>& tags, double lease_seconds) {
+  auto leases = take(worker, kinds, tags, lease_seconds, 1, false);
+  if (leases.empty()) return std::nullopt;
+  return std::move(leases[0]);
+}
+
+std::vector<Lease> Queue::lease_and_start(const std::string& worker, const std::vector<std::string>& kinds,
+                                          const std::vector<std::string>& tags, double lease_seconds, int max_tasks) {
+  STRATA_CHECK(max_tasks >= 1, "Queue::lease_and_start: max_tasks must be at least 1, got ", std::to_string(max_tasks));
+  return take(worker, kinds, tags, lease_seconds, max_tasks, true);
+}
+
+std::vector<Lease> Queue::take(const std::string& worker, const std::vector<std::string>& kinds,
+                               const std::vector<std::string>& tags, double lease_seconds, int max_tasks, bool start) {
   STRATA_CHECK(!worker.empty(), "Queue::lease: the worker id is empty");
   STRATA_CHECK(!kinds.empty(), "Queue::lease: worker \"", worker, "\" offers no task kinds");
   STRATA_CHECK(lease_seconds > 0, "Queue::lease: lease_seconds must be positive, got ", std::to_string(lease_seconds));
@@ -65,27 +123,20 @@ std::optional<Lease> Queue::lease(const std::string& worker, const std::vector<s
   std::lock_guard lock(state_->mu);
   Database& db = *state_->db;
   auto project = state_->project_id(false);
-  if (!project) return std::nullopt;
-  const std::string sql = lease_sql(db.dialect(), kinds.size(), tags.size());
-  std::optional<Lease> out;
-  atomically(db, [&] {
-    out.reset();
-    // On SQLite the time is read once the write lock is held, so that leased_at is never
-    // earlier than the finish of a dependency that committed while this waited for the lock.
-    const double now = unix_now();
-    Params params{std::string_view(worker), now + lease_seconds, now, *project, now};
-    for (const auto& k : kinds) params.emplace_back(std::string_view(k));
-    for (const auto& t : tags) params.emplace_back(std::string_view(t));
-    db.query(sql, params, [&](const Row& r) {
-      out.emplace();
-      out->task = task_from_row(r);
-    });
-  });
-  if (!out) return out;
-  out->worker = worker;
-  out->attempt = out->task.attempts;
-  out->expires_at = *out->task.lease_expires_at;
+  if (!project) return {};
+  std::vector<Lease> out;
+  atomically(db, [&] { out = lease_rows(db, *project, worker, kinds, tags, lease_seconds, max_tasks, start); });
   return out;
+}
+
+bool Queue::has_ready(const std::vector<std::string>& kinds, const std::vector<std::string>& tags) {
+  std::lock_guard lock(state_->mu);
+  auto project = state_->project_id(false);
+  if (!project || kinds.empty()) return false;
+  Params params{*project};
+  for (const auto& k : kinds) params.emplace_back(std::string_view(k));
+  for (const auto& t : tags) params.emplace_back(std::string_view(t));
+  return state_->db->query_int(ready_sql(kinds.size(), tags.size(), false) + " LIMIT 1", params).has_value();
 }
 
 bool Queue::start(const Lease& lease) {
@@ -109,36 +160,78 @@ bool Queue::heartbeat(Lease& lease, double lease_seconds) {
   return held;
 }
 
+namespace {
+
+// The success of a current attempt: status, result, log tail, finish and start times.
+std::string succeed_sql() {
+  return std::string("UPDATE tasks SET status = 'succeeded', result = ?, log_tail = ?, error = '', finished_at = ?, "
+                     "started_at = COALESCE(?, started_at), lease_expires_at = NULL WHERE id = ? AND attempts = ? "
+                     "AND worker = ? AND ") + kHeld + " RETURNING id";
+}
+
+// Releasing the dependents of a task that succeeded: each waits for one dependency fewer.
+constexpr const char* kRelease =
+    "UPDATE tasks SET waiting = waiting - 1 WHERE id IN (SELECT task_id FROM task_deps WHERE depends_on IN ";
+
+Param started(const Lease& lease) { return lease.started_at ? Param(*lease.started_at) : Param(nullptr); }
+
+}  // namespace
+
 bool Queue::complete(const Lease& lease, const std::string& result_json, const std::string& log_tail,
-                     const TaskOutputs* outputs) {
-  std::string with_outputs;  // the result naming the versions written, when there are outputs
+                     const TaskOutputs* outputs, NextLeases* next) {
+  const bool with_outputs = outputs && !outputs->empty();
   nlohmann::json result;
-  if (outputs && !outputs->empty()) {
+  if (with_outputs) {
     result = nlohmann::json::parse(result_json.empty() ? "{}" : result_json);
     if (result.is_null()) result = nlohmann::json::object();
     if (!result.is_object()) result = nlohmann::json{{"value", result}};
   }
   std::lock_guard lock(state_->mu);
   Database& db = *state_->db;
+  const double now = unix_now();
+  Params params{std::string_view(result_json), std::string_view(log_tail), now, started(lease), lease.task.id,
+                lease.attempt, std::string_view(lease.worker)};
   bool done = false;
+  // The worker's next tasks, leased in the same commit (after the success, so a dependent it
+  // released may be among them).
+  auto lease_next = [&] {
+    if (!next) return;
+    const auto project = state_->project_id(false);
+    next->leased = project ? lease_rows(db, *project, lease.worker, next->kinds, next->tags, next->lease_seconds,
+                                        next->max_tasks, true)
+                           : std::vector<Lease>{};
+  };
+  if (db.dialect() == Dialect::postgres && !with_outputs) {
+    // One statement: the success, its dependents released and the idle workers told, committed
+    // together (its data-modifying CTEs see one snapshot; a dependent released by two tasks at
+    // once is updated by the second after the first commits, from the committed value).
+    params.emplace_back(std::string_view(kWorkChannel));
+    const std::string sql = "WITH done AS (" + succeed_sql() + "), released AS (" + kRelease +
+                            "(SELECT id FROM done)) RETURNING waiting) SELECT (SELECT COUNT(*) FROM done), "
+                            "(SELECT COUNT(*) FROM (SELECT pg_notify(?, '') FROM released WHERE waiting = 0 LIMIT 1) n)";
+    const auto run = [&] { db.query(sql, params, [&](const Row& r) { done = r.integer(0) > 0; }); };
+    if (!next) run();
+    else db.transaction(true, [&] {
+      run();
+      lease_next();
+    });
+    return done;
+  }
+  std::string stored;  // the result naming the versions written
   db.transaction(true, [&] {
-    done = db.query_int(std::string("UPDATE tasks SET status = 'succeeded', result = ?, log_tail = ?, error = '', "
-                                    "finished_at = ?, lease_expires_at = NULL WHERE id = ? AND attempts = ? AND worker = ? AND ") +
-                            kHeld + " RETURNING id",
-                        {std::string_view(result_json), std::string_view(log_tail), unix_now(), lease.task.id,
-                         lease.attempt, std::string_view(lease.worker)})
-               .has_value();
-    if (!done) return;  // a stale lease: nothing of this attempt is written
-    if (outputs && !outputs->empty()) {
+    done = db.query_int(succeed_sql(), params).has_value();
+    if (done && with_outputs) {
       result["outputs"] = write_outputs(*state_, *outputs);
-      with_outputs = result.dump();
-      db.execute("UPDATE tasks SET result = ? WHERE id = ?", {std::string_view(with_outputs), lease.task.id});
+      stored = result.dump();
+      db.execute("UPDATE tasks SET result = ? WHERE id = ?", {std::string_view(stored), lease.task.id});
     }
-    bool released = false;
-    db.query("UPDATE tasks SET waiting = waiting - 1 WHERE id IN (SELECT task_id FROM task_deps WHERE depends_on = ?) "
-             "RETURNING waiting",
-             {lease.task.id}, [&](const Row& r) { released = released || r.integer(0) == 0; });
-    if (released) db.notify(kWorkChannel);
+    if (done) {  // (a stale lease writes nothing of its attempt)
+      bool released = false;
+      db.query(std::string(kRelease) + "(?)) RETURNING waiting", {lease.task.id},
+               [&](const Row& r) { released = released || r.integer(0) == 0; });
+      if (released) db.notify(kWorkChannel);
+    }
+    lease_next();
   });
   return done;
 }
@@ -189,6 +282,8 @@ FailOutcome Queue::fail(const Lease& lease, const std::string& error, const std:
   FailOutcome outcome = FailOutcome::refused;
   db.transaction(true, [&] {
     outcome = end_attempt(db, lease.task.id, lease.attempt, lease.worker, error, &log_tail, permanent, true);
+    if (outcome != FailOutcome::refused && lease.started_at)
+      db.execute("UPDATE tasks SET started_at = ? WHERE id = ?", {*lease.started_at, lease.task.id});
   });
   return outcome;
 }

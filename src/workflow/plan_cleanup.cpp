@@ -41,24 +41,29 @@ PlanCleanup Queue::clean_plan(int64_t plan_id, bool force) {
     db.query(outside, {plan_id, plan_id}, [&](const Row&) { ++out.outside_links; });
     db.execute(std::string("DELETE FROM task_deps WHERE task_id IN ") + kPlanTasks, {plan_id});
     db.execute(std::string("DELETE FROM task_tags WHERE task_id IN ") + kPlanTasks, {plan_id});
+    db.execute(std::string("DELETE FROM task_runs WHERE task_id IN ") + kPlanTasks, {plan_id});
     db.execute("DELETE FROM tasks WHERE plan_id = ?", {plan_id});
     db.execute("DELETE FROM plans WHERE id = ?", {plan_id});
   });
   return out;
 }
 
-std::vector<PlanCleanup> Queue::clean_finished_plans() {
+std::vector<PlanCleanup> Queue::clean_finished_plans(std::optional<double> older_than_seconds) {
+  STRATA_CHECK(!older_than_seconds || *older_than_seconds >= 0, "Queue::clean_finished_plans: the age must not be negative");
   std::vector<int64_t> finished;
   {
     std::lock_guard lock(state_->mu);
     Database& db = *state_->db;
     const auto project = state_->project_id(false);
     if (!project) return {};
+    // A plan's age is that of its last task to finish (of the plan's row when it has none).
+    const double cutoff = older_than_seconds ? unix_now() - *older_than_seconds : 1e300;
     db.transaction(false, [&] {
       finished.clear();
       db.query("SELECT id FROM plans p WHERE project_id = ? AND NOT EXISTS (SELECT 1 FROM tasks t WHERE "
-               "t.plan_id = p.id AND t.status IN ('pending', 'leased', 'running')) ORDER BY id",
-               {*project}, [&](const Row& r) { finished.push_back(r.integer(0)); });
+               "t.plan_id = p.id AND t.status IN ('pending', 'leased', 'running')) AND COALESCE((SELECT "
+               "MAX(t.finished_at) FROM tasks t WHERE t.plan_id = p.id), p.created_at) < ? ORDER BY id",
+               {*project, cutoff}, [&](const Row& r) { finished.push_back(r.integer(0)); });
     });
   }
   std::vector<PlanCleanup> out;

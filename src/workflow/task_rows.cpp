@@ -9,12 +9,10 @@ const char* const kTaskColumns =
     "attempts, max_attempts, retry_delay, worker, lease_expires_at, result, error, log_tail, created_at, "
     "leased_at, started_at, finished_at";
 
-namespace {
 std::optional<double> optional_real(const Row& r, int c) {
   if (r.is_null(c)) return std::nullopt;
   return r.real(c);
 }
-}  // namespace
 
 Task task_from_row(const Row& r) {
   Task t;

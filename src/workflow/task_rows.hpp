@@ -19,6 +19,8 @@ using hub::detail::Row;
 // The columns task_from_row reads, in order (without depends_on, which is another table).
 extern const char* const kTaskColumns;
 Task task_from_row(const Row& r);
+// Column `c` of `r` as a number, or nothing when NULL.
+std::optional<double> optional_real(const Row& r, int c);
 
 // Marks every unfinished task downstream of `task_id` cancelled with `reason`, inside the
 // caller's write transaction. Returns how many.
@@ -30,6 +32,14 @@ std::optional<PlanProgress> read_plan_progress(Database& db, std::optional<int64
 
 // The notification channel of work that became leasable (PostgreSQL; Database::notify).
 inline const std::string kWorkChannel = "strata_tasks";
+
+// The statement that leases (`start`: leases and starts, up to LIMIT ?) the best ready task of
+// n_kinds kinds for a worker with n_tags tags; parameters: worker, expires_at, leased_at,
+// [started_at,] project, now, kinds..., tags..., [limit]. (Here for the EXPLAIN test.)
+std::string lease_sql(hub::detail::Dialect dialect, size_t n_kinds, size_t n_tags, bool start);
+// Pending tasks whose dependencies all succeeded, of the kinds and tags; parameters: project,
+// [now,] kinds..., tags...
+std::string ready_sql(size_t n_kinds, size_t n_tags, bool due_now);
 
 // "?, ?, ?" for n parameters.
 std::string placeholders(size_t n);

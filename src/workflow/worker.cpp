@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -85,6 +86,16 @@ struct Worker::Impl {
   std::vector<std::string> kinds;
   std::atomic<bool> stopping{false};
   std::atomic<int> slots_left{0};
+  std::atomic<int> busy{0};  // slots leasing or running a task
+  std::deque<Lease> handed;  // leased by one slot for others waiting (guarded by mu)
+  int wanting = 0;           // slots in next_lease (guarded by mu)
+  bool leasing = false;      // a slot is leasing for the others (guarded by mu)
+  // Counts a slot busy for its scope.
+  struct Busy {
+    explicit Busy(std::atomic<int>& n) : n_(n) { ++n_; }
+    ~Busy() { --n_; }
+    std::atomic<int>& n_;
+  };
   mutable std::mutex mu;  // guards running, stats and the waits below
   std::condition_variable wake;
   std::vector<Running> running;
@@ -104,33 +115,81 @@ struct Worker::Impl {
     wake.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return stopping.load(); });
   }
 
+  // Idle, for exit_when_idle: no slot is leasing or running a task (whose failure could put it
+  // back after a retry delay) and no task this worker could run waits, even for its delay.
+  bool idle_for_good(Link& link) {
+    return busy == 0 && !link.queue().has_ready(kinds, options.tags);
+  }
+
+  // The next task for this slot: one another slot leased for it, or a batch this slot leases
+  // for itself and the slots waiting with it (one statement for up to `concurrency` tasks,
+  // each started at once on its slot). Nothing when no task is ready.
+  std::optional<Lease> next_lease(Link& link) {
+    std::unique_lock lock(mu);
+    ++wanting;
+    wake.wait(lock, [&] { return !handed.empty() || !leasing; });
+    if (!handed.empty()) {
+      --wanting;
+      Lease mine = std::move(handed.front());
+      handed.pop_front();
+      return mine;
+    }
+    leasing = true;
+    const int batch_size = wanting;
+    lock.unlock();
+    std::vector<Lease> batch;
+    try {
+      batch = link.queue().lease_and_start(options.id, kinds, options.tags, options.lease_seconds, batch_size);
+    } catch (...) {
+      lock.lock();
+      leasing = false;
+      --wanting;
+      wake.notify_all();
+      throw;
+    }
+    lock.lock();
+    leasing = false;
+    --wanting;
+    std::optional<Lease> mine;
+    for (auto& l : batch) {
+      if (!mine) mine = std::move(l);
+      else handed.push_back(std::move(l));  // at most one per slot waiting above
+    }
+    wake.notify_all();
+    return mine;
+  }
+
   void slot_loop() {
     Link link(*this);
     double idle = 0.001;
     while (!stopping) {
       try {
-        std::optional<Lease> lease = link.queue().lease(options.id, kinds, options.tags, options.lease_seconds);
-        link.healthy();
-        if (!lease) {
-          if (options.exit_when_idle) break;
+        bool ran = false;
+        {
+          Busy held(busy);
+          std::optional<Lease> lease = next_lease(link);
+          link.healthy();
+          // Each result's commit leases this slot's next task, until none is ready.
+          for (; lease; ran = true) lease = run_task(link, *lease);
+        }
+        if (!ran) {
+          if (options.exit_when_idle && idle_for_good(link)) break;
           if (!link.queue().wait_for_work(idle)) pause(idle);
           idle = std::min(idle * 2, options.max_idle_poll_seconds);
           continue;
         }
         idle = 0.001;
-        run_task(link, *lease);
       } catch (const std::exception& e) {
         pause(link.broken(e));
       }
     }
   }
 
-  void run_task(Link& link, Lease& lease) {
+  // Runs a task leased and started by lease_and_start; returns the next one, leased by its
+  // commit (unless stopping).
+  std::optional<Lease> run_task(Link& link, Lease& lease) {
     const auto leased = Clock::now();
-    if (!link.queue().start(lease)) {
-      emit("lost " + fence(lease) + " before it started");
-      return;
-    }
+    lease.started_at = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     json params;
     std::string error;
     bool permanent = false;
@@ -161,13 +220,19 @@ struct Worker::Impl {
       std::lock_guard lock(mu);
       std::erase_if(running, [&](const Running& r) { return r.context == &context; });
     }
-    commit(link, lease, ok, result, error, permanent, context.log_tail, context.outputs, seconds_since(leased));
+    NextLeases next{.kinds = kinds, .tags = options.tags, .lease_seconds = options.lease_seconds};
+    commit(link, lease, ok, result, error, permanent, context.log_tail, context.outputs, seconds_since(leased),
+           stopping ? nullptr : &next);
+    if (next.leased.empty()) return std::nullopt;
+    return std::move(next.leased.front());
   }
 
   // Commits the attempt's end, retrying through reconnects; after a reconnect a refusal may
   // mean our own commit went through before the connection broke, so the task is read back.
+  // On success, `next` (when given) gets the slot's next task leased in the same commit; a
+  // commit whose reply was lost may have leased one that is then left to expire and replay.
   void commit(Link& link, const Lease& lease, bool ok, const json& result, const std::string& error, bool permanent,
-              const std::string& log_tail, const TaskOutputs& outputs, double seconds) {
+              const std::string& log_tail, const TaskOutputs& outputs, double seconds, NextLeases* next) {
     const auto deadline = Clock::now() + std::chrono::duration<double>(std::max(60.0, 2 * options.lease_seconds));
     const std::string text = ok ? result.dump() : std::string();
     bool reconnected = false;
@@ -176,7 +241,8 @@ struct Worker::Impl {
         Queue& q = link.queue();
         std::string what;
         if (ok) {
-          bool done = q.complete(lease, text, log_tail, &outputs);
+          if (next) next->leased.clear();
+          bool done = q.complete(lease, text, log_tail, &outputs, next);
           if (!done && reconnected) {
             auto t = q.get(lease.task.id);
             done = t && t->status == TaskStatus::succeeded && t->attempts == lease.attempt && t->worker == lease.worker;

@@ -103,7 +103,8 @@ std::string PostgresCluster::pg_ctl(const std::string& args) const {
 bool PostgresCluster::start_server() {
   return std::system(pg_ctl("-l '" + dir_ + "/server.log' -w -t 30 -o \"-p " + std::to_string(port_) + " -k '" +
                             dir_ + "' -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off" +
-                            " -c full_page_writes=off -c max_connections=200\" start >/dev/null 2>&1")
+                            " -c full_page_writes=off -c max_connections=200 " + server_options_ +
+                            "\" start >/dev/null 2>&1")
                          .c_str()) == 0;
 }
 
@@ -151,10 +152,11 @@ PostgresCluster* PostgresCluster::get() {
   return g_cluster.get();
 }
 
-std::unique_ptr<PostgresCluster> PostgresCluster::start_own() {
+std::unique_ptr<PostgresCluster> PostgresCluster::start_own(const std::string& server_options) {
   static int counter = 0;
   auto c = std::unique_ptr<PostgresCluster>(new PostgresCluster);
   if (!c->find_server()) return nullptr;
+  c->server_options_ = server_options;
   const std::string dir = (fs::temp_directory_path() / ("strata_pg_own_" + std::to_string(::getpid()) + "_" +
                                                         std::to_string(++counter))).string();
   if (!c->create(dir)) return nullptr;

@@ -19,7 +19,10 @@ class PostgresCluster {
   static const std::string& why();
   // A cluster of this program's own, in its own directory and on its own port, stopped and
   // removed when the pointer is destroyed; null when it cannot be started (why() says why).
-  static std::unique_ptr<PostgresCluster> start_own();
+  // `server_options` ("-c name=value ..."; no quotes or globs) come after, and so override,
+  // the fast defaults: "-c fsync=on -c synchronous_commit=on -c full_page_writes=on" for a
+  // durable one.
+  static std::unique_ptr<PostgresCluster> start_own(const std::string& server_options = "");
   ~PostgresCluster();
 
   std::string url(const std::string& database) const;
@@ -50,6 +53,7 @@ class PostgresCluster {
   int port_ = 0;
   bool as_root_ = false;
   bool own_ = false;  // removed by the destructor
+  std::string server_options_;  // start_own's
 };
 
 }  // namespace strata::hub::testing

@@ -63,6 +63,51 @@ TEST_P(QueueTest, LeaseIsFencedByTheAttempt) {
   EXPECT_TRUE(done->finished_at && done->leased_at && *done->finished_at >= *done->leased_at);
 }
 
+// A worker with N free slots leases up to N tasks in one statement, already running; each is
+// fenced like a single lease, and its commit stores when its function really started.
+TEST_P(QueueTest, BatchedLeasesStartAtOnceAndStayFenced) {
+  auto hub = open();
+  Queue q(hub);
+  std::vector<int64_t> ids;
+  for (int i = 0; i < 5; ++i) ids.push_back(q.submit({.kind = "noop", .priority = i == 3 ? 1 : 0}));
+  const int64_t child = q.submit({.kind = "noop", .after = {ids[0]}});
+  auto batch = q.lease_and_start("W", kKinds, {}, 10, 3);
+  ASSERT_EQ(batch.size(), 3u);
+  EXPECT_EQ(batch[0].task.id, ids[3]) << "the highest priority first";
+  EXPECT_EQ(batch[1].task.id, ids[0]);
+  EXPECT_EQ(batch[2].task.id, ids[1]);
+  for (const auto& l : batch) {
+    EXPECT_EQ(l.task.status, TaskStatus::running);
+    EXPECT_EQ(l.attempt, 1);
+    EXPECT_EQ(l.worker, "W");
+    EXPECT_TRUE(l.task.started_at && l.task.leased_at && *l.task.started_at >= *l.task.leased_at);
+  }
+  EXPECT_FALSE(q.start(batch[0])) << "already running";
+  const auto rest = q.lease_and_start("V", kKinds, {}, 10, 3);
+  ASSERT_EQ(rest.size(), 2u) << "the child waits for its dependency";
+  EXPECT_TRUE(q.lease_and_start("V", kKinds, {}, 10, 3).empty());
+  expect_error([&] { q.lease_and_start("V", kKinds, {}, 10, 0); }, {"max_tasks must be at least 1"});
+
+  Lease stale = batch[1];
+  stale.worker = "V";
+  EXPECT_FALSE(q.complete(stale, "{}")) << "another worker's lease is refused";
+  batch[1].started_at = *batch[1].task.leased_at + 0.25;
+  // The commit of a result may lease the worker's next task: here the dependent it releases.
+  NextLeases next{.kinds = kKinds, .lease_seconds = 10};
+  ASSERT_TRUE(q.complete(batch[1], R"({"ok": true})", "", nullptr, &next));
+  ASSERT_EQ(next.leased.size(), 1u) << "completing released the child, leased in the same commit";
+  EXPECT_EQ(next.leased[0].task.id, child);
+  EXPECT_EQ(next.leased[0].worker, "W");
+  EXPECT_EQ(next.leased[0].task.status, TaskStatus::running);
+  EXPECT_FALSE(q.complete(batch[1], "{}", "", nullptr, &next)) << "a result commits once";
+  EXPECT_TRUE(next.leased.empty()) << "nothing else is ready";
+  const Task done = *q.get(ids[0]);
+  EXPECT_EQ(done.status, TaskStatus::succeeded);
+  EXPECT_EQ(*done.result, R"({"ok": true})");
+  EXPECT_NEAR(*done.started_at - *done.leased_at, 0.25, 1e-6);
+  EXPECT_TRUE(q.complete(rest[0], "{}")) << "the other worker's lease is its own";
+}
+
 TEST_P(QueueTest, DependenciesPrioritiesTagsAndKinds) {
   auto hub = open();
   Queue q(hub);

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -127,19 +128,50 @@ void print_cleanup(const PlanArgs& args, const workflow::PlanCleanup& c) {
   std::cout << '\n';
 }
 
-// One plan by id, or with --finished every plan whose tasks have all finished.
-void clean(const PlanArgs& args, const std::vector<int64_t>& ids, bool finished, bool force) {
-  STRATA_CHECK(finished != !ids.empty(), "plan clean: give plan ids or --finished (not both)");
+// "90" or "90s", "15m", "12h", "30d": seconds. Anything else is an Error naming the text.
+double parse_duration(const std::string& text) {
+  size_t used = 0;
+  double value = -1;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  const std::string unit = text.substr(used);
+  const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : unit == "d" ? 86400 : -1;
+  STRATA_CHECK(used > 0 && scale > 0 && value >= 0 && std::isfinite(value), "plan clean: --older-than \"", text,
+               "\" is not a duration: give a number of seconds, or a number with s, m, h or d (30d)");
+  return value * scale;
+}
+
+// One plan by id, or with --finished (or --older-than) every plan whose tasks have all finished.
+void clean(const PlanArgs& args, const std::vector<int64_t>& ids, bool finished, bool force, const std::string& older_than) {
+  if (!older_than.empty()) finished = true;
+  STRATA_CHECK(finished != !ids.empty(), "plan clean: give plan ids or --finished / --older-than (not both)");
   STRATA_CHECK(!(finished && force), "plan clean: --force applies to plans named by id, not to --finished");
+  const std::optional<double> age = older_than.empty() ? std::nullopt : std::optional<double>(parse_duration(older_than));
   auto hub = open_hub(args);
   workflow::Queue queue(hub);
   if (finished) {
-    const auto removed = queue.clean_finished_plans();
+    const auto removed = queue.clean_finished_plans(age);
     for (const auto& c : removed) print_cleanup(args, c);
     if (!args.as_json) std::cout << removed.size() << " finished plans removed\n";
     return;
   }
   for (int64_t id : ids) print_cleanup(args, queue.clean_plan(id, force));
+}
+
+void retry(const PlanArgs& args, int64_t plan_id, const std::vector<int64_t>& task_ids) {
+  auto hub = open_hub(args);
+  const auto requeued = workflow::Queue(hub).retry(plan_id, task_ids);
+  if (args.as_json) {
+    std::cout << json{{"plan", plan_id}, {"requeued", requeued}}.dump(2) << '\n';
+    return;
+  }
+  std::string ids;
+  for (int64_t t : requeued) ids += (ids.empty() ? " (" : ", ") + std::to_string(t);
+  std::cout << "plan " << plan_id << ": " << requeued.size() << " tasks re-queued" << ids << (ids.empty() ? "" : ")")
+            << '\n';
 }
 
 }  // namespace
@@ -186,7 +218,18 @@ void add_plan_commands(CLI::App& app) {
   cmd->add_option("ids", *ids, "Plan ids");
   cmd->add_flag("--finished", *finished, "Every plan whose tasks have all finished");
   cmd->add_flag("--force", *force, "Also a plan with unfinished tasks (cancelled first, with their dependents)");
-  cmd->callback([=] { clean(*args, *ids, *finished, *force); });
+  auto older_than = std::make_shared<std::string>();
+  cmd->add_option("--older-than", *older_than,
+                  "Every finished plan whose last task finished longer ago than this (90s, 15m, 12h, 30d)");
+  cmd->callback([=] { clean(*args, *ids, *finished, *force, *older_than); });
+
+  auto task_ids = std::make_shared<std::vector<int64_t>>();
+  cmd = plan->add_subcommand("retry",
+                             "Re-queue failed tasks of a plan (the named ones, or every failed one) with the dependents "
+                             "their failure cancelled; earlier runs are kept");
+  cmd->add_option("id", *id, "Plan id")->required();
+  cmd->add_option("tasks", *task_ids, "Task ids (default: every failed task of the plan)");
+  cmd->callback([=] { retry(*args, *id, *task_ids); });
 
   cmd = plan->add_subcommand("tasks", "The tasks of a plan: status, attempts, worker, error");
   cmd->add_option("id", *id, "Plan id")->required();

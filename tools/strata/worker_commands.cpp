@@ -184,7 +184,7 @@ void add_worker_commands(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   cmd->add_option("--allow-command", args->allowed, "A program the `command` kind may run (repeat)");
-  cmd->add_flag("--exit-when-idle", args->exit_when_idle, "Exit once no task is leasable");
+  cmd->add_flag("--exit-when-idle", args->exit_when_idle, "Exit once no task it could run is left, now or after a retry delay");
   cmd->callback([=] { run_worker(*args); });
 }
 

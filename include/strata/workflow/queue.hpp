@@ -30,6 +30,9 @@ struct Lease {
   std::string worker;
   int64_t attempt = 0;
   double expires_at = 0;
+  // When the task's function started (unix seconds), set by the worker: complete() and fail()
+  // store it, so that a task leased and started at once costs no statement of its own.
+  std::optional<double> started_at{};
 };
 
 struct TaskFilter {
@@ -37,6 +40,15 @@ struct TaskFilter {
   std::optional<TaskStatus> status{};
   int64_t limit = 1000;  // in id order
   int64_t after_id = 0;  // for paging
+};
+
+// What a worker asks complete() to lease in the same commit: up to max_tasks of its next
+// tasks, leased and started as lease_and_start does (one commit per task instead of two).
+struct NextLeases {
+  std::vector<std::string> kinds{}, tags{};
+  double lease_seconds = 30;
+  int max_tasks = 1;
+  std::vector<Lease> leased{};  // set by complete()
 };
 
 // What fail() did with the attempt.
@@ -61,8 +73,20 @@ class Queue {
   // them and their dependents (inside the plan or not), as cancel() would. Links of tasks
   // outside the plan on its tasks are dropped (counted): those tasks were released or cancelled.
   PlanCleanup clean_plan(int64_t plan_id, bool force = false);
-  // clean_plan for every plan of the project whose tasks have all finished, oldest first.
-  std::vector<PlanCleanup> clean_finished_plans();
+  // clean_plan for every plan of the project whose tasks have all finished (the last more than
+  // `older_than_seconds` ago, when given), oldest first, each in its own transaction: leases go
+  // on between them (on PostgreSQL also during one: they touch other rows).
+  std::vector<PlanCleanup> clean_finished_plans(std::optional<double> older_than_seconds = std::nullopt);
+  // Re-queues tasks of the plan that failed for good (`task_ids`, or every failed one when
+  // empty) with the dependents their failure cancelled, downstream, in one transaction. Each
+  // re-queued task's earlier run goes to history(); it gets as many attempts again as its run
+  // had (attempt numbers keep counting, so a stale worker of an earlier run stays fenced off).
+  // A dependent that also waits on another failed or cancelled task not re-queued stays
+  // cancelled. Returns the ids re-queued, ascending. An Error names a task that is not in the
+  // plan or has not failed.
+  std::vector<int64_t> retry(int64_t plan_id, const std::vector<int64_t>& task_ids = {});
+  // The earlier runs of a task, oldest first (empty when it was never re-queued).
+  std::vector<TaskRun> history(int64_t task_id);
   // Polls until every task of the plan finished, or the timeout passed (then returns as is).
   PlanProgress wait_plan(int64_t plan_id, std::chrono::milliseconds timeout = std::chrono::hours(24 * 365));
   std::optional<Task> wait(int64_t task_id, std::chrono::milliseconds timeout = std::chrono::hours(24 * 365));
@@ -74,14 +98,25 @@ class Queue {
   // used max_attempts.
   std::optional<Lease> lease(const std::string& worker, const std::vector<std::string>& kinds,
                              const std::vector<std::string>& tags, double lease_seconds);
+  // Whether a task of one of `kinds` whose required tags are all in `tags` waits for nothing
+  // but, at most, its retry delay: what an idle worker with these must stay for.
+  bool has_ready(const std::vector<std::string>& kinds, const std::vector<std::string>& tags);
+  // Up to `max_tasks` leases, as lease() picks them, in one statement (one commit), already
+  // running: for a worker that starts each at once on a free slot (concurrency N leases up to
+  // N per round trip). Their started_at is the lease's until complete or fail stores the
+  // Lease's own.
+  std::vector<Lease> lease_and_start(const std::string& worker, const std::vector<std::string>& kinds,
+                                     const std::vector<std::string>& tags, double lease_seconds, int max_tasks);
   bool start(const Lease& lease);                          // leased -> running
   bool heartbeat(Lease& lease, double lease_seconds);      // extends expires_at
   // Stores the result, the success and the staged `outputs` (model and dataset versions) in one
   // transaction and releases the dependents; false, writing nothing, when the lease is not
-  // current. With outputs, the stored result (an object; anything else becomes {"value": ...})
+  // current. On PostgreSQL without outputs it is one statement (one round trip, one commit). With outputs, the stored result (an object; anything else becomes {"value": ...})
   // gets "outputs": [{"model": name, "version": n}, {"dataset": name, "version": n}, ...].
+  // With `next`, the same commit also leases the worker's next tasks (next->leased; the worker
+  // is the lease's), whether or not this result was refused.
   bool complete(const Lease& lease, const std::string& result_json, const std::string& log_tail = "",
-                const TaskOutputs* outputs = nullptr);
+                const TaskOutputs* outputs = nullptr, NextLeases* next = nullptr);
   // Back to pending after the task's back-off, or failed for good (after max_attempts, or
   // when `permanent`), which cancels its dependents with the reason.
   FailOutcome fail(const Lease& lease, const std::string& error, const std::string& log_tail = "",
@@ -93,6 +128,8 @@ class Queue {
   bool wait_for_work(double seconds);
 
  private:
+  std::vector<Lease> take(const std::string& worker, const std::vector<std::string>& kinds,
+                          const std::vector<std::string>& tags, double lease_seconds, int max_tasks, bool start);
   std::shared_ptr<hub::detail::HubState> state_;
   double last_reclaim_ = 0;
 };

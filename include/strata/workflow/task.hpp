@@ -55,4 +55,14 @@ struct Task {
   std::optional<double> leased_at, started_at, finished_at;  // unix seconds, of the last attempt
 };
 
+// An earlier run of a task, kept when a user re-queued it (Queue::retry): how that run ended.
+struct TaskRun {
+  int64_t attempts = 0;      // the task's attempt number when the run ended (0: never leased)
+  int64_t max_attempts = 0;  // the run's limit on attempts
+  TaskStatus status = TaskStatus::failed;  // failed, or cancelled (a dependent of a failure)
+  std::string worker, error, log_tail;
+  std::optional<double> leased_at, started_at, finished_at;  // of the run's last attempt
+  double retried_at = 0;
+};
+
 }  // namespace strata::workflow

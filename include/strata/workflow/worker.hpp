@@ -21,7 +21,9 @@ struct WorkerOptions {
   double lease_seconds = 30;           // renewed every lease_seconds / 3 while a task runs
   double max_idle_poll_seconds = 0.1;  // idle polling backs off from 1 ms to this
   double max_reconnect_seconds = 5;    // reconnecting backs off from 50 ms to this
-  bool exit_when_idle = false;         // run() returns once nothing is leasable
+  // run() returns once no task it could run is left, now or after a retry delay, and none of
+  // its slots holds one (whose failure could bring it back).
+  bool exit_when_idle = false;
   // Events, one line each: "succeeded task=12 attempt=1", "refused task=12 attempt=1 ...",
   // "failed task=...", "retrying task=...", "reconnecting: ...". Called from worker threads.
   std::function<void(const std::string&)> on_event{};
