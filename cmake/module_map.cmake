@@ -43,3 +43,5 @@ strata_module(train USES optim data hub)
 strata_module(workflow USES hub data)
 # serve: static models come from the hub rebuilt by train::static_model (train/hub_models.hpp).
 strata_module(serve USES nn train hub io)
+# rl: environments, returns and replay buffers, on nn/optim/train for the agents (docs/rl.md).
+strata_module(rl USES train)
