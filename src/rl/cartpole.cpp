@@ -47,7 +47,7 @@ class CartPole final : public FixedStateEnv<4> {
 
   std::string render() const override {
     // The pole's lean as a slash, backslash or bar on the cart.
-    const char pole = s_[2] > 0.03 ? '/' : s_[2] < -0.03 ? '\\' : '|';
+    const char pole = s_[2] > 0.03 ? '/' : s_[2] < -0.03 ? '\\' : 'I';
     return detail::text_track(s_[0], -kXLimit, kXLimit, pole) +
            detail::format(" x=%+.3f theta=%+.1f deg", s_[0], s_[2] * 180 / std::numbers::pi);
   }
