@@ -3,6 +3,7 @@
 // stopping rule that records time to target, and saving / loading the policy in the hub.
 #pragma once
 #include <CLI/CLI.hpp>
+#include <omp.h>
 
 #include <chrono>
 #include <cstdio>
@@ -46,6 +47,19 @@ inline void add_common_flags(CLI::App& app, CommonFlags& f) {
       ->capture_default_str();
   app.add_option("--threads", f.threads, "threads for the network's ops")->capture_default_str();
   app.add_flag("--play", f.play, "load the saved policy from the hub and print one episode as text");
+}
+
+// After the flags are parsed: the threads of the network's ops and the global seed.
+inline void start(const CommonFlags& f) {
+  omp_set_num_threads(f.threads);
+  manual_seed(f.seed);
+}
+
+// `copies` of f.env, which must have discrete actions (the agent's name is in the error).
+inline rl::VectorEnv discrete_envs(const CommonFlags& f, int64_t copies, const std::string& agent) {
+  rl::VectorEnv envs(f.env, copies);
+  STRATA_CHECK(envs.action_space().discrete(), "strata_", agent, " handles discrete actions; ", f.env, " has a box");
+  return envs;
 }
 
 // The policy's action for a batch of observations [N, obs]: int64 [N] or float32 [N, A].
@@ -115,21 +129,23 @@ class Progress {
   double recent_mean() const {
     return recent_.empty() ? 0 : std::accumulate(recent_.begin(), recent_.end(), 0.0) / recent_.size();
   }
-  // Called every so often; prints a line and, when the recent training returns come close to the
-  // target, runs a full evaluation. True when the target is reached (training stops).
-  bool report(int64_t steps, const Policy& policy, double close_to_target) {
+  // Called every so often; prints a line now and then and, every eval_gap steps, checks the
+  // greedy policy on 10 episodes; when those reach the target, a full evaluation decides.
+  // True when the target is reached (training stops).
+  bool report(int64_t steps, const Policy& policy) {
     if (steps - last_print_ >= print_gap_) {
       last_print_ = steps;
       std::printf("steps %8lld  episodes %6lld  mean return (last 100) %8.2f  %6.1f s\n", static_cast<long long>(steps),
-                static_cast<long long>(episodes_), recent_mean(), seconds_since(start_));
+                  static_cast<long long>(episodes_), recent_mean(), seconds_since(start_));
       std::fflush(stdout);
     }
-    if (recent_.size() < 10 || recent_mean() < close_to_target || steps - last_eval_ < eval_gap_) return false;
+    if (steps - last_eval_ < eval_gap_) return false;
     last_eval_ = steps;
-    last_eval_return_ = evaluate(flags_.env, flags_.eval_episodes, flags_.seed + 1000000, policy);
-    std::printf("  evaluation over %lld episodes: mean return %.2f\n", static_cast<long long>(flags_.eval_episodes),
-                last_eval_return_);
-    if (last_eval_return_ < flags_.target) return false;
+    if (evaluate(flags_.env, 10, flags_.seed + 3000000 + steps, policy) < flags_.target) return false;
+    const double full = evaluate(flags_.env, flags_.eval_episodes, flags_.seed + 1000000, policy);
+    std::printf("  evaluation over %lld episodes at %lld steps: mean return %.2f\n",
+                static_cast<long long>(flags_.eval_episodes), static_cast<long long>(steps), full);
+    if (full < flags_.target) return false;
     reached_seconds_ = seconds_since(start_);
     reached_steps_ = steps;
     std::printf("target %.1f reached after %lld environment steps, %.1f s\n", flags_.target,
@@ -145,9 +161,9 @@ class Progress {
   const CommonFlags& flags_;
   std::chrono::steady_clock::time_point start_;
   std::deque<double> recent_;
-  int64_t episodes_ = 0, last_eval_ = -1000000000, eval_gap_ = 10000, reached_steps_ = -1;
+  int64_t episodes_ = 0, last_eval_ = 0, eval_gap_ = 5000, reached_steps_ = -1;
   int64_t last_print_ = 0, print_gap_ = 10000;
-  double last_eval_return_ = 0, reached_seconds_ = -1;
+  double reached_seconds_ = -1;
 };
 
 inline std::string model_name(const CommonFlags& f, const std::string& agent) {

@@ -4,32 +4,10 @@
 // MLPs) with Adam. Defaults are RL Zoo's tuned CartPole-v1 settings.
 //   strata_ppo --env CartPole-v1            train until an evaluation reaches --target
 //   strata_ppo --env CartPole-v1 --play     print an episode of the saved policy
-#include <omp.h>
-
-#include "agent_common.hpp"
-#include <strata/rl/policy_utils.hpp>
-#include <strata/rl/returns.hpp>
+#include "actor_critic.hpp"
 
 using namespace strata;
 using namespace rl_example;
-
-namespace {
-
-struct Mlp : nn::Module {
-  nn::Dense h1, h2, out;
-  Mlp(const std::string& prefix, int64_t outputs, int64_t hidden)
-      : h1(hidden, nn::tanh, prefix + "_1"), h2(hidden, nn::tanh, prefix + "_2"), out(outputs, {}, prefix + "_out") {}
-  Tensor forward(const Tensor& x) override { return out(h2(h1(x))); }
-};
-
-// The actor and the critic as one layer, so the hub stores both under one model.
-struct ActorCritic : nn::Module {
-  Mlp actor, critic;
-  ActorCritic(int64_t actions, int64_t hidden) : actor("pi", actions, hidden), critic("v", 1, hidden) {}
-  Tensor forward(const Tensor& x) override { return concat({actor(x), critic(x)}, 1); }
-};
-
-}  // namespace
 
 int main(int argc, char** argv) {
   CommonFlags f{.env = "CartPole-v1", .steps = 200000};
@@ -48,12 +26,10 @@ int main(int argc, char** argv) {
   app.add_option("--clip", clip, "PPO's clip range (annealed linearly to 0)")->capture_default_str();
   app.add_option("--ent-coef", ent_coef, "entropy bonus")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
-  omp_set_num_threads(f.threads);
-  manual_seed(f.seed);
+  start(f);
   Generator gen(f.seed);
 
-  rl::VectorEnv envs(f.env, envs_n);
-  STRATA_CHECK(envs.action_space().discrete(), "strata_ppo handles discrete actions; ", f.env, " has a box");
+  rl::VectorEnv envs = discrete_envs(f, envs_n, "ppo");
   const int64_t d = envs.observation_size(), n_actions = envs.action_space().n;
   ActorCritic net(n_actions, hidden);
   net(zeros({1, d}));  // builds the weights
@@ -67,55 +43,20 @@ int main(int argc, char** argv) {
   for (int64_t update = 0; update < updates; ++update) {
     const double remaining = 1.0 - static_cast<double>(update) / updates;
     adam.set_learning_rate(lr * remaining);
-    // --- collect a rollout [T, N] ---
-    std::vector<Tensor> obs_t, next_obs_t, actions_t, logp_t;
-    std::vector<float> rewards, terminated, dones;
-    {
-      NoGradGuard no_grad;
-      for (int64_t t = 0; t < rollout; ++t) {
-        const Tensor logits = net.actor(obs);
-        const Tensor actions = rl::sample_actions(softmax(logits, 1), gen);
-        logp_t.push_back(gather(log_softmax(logits, 1), 1, actions.unsqueeze(1)).squeeze(1));
-        const rl::VectorStep s = envs.step(actions);
-        // The state after each step: the final observation where an episode ended (to bootstrap
-        // a truncation), otherwise the next observation.
-        std::vector<float> done_now(envs_n);
-        for (int64_t i = 0; i < envs_n; ++i) {
-          rewards.push_back(s.rewards[i]);
-          terminated.push_back(s.terminated[i]);
-          dones.push_back(done_now[i] = s.done(i));
-        }
-        const Tensor ended = cast(from_vector(done_now, {envs_n, 1}), kBool);
-        obs_t.push_back(obs);
-        next_obs_t.push_back(where(ended, s.final_observations, s.observations));
-        actions_t.push_back(actions);
-        progress.episodes_ended(s.finished_returns);
-        obs = s.observations;
-      }
-    }
-    const Tensor all_obs = concat(obs_t, 0), all_actions = concat(actions_t, 0), old_logp = concat(logp_t, 0);
-    rl::Advantages adv;
-    {
-      NoGradGuard no_grad;
-      const Tensor values = net.critic(all_obs).reshape({rollout, envs_n});
-      const Tensor next_values = net.critic(concat(next_obs_t, 0)).reshape({rollout, envs_n});
-      adv = rl::gae(from_vector(rewards, {rollout, envs_n}), values, next_values,
-                    from_vector(terminated, {rollout, envs_n}), from_vector(dones, {rollout, envs_n}), gamma, lambda);
-    }
-    const Tensor all_adv = adv.advantages.reshape({-1}), all_ret = adv.returns.reshape({-1});
+    const Rollout r = collect_rollout(envs, obs, net, rollout, gamma, lambda, gen, progress);
     // --- epochs of minibatch updates ---
     const double clip_now = clip * remaining;
     for (int64_t epoch = 0; epoch < epochs; ++epoch) {
       const Tensor order = randperm(per_update, &gen);
       for (int64_t start = 0; start < per_update; start += batch) {
         const Tensor idx = order.narrow(0, start, std::min(batch, per_update - start));
-        const Tensor mb_obs = index_select(all_obs, 0, idx), mb_act = index_select(all_actions, 0, idx);
-        Tensor mb_adv = index_select(all_adv, 0, idx);
+        const Tensor mb_obs = index_select(r.observations, 0, idx), mb_act = index_select(r.actions, 0, idx);
+        Tensor mb_adv = index_select(r.advantages, 0, idx);
         mb_adv = (mb_adv - mb_adv.mean()) / (strata::std(mb_adv) + 1e-8);
         const Tensor logp_all = log_softmax(net.actor(mb_obs), 1);
-        const Tensor ratio = exp(gather(logp_all, 1, mb_act.unsqueeze(1)).squeeze(1) - index_select(old_logp, 0, idx));
+        const Tensor ratio = exp(gather(logp_all, 1, mb_act.unsqueeze(1)).squeeze(1) - index_select(r.log_probs, 0, idx));
         const Tensor policy_loss = -minimum(ratio * mb_adv, clamp(ratio, 1 - clip_now, 1 + clip_now) * mb_adv).mean();
-        const Tensor value_loss = mse_loss(net.critic(mb_obs).squeeze(1), index_select(all_ret, 0, idx));
+        const Tensor value_loss = mse_loss(net.critic(mb_obs).squeeze(1), index_select(r.returns, 0, idx));
         Tensor loss = policy_loss + value_loss * vf_coef;
         if (ent_coef > 0) loss = loss + (exp(logp_all) * logp_all).sum() * (ent_coef / mb_obs.size(0));
         adam.zero_grad();
@@ -124,7 +65,7 @@ int main(int argc, char** argv) {
         adam.step();
       }
     }
-    if (progress.report((update + 1) * per_update, greedy, f.target * 0.9)) break;
+    if (progress.report((update + 1) * per_update, greedy)) break;
   }
   return finish(f, "ppo", net, greedy, progress,
                 "envs=" + std::to_string(envs_n) + " rollout=" + std::to_string(rollout) + " lr=" + std::to_string(lr));

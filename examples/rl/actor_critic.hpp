@@ -1,0 +1,73 @@
+// The actor-critic pieces that A2C and PPO (examples/rl) share: separate actor and critic MLPs
+// saved as one layer, and the collection of a rollout of a VectorEnv with its GAE advantages.
+#pragma once
+#include <strata/rl/policy_utils.hpp>
+#include <strata/rl/returns.hpp>
+
+#include "agent_common.hpp"
+
+namespace rl_example {
+
+struct Mlp : nn::Module {
+  nn::Dense h1, h2, out;
+  Mlp(const std::string& prefix, int64_t outputs, int64_t hidden)
+      : h1(hidden, nn::tanh, prefix + "_1"), h2(hidden, nn::tanh, prefix + "_2"), out(outputs, {}, prefix + "_out") {}
+  Tensor forward(const Tensor& x) override { return out(h2(h1(x))); }
+};
+
+// Logits of a discrete policy and a state value, as one layer so the hub stores both.
+struct ActorCritic : nn::Module {
+  Mlp actor, critic;
+  ActorCritic(int64_t actions, int64_t hidden) : actor("pi", actions, hidden), critic("v", 1, hidden) {}
+  Tensor forward(const Tensor& x) override { return concat({actor(x), critic(x)}, 1); }
+};
+
+// T steps of N copies, flattened step-major to T * N rows.
+struct Rollout {
+  Tensor observations;  // [T N, obs]
+  Tensor actions;       // int64 [T N]
+  Tensor log_probs;     // [T N] of the actions when taken
+  Tensor advantages;    // [T N] GAE
+  Tensor returns;       // [T N] advantages + values: the critic's targets
+};
+
+// Acts with the sampled policy for `steps` steps of every copy from `obs` (updated to the last
+// observations), recording finished episodes in `progress`.
+inline Rollout collect_rollout(rl::VectorEnv& envs, Tensor& obs, ActorCritic& net, int64_t steps, double gamma,
+                               double lambda, Generator& gen, Progress& progress) {
+  NoGradGuard no_grad;
+  const int64_t n = envs.size();
+  std::vector<Tensor> obs_t, next_obs_t, actions_t, logp_t;
+  std::vector<float> rewards, terminated, dones;
+  for (int64_t t = 0; t < steps; ++t) {
+    const Tensor logits = net.actor(obs);
+    const Tensor actions = rl::sample_actions(softmax(logits, 1), gen);
+    logp_t.push_back(gather(log_softmax(logits, 1), 1, actions.unsqueeze(1)).squeeze(1));
+    const rl::VectorStep s = envs.step(actions);
+    std::vector<float> done_now(n);
+    for (int64_t i = 0; i < n; ++i) {
+      rewards.push_back(s.rewards[i]);
+      terminated.push_back(s.terminated[i]);
+      dones.push_back(done_now[i] = s.done(i));
+    }
+    // The state after each step: the final observation where an episode ended (so that a
+    // truncated episode still bootstraps its value), otherwise the next observation.
+    const Tensor ended = cast(from_vector(done_now, {n, 1}), kBool);
+    obs_t.push_back(obs);
+    next_obs_t.push_back(where(ended, s.final_observations, s.observations));
+    actions_t.push_back(actions);
+    progress.episodes_ended(s.finished_returns);
+    obs = s.observations;
+  }
+  Rollout r{concat(obs_t, 0), concat(actions_t, 0), concat(logp_t, 0), {}, {}};
+  // One critic call for all the states and one for all the next states.
+  const Tensor values = net.critic(r.observations).reshape({steps, n});
+  const Tensor next_values = net.critic(concat(next_obs_t, 0)).reshape({steps, n});
+  const rl::Advantages adv = rl::gae(from_vector(rewards, {steps, n}), values, next_values,
+                                     from_vector(terminated, {steps, n}), from_vector(dones, {steps, n}), gamma, lambda);
+  r.advantages = adv.advantages.reshape({-1});
+  r.returns = adv.returns.reshape({-1});
+  return r;
+}
+
+}  // namespace rl_example
