@@ -8,14 +8,7 @@
 
 namespace rl_example {
 
-struct Mlp : nn::Module {
-  nn::Dense h1, h2, out;
-  Mlp(const std::string& prefix, int64_t outputs, int64_t hidden)
-      : h1(hidden, nn::tanh, prefix + "_1"), h2(hidden, nn::tanh, prefix + "_2"), out(outputs, {}, prefix + "_out") {}
-  Tensor forward(const Tensor& x) override { return out(h2(h1(x))); }
-};
-
-// Logits of a discrete policy and a state value, as one layer so the hub stores both.
+// Logits of a discrete policy and a state value (64-64 tanh MLPs by default), as one layer so the hub stores both.
 struct ActorCritic : nn::Module {
   Mlp actor, critic;
   ActorCritic(int64_t actions, int64_t hidden) : actor("pi", actions, hidden), critic("v", 1, hidden) {}

@@ -29,7 +29,7 @@ struct CommonFlags {
   int64_t eval_episodes = 100;
   double target = 475;      // stop once a full evaluation reaches it
   bool play = false;
-  int threads = 1;          // OpenMP threads for the network's ops
+  int threads = 1;          // OpenMP threads for the network's ops and for stepping the copies
 };
 
 inline void add_common_flags(CLI::App& app, CommonFlags& f) {
@@ -45,9 +45,19 @@ inline void add_common_flags(CLI::App& app, CommonFlags& f) {
   app.add_option("--eval-episodes", f.eval_episodes, "episodes of each evaluation")->capture_default_str();
   app.add_option("--target", f.target, "stop training once an evaluation's mean return reaches this")
       ->capture_default_str();
-  app.add_option("--threads", f.threads, "threads for the network's ops")->capture_default_str();
+  app.add_option("--threads", f.threads, "threads for the network's ops and the environment copies")
+      ->capture_default_str();
   app.add_flag("--play", f.play, "load the saved policy from the hub and print one episode as text");
 }
+
+// Two hidden layers and a linear output; `prefix` names the layers, which is how the hub finds
+// the weights again for --play.
+struct Mlp : nn::Module {
+  nn::Dense h1, h2, out;
+  Mlp(const std::string& prefix, int64_t outputs, int64_t hidden, nn::Activation act = nn::tanh)
+      : h1(hidden, act, prefix + "_1"), h2(hidden, act, prefix + "_2"), out(outputs, {}, prefix + "_out") {}
+  Tensor forward(const Tensor& x) override { return out(h2(h1(x))); }
+};
 
 // After the flags are parsed: the threads of the network's ops and the global seed.
 inline void start(const CommonFlags& f) {
@@ -57,7 +67,7 @@ inline void start(const CommonFlags& f) {
 
 // `copies` of f.env, which must have discrete actions (the agent's name is in the error).
 inline rl::VectorEnv discrete_envs(const CommonFlags& f, int64_t copies, const std::string& agent) {
-  rl::VectorEnv envs(f.env, copies);
+  rl::VectorEnv envs(f.env, copies, f.threads);
   STRATA_CHECK(envs.action_space().discrete(), "strata_", agent, " handles discrete actions; ", f.env, " has a box");
   return envs;
 }
@@ -133,6 +143,7 @@ class Progress {
   // greedy policy on 10 episodes; when those reach the target, a full evaluation decides.
   // True when the target is reached (training stops).
   bool report(int64_t steps, const Policy& policy) {
+    steps_ = steps;
     if (steps - last_print_ >= print_gap_) {
       last_print_ = steps;
       std::printf("steps %8lld  episodes %6lld  mean return (last 100) %8.2f  %6.1f s\n", static_cast<long long>(steps),
@@ -154,6 +165,7 @@ class Progress {
   }
   void set_eval_gap(int64_t steps) { eval_gap_ = steps; }
   double seconds() const { return seconds_since(start_); }
+  int64_t steps() const { return steps_; }
   double reached_seconds() const { return reached_seconds_; }
   int64_t reached_steps() const { return reached_steps_; }
 
@@ -162,7 +174,7 @@ class Progress {
   std::chrono::steady_clock::time_point start_;
   std::deque<double> recent_;
   int64_t episodes_ = 0, last_eval_ = 0, eval_gap_ = 5000, reached_steps_ = -1;
-  int64_t last_print_ = 0, print_gap_ = 10000;
+  int64_t last_print_ = 0, print_gap_ = 10000, steps_ = 0;
   double reached_seconds_ = -1;
 };
 
@@ -174,8 +186,10 @@ inline std::string model_name(const CommonFlags& f, const std::string& agent) {
 inline int finish(const CommonFlags& f, const std::string& agent, nn::Layer& net, const Policy& policy,
                   const Progress& progress, const std::string& config) {
   const double mean_return = evaluate(f.env, f.eval_episodes, f.seed + 2000000, policy);
-  std::printf("final evaluation over %lld episodes: mean return %.2f (target %.1f), training %.1f s\n",
-              static_cast<long long>(f.eval_episodes), mean_return, f.target, progress.seconds());
+  std::printf("final evaluation over %lld episodes: mean return %.2f (target %.1f), training %.1f s, "
+              "%lld environment steps (%.0f per second)\n",
+              static_cast<long long>(f.eval_episodes), mean_return, f.target, progress.seconds(),
+              static_cast<long long>(progress.steps()), progress.steps() / progress.seconds());
   hub::Hub store = hub::Hub::open(f.hub);
   std::map<std::string, double> metrics = {{"mean_return", mean_return}, {"train_seconds", progress.seconds()}};
   if (progress.reached_steps() >= 0) {
