@@ -51,8 +51,8 @@ int main(int argc, char** argv) {
   app.add_option("--exploration-fraction", exploration_fraction, "fraction of --steps over which epsilon falls to its final value")
       ->capture_default_str();
   app.add_option("--final-epsilon", final_epsilon, "epsilon after the exploration phase")->capture_default_str();
-  app.add_option("--double,!--no-double", double_q, "double-Q targets")->capture_default_str();
-  app.add_option("--dueling,!--no-dueling", dueling, "dueling head")->capture_default_str();
+  app.add_flag("--double,!--no-double", double_q, "double-Q targets (default on)");
+  app.add_flag("--dueling,!--no-dueling", dueling, "dueling head (default on)");
   app.add_flag("--prioritized", prioritized, "prioritised replay (alpha 0.6, beta 0.4 -> 1)");
   CLI11_PARSE(app, argc, argv);
   start(f);
