@@ -50,7 +50,7 @@ Tensor RunningMeanStd::normalize(const Tensor& x, double clip, double epsilon) c
 RewardScaler::RewardScaler(int64_t copies, double gamma) : returns_(copies, 0.0), gamma_(gamma) {}
 
 std::vector<float> RewardScaler::scale(const std::vector<float>& rewards, const std::vector<uint8_t>& dones,
-                                       double epsilon) {
+                                       double clip, double epsilon) {
   STRATA_CHECK(rewards.size() == returns_.size() && dones.size() == returns_.size(), "RewardScaler::scale: expected ",
                returns_.size(), " rewards and dones, got ", rewards.size(), " and ", dones.size());
   std::vector<float> g(rewards.size());
@@ -59,7 +59,7 @@ std::vector<float> RewardScaler::scale(const std::vector<float>& rewards, const 
   std::vector<float> out(rewards.size());
   const double scale = std::sqrt(stats_.var()[0] + epsilon);
   for (size_t i = 0; i < rewards.size(); ++i) {
-    out[i] = static_cast<float>(rewards[i] / scale);
+    out[i] = static_cast<float>(std::clamp(rewards[i] / scale, -clip, clip));
     if (dones[i]) returns_[i] = 0;
   }
   return out;

@@ -152,5 +152,17 @@ TEST(RunningMeanStd, MatchesTheWholeSample) {
   expect_error([&] { stats.update(zeros({2, 3})); }, {"[2, 3]"});
 }
 
+TEST(RewardScaler, DividesByTheStdOfTheDiscountedReturn) {
+  // One copy, gamma 0.5, rewards 2 each step, an episode end after step 2.
+  // Step 1: returns {2}, variance 0: 2 / ~0 clipped to 10. Step 2: return 0.5 * 2 + 2 = 3,
+  // returns {2, 3}: std 0.5, 2 / 0.5 = 4. Step 3 (a new episode): return 2, returns {2, 3, 2}:
+  // variance 2/9, 2 / sqrt(2/9) = 4.2426.
+  RewardScaler scaler(1, 0.5);
+  EXPECT_NEAR(scaler.scale({2.f}, {0})[0], 10.f, 1e-5);
+  EXPECT_NEAR(scaler.scale({2.f}, {1})[0], 4.f, 1e-4);
+  EXPECT_NEAR(scaler.scale({2.f}, {0})[0], 2.0 / std::sqrt(2.0 / 9), 1e-4);
+  expect_error([&] { scaler.scale({1.f, 2.f}, {0, 0}); }, {"expected 1 rewards"});
+}
+
 }  // namespace
 }  // namespace strata::rl

@@ -29,8 +29,10 @@ class RunningMeanStd {
 class RewardScaler {
  public:
   RewardScaler(int64_t copies, double gamma);
-  // Scales one step's rewards of N copies; dones reset the copies' running returns.
-  std::vector<float> scale(const std::vector<float>& rewards, const std::vector<uint8_t>& dones, double epsilon = 1e-8);
+  // Scales one step's rewards of N copies, clipped to [-clip, clip] (the first steps' variance is
+  // near 0); dones reset the copies' running returns.
+  std::vector<float> scale(const std::vector<float>& rewards, const std::vector<uint8_t>& dones, double clip = 10.0,
+                           double epsilon = 1e-8);
 
  private:
   RunningMeanStd stats_{1};
