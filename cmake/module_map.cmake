@@ -50,3 +50,5 @@ strata_module(serve USES nn train hub io workflow)
 # so programs that train on one process link neither it nor MPI (docs/distributed.md).
 strata_module(dist USES train)
 set(STRATA_OWN_LIBRARY_MODULES dist)
+# rl: environments, returns and replay buffers, on nn/optim/train for the agents (docs/rl.md).
+strata_module(rl USES train)

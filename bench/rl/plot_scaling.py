@@ -1,0 +1,34 @@
+"""Draws docs/rl_scaling.png from bench/rl/scaling.sh's CSV: environment steps per second of
+vectorised PPO against the number of agents, one line per thread count, with the ideal line
+(linear in the agents from the 1-agent rate).  /usr/bin/python3 (python3-matplotlib) or any
+Python with matplotlib:  python3 bench/rl/plot_scaling.py scaling.csv docs/rl_scaling.png
+"""
+import csv
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+
+def main():
+    rows = list(csv.DictReader(open(sys.argv[1])))
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for threads in sorted({int(r["threads"]) for r in rows}):
+        pts = sorted((int(r["agents"]), float(r["steps_per_second"])) for r in rows if int(r["threads"]) == threads)
+        xs, ys = zip(*pts)
+        line, = ax.plot(xs, ys, "o-", label=f"{threads} thread(s)")
+        ax.plot(xs, [ys[0] * x / xs[0] for x in xs], "--", color=line.get_color(), alpha=0.5,
+                label=f"ideal ({threads} thread(s))")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("agents (environment copies)")
+    ax.set_ylabel("environment steps per second")
+    ax.set_title("Vectorised PPO on CartPole-v1 (strata_ppo), 2-core machine under load", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(sys.argv[2], dpi=100)
+
+
+main()
