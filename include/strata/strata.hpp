@@ -10,6 +10,7 @@
 #include "strata/core/tensor.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/conv.hpp"
+#include "strata/ops/costs.hpp"
 #include "strata/ops/dropout.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/indexing.hpp"
