@@ -19,6 +19,7 @@
 #include "strata/ops/normalization.hpp"
 #include "strata/ops/pool.hpp"
 #include "strata/ops/reduce.hpp"
+#include "strata/ops/sampling.hpp"
 #include "strata/ops/registry.hpp"
 #include "strata/ops/shape.hpp"
 #include "strata/ops/softmax.hpp"

@@ -32,7 +32,7 @@ Tensor reduce(const Tensor& per_item, Reduction reduction) {
 }
 
 // A regulariser's checks (scale finite and >= 0; a float weight, 2-D when it works on rows or
-// columns) before `body(|w|)` or `body(w)` scaled.
+// columns), then scale * body(w).
 template <class Body>
 Tensor regularizer(const char* op, const Tensor& w, double scale, bool matrix, Body body) {
   STRATA_CHECK(std::isfinite(scale) && scale >= 0, op, ": scale must be finite and >= 0, got ", scale);
