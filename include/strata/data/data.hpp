@@ -23,4 +23,5 @@
 #include "strata/data/skip_gram.hpp"
 #include "strata/data/stream.hpp"
 #include "strata/data/text_corpus.hpp"
+#include "strata/data/visualize.hpp"
 #include "strata/data/vocabulary.hpp"
