@@ -180,5 +180,21 @@ TEST(CostsTest, Regularisers) {
   testing::expect_error([] { lo_regularizer(zeros({2, 2, 2}, kFloat64), 1); }, {"lo_regularizer", "2-D"});
 }
 
+TEST(CostsTest, SecondOrderGradients) {
+  // Composed of differentiable ops, the costs differentiate twice (a WGAN-GP-style penalty on a
+  // cost's gradient needs it).
+  Tensor o = probs({2, 3}, 9), t = probs({2, 3}, 10);
+  auto check = [](const std::function<Tensor(const std::vector<Tensor>&)>& f, const std::vector<Tensor>& in) {
+    auto r = autograd::gradgradcheck(f, in);
+    EXPECT_TRUE(r.ok) << r.message;
+  };
+  check([](const std::vector<Tensor>& v) { return dice_coe(v[0], v[1]); },
+        {o.clone().requires_grad_(), t.clone().requires_grad_()});
+  check([](const std::vector<Tensor>& v) { return cosine_similarity(v[0], v[1]); },
+        {o.clone().requires_grad_(), t.clone().requires_grad_()});
+  check([](const std::vector<Tensor>& v) { return binary_cross_entropy(v[0], v[1]); },
+        {o.clone().requires_grad_(), t.clone().requires_grad_()});
+}
+
 }  // namespace
 }  // namespace strata
