@@ -140,4 +140,44 @@ void save_curves(const std::map<std::string, std::vector<double>>& series, const
   write_image(path, plot_curves(series, options));
 }
 
+Tensor draw_boxes(const Tensor& image, const Tensor& boxes, const std::vector<int64_t>& classes, int64_t thickness,
+                  bool normalized) {
+  const char* op = "draw_boxes";
+  STRATA_CHECK(image.defined() && image.dtype() == kUInt8 && image.dim() == 3 &&
+                   (image.shape()[2] == 1 || image.shape()[2] == 3),
+               op, ": expected a uint8 image [H, W, 1 or 3], got ",
+               image.defined() ? dtype_name(image.dtype()) + std::string(" ") + image.shape().str() : "an undefined tensor");
+  STRATA_CHECK(boxes.defined() && is_floating(boxes.dtype()) && boxes.dim() == 2 && boxes.shape()[1] == 4, op,
+               ": expected float boxes [K, 4] (x_min, y_min, x_max, y_max), got ",
+               boxes.defined() ? boxes.shape().str() : std::string("an undefined tensor"));
+  const int64_t k = boxes.shape()[0], h = image.shape()[0], w = image.shape()[1], c = image.shape()[2];
+  STRATA_CHECK(classes.empty() || static_cast<int64_t>(classes.size()) == k, op, ": ", classes.size(),
+               " classes for ", k, " boxes");
+  STRATA_CHECK(thickness >= 1, op, ": thickness must be >= 1, got ", thickness);
+  std::vector<uint8_t> px = image.contiguous().to_vector<uint8_t>();
+  const std::vector<double> b = boxes.contiguous().to_vector<double>();
+  for (int64_t i = 0; i < k; ++i) {
+    double x0 = b[i * 4], y0 = b[i * 4 + 1], x1 = b[i * 4 + 2], y1 = b[i * 4 + 3];
+    STRATA_CHECK(std::isfinite(x0) && std::isfinite(y0) && std::isfinite(x1) && std::isfinite(y1) && x0 <= x1 &&
+                     y0 <= y1,
+                 op, ": box ", i, " (", x0, ", ", y0, ", ", x1, ", ", y1,
+                 ") is not finite with x_min <= x_max and y_min <= y_max");
+    if (normalized) x0 *= w - 1, x1 *= w - 1, y0 *= h - 1, y1 *= h - 1;
+    const int64_t cls = classes.empty() ? i : classes[i];
+    STRATA_CHECK(cls >= 0, op, ": class ", cls, " of box ", i, " is negative");
+    const std::vector<uint8_t> rgb = curve_color(static_cast<size_t>(cls));
+    const auto luma = static_cast<uint8_t>(std::lround(0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]));
+    const int64_t left = std::llround(x0), right = std::llround(x1), top = std::llround(y0), bottom = std::llround(y1);
+    for (int64_t y = std::max<int64_t>(top, 0); y <= std::min(bottom, h - 1); ++y)
+      for (int64_t x = std::max<int64_t>(left, 0); x <= std::min(right, w - 1); ++x) {
+        const bool edge = y < top + thickness || y > bottom - thickness || x < left + thickness || x > right - thickness;
+        if (!edge) continue;
+        uint8_t* p = px.data() + (y * w + x) * c;
+        if (c == 1) p[0] = luma;
+        else std::copy(rgb.begin(), rgb.end(), p);
+      }
+  }
+  return from_vector(px, image.shape());
+}
+
 }  // namespace strata::data

@@ -96,5 +96,38 @@ TEST_F(VisualizeTest, CurveErrors) {
                {"plot_curves", "no room"});
 }
 
+TEST_F(VisualizeTest, DrawBoxesOutlinesEachBoxInItsClassColour) {
+  // A 1-pixel outline of (2, 1)-(6, 4) in class 3's colour and a clipped box in class 0's.
+  Tensor img = zeros({8, 10, 3}, kUInt8);
+  Tensor out = draw_boxes(img, tensor({2.0, 1.0, 6.0, 4.0, 8.0, 6.0, 20.0, 20.0}, {2, 4}), {3, 0}, 1);
+  write_image(path("boxes.png"), out);
+  Tensor back = read_image(path("boxes.png"));
+  const std::vector<int> red = rgb(curve_color(3)), blue = rgb(curve_color(0)), black = {0, 0, 0};
+  for (auto [y, x] : std::vector<std::pair<int, int>>{{1, 2}, {1, 6}, {4, 2}, {4, 6}, {1, 4}, {3, 2}, {3, 6}})
+    EXPECT_EQ(pixel(back, y, x), red) << y << ", " << x;
+  EXPECT_EQ(pixel(back, 2, 4), black);  // inside
+  EXPECT_EQ(pixel(back, 0, 4), black);  // outside
+  EXPECT_EQ(pixel(back, 6, 8), blue);   // the clipped box's corner
+  EXPECT_EQ(pixel(back, 7, 8), blue);   // its left edge, down to the image's bottom
+  EXPECT_EQ(pixel(back, 7, 9), black);  // its inside (its right and bottom edges are off the image)
+  EXPECT_EQ(img.to_vector<uint8_t>(), std::vector<uint8_t>(8 * 10 * 3, 0));  // the input is untouched
+  // Normalised coordinates on a gray image: the whole image's border, in the colour's luma.
+  Tensor gray = draw_boxes(zeros({5, 5, 1}, kUInt8), tensor({0.0, 0.0, 1.0, 1.0}, {1, 4}), {}, 1, true);
+  const std::vector<uint8_t> c0 = curve_color(0);
+  const int luma = static_cast<int>(std::lround(0.299 * c0[0] + 0.587 * c0[1] + 0.114 * c0[2]));
+  EXPECT_EQ(pixel(gray, 4, 4), std::vector<int>{luma});
+  EXPECT_EQ(pixel(gray, 0, 2), std::vector<int>{luma});
+  EXPECT_EQ(pixel(gray, 2, 2), std::vector<int>{0});
+}
+
+TEST_F(VisualizeTest, DrawBoxesErrors) {
+  using strata::testing::expect_error;
+  Tensor img = zeros({4, 4, 3}, kUInt8);
+  expect_error([&] { draw_boxes(img, tensor({3.0, 0.0, 1.0, 2.0}, {1, 4})); }, {"draw_boxes", "box 0", "x_min <= x_max"});
+  expect_error([&] { draw_boxes(img, zeros({2, 3})); }, {"draw_boxes", "[K, 4]", "[2, 3]"});
+  expect_error([&] { draw_boxes(img, zeros({2, 4}), {1}); }, {"draw_boxes", "1 classes for 2 boxes"});
+  expect_error([&] { draw_boxes(zeros({4, 4, 3}), zeros({1, 4})); }, {"draw_boxes", "uint8 image", "float32 [4, 4, 3]"});
+}
+
 }  // namespace
 }  // namespace strata::data

@@ -38,4 +38,12 @@ void save_curves(const std::map<std::string, std::vector<double>>& series, const
 // The palette's colour (r, g, b) of the i-th series.
 std::vector<uint8_t> curve_color(size_t i);
 
+// A copy of uint8 image [H, W, C] (C = 1 or 3) with the outline of each box drawn `thickness`
+// pixels wide inside it (TensorLayer's draw_boxes_and_labels_to_image, without the text). boxes
+// [K, 4] float (x_min, y_min, x_max, y_max), inclusive pixel coordinates, or fractions of the
+// width / height with `normalized`; parts outside the image are clipped. Box k takes the palette
+// colour of classes[k] (of k when classes is empty); on a gray image, the colour's luma.
+Tensor draw_boxes(const Tensor& image, const Tensor& boxes, const std::vector<int64_t>& classes = {},
+                  int64_t thickness = 2, bool normalized = false);
+
 }  // namespace strata::data
