@@ -11,6 +11,7 @@
 #include "strata/data/elastic.hpp"
 #include "strata/data/example.hpp"
 #include "strata/data/featurewise.hpp"
+#include "strata/data/frechet.hpp"
 #include "strata/data/idx.hpp"
 #include "strata/data/color.hpp"
 #include "strata/data/image.hpp"
