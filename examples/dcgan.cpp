@@ -3,6 +3,9 @@
 // per step the discriminator learns real (1) against generated (0), then the generator learns to
 // be called real. Per epoch a grid of samples from fixed noise goes to <out>/epoch_NNN.png, and
 // the two losses to <out>/losses.png. No input sizes are typed: every layer infers its own.
+// With --fid N, the quality figure: the Fréchet distance on the 256 features of the Fashion-MNIST
+// classifier of fashion_mnist_cnn.cpp (trained here first), for N generated images against N
+// real ones, beside the real-vs-real floor (train vs test images) and the untrained generator.
 //   strata_dcgan --help
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +17,8 @@
 
 #include <strata/data/idx.hpp>
 #include <strata/strata.hpp>
+
+#include "fashion_mnist_cnn_net.hpp"
 
 using namespace strata;
 
@@ -46,7 +51,7 @@ struct DiscriminatorNet : nn::Module {
 };
 
 struct Flags {
-  int64_t epochs = 5, steps = 0, batch = 64;
+  int64_t epochs = 5, steps = 0, batch = 64, fid = 0, fid_train = 60000;
   uint64_t seed = 42;
   std::string images, out = "dcgan_out";
 };
@@ -58,7 +63,9 @@ const char* kHelp =
     "  --batch N     batch size (default 64)\n"
     "  --images DIR  train on the images in DIR and its sub-folders (gray, resized to 28x28)\n"
     "  --out DIR     where epoch_NNN.png sample grids and losses.png go (default dcgan_out)\n"
-    "  --seed N      random seed (default 42)\n";
+    "  --seed N      random seed (default 42)\n"
+    "  --fid N       after training, Frechet distances on N images (Fashion-MNIST only; 0 = off)\n"
+    "  --fid-train N train the feature classifier on the first N training images (default 60000)\n";
 
 Flags parse(int argc, char** argv) {
   Flags f;
@@ -76,9 +83,13 @@ Flags parse(int argc, char** argv) {
     else if (a == "--seed") f.seed = std::stoull(v);
     else if (a == "--images") f.images = v;
     else if (a == "--out") f.out = v;
+    else if (a == "--fid") f.fid = std::stoll(v);
+    else if (a == "--fid-train") f.fid_train = std::stoll(v);
     else throw Error("strata_dcgan: unknown flag " + a + " (see --help)");
   }
   STRATA_CHECK(f.epochs >= 1 && f.batch >= 2 && f.steps >= 0, "strata_dcgan: need --epochs >= 1, --batch >= 2, --steps >= 0");
+  STRATA_CHECK(f.fid == 0 || (f.fid >= 2 && f.fid <= 10000 && f.fid_train >= 128 && f.images.empty()),
+               "strata_dcgan: --fid needs 2 to 10000 images, --fid-train >= 128, and Fashion-MNIST (no --images)");
   return f;
 }
 
@@ -94,6 +105,42 @@ Tensor load_images(const Flags& f) {
     u8 = stack(all, 0);
   }
   return cast(u8, kFloat32) / 127.5 - 1.0;
+}
+
+// The classifier's 256 penultimate features of images in [0, 1].
+Tensor features(FashionMnistCnn& net, const Tensor& x01) {
+  NoGradGuard no_grad;
+  net.eval();
+  return net.hidden(net.flatten(net.pool2(net.conv2(net.pool1(net.conv1(x01))))));
+}
+
+Tensor generated(GeneratorNet& g, int64_t n) {
+  NoGradGuard no_grad;
+  g.eval();
+  return (g(randn({n, kNoise})) + 1.0) / 2.0;
+}
+
+// Trains the feature classifier, then prints the three distances.
+void report_fid(GeneratorNet& trained, const Flags& f) {
+  const data::FashionMnist ds = data::load_fashion_mnist();
+  auto unit = [](const Tensor& u8) { return (cast(u8, kFloat32) / 255.0).reshape({-1, 28, 28, 1}); };
+  const Tensor x_train = unit(ds.train_images), x_test = unit(ds.test_images);
+  const int64_t n_fit = std::min<int64_t>(f.fid_train, x_train.shape()[0]);
+  FashionMnistCnn net;
+  net(x_train.narrow(0, 0, 1));
+  optim::Adam adam(net.trainable_weights(), {.lr = 1e-3});
+  train::fit(net, adam, {}, {x_train.narrow(0, 0, n_fit), cast(ds.train_labels, kInt64).narrow(0, 0, n_fit)},
+             {.epochs = 1, .batch_size = 128, .seed = 7, .verbose = 0});
+  const double accuracy = train::evaluate(net, {}, x_test, cast(ds.test_labels, kInt64), 1000).at("accuracy");
+  GeneratorNet untrained;
+  untrained(zeros({2, kNoise}));
+  const Tensor real = features(net, x_train.narrow(0, 0, f.fid));
+  const double floor = data::frechet_distance(real, features(net, x_test.narrow(0, 0, f.fid)));
+  const double ceiling = data::frechet_distance(real, features(net, generated(untrained, f.fid)));
+  const double fid = data::frechet_distance(real, features(net, generated(trained, f.fid)));
+  std::printf("feature classifier test accuracy %.4f; Frechet distance on %lld images: real-vs-real %.3f, "
+              "untrained generator %.3f, trained generator %.3f\n",
+              accuracy, static_cast<long long>(f.fid), floor, ceiling, fid);
 }
 
 }  // namespace
@@ -151,6 +198,7 @@ int main(int argc, char** argv) try {
     std::printf("epoch %lld: d_loss %.4f g_loss %.4f -> %s/%s\n", static_cast<long long>(epoch),
                 curves["d_loss"].back(), curves["g_loss"].back(), f.out.c_str(), name);
   }
+  if (f.fid > 0) report_fid(g, f);
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "%s\n", e.what());
