@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
+#include <memory>
 
 #include "strata/core/factory.hpp"
 #include "strata/data/image_codec.hpp"
@@ -24,12 +26,37 @@ bool is_image(const fs::path& file, const std::vector<std::string>& extensions) 
 
 bool hidden(const fs::path& p) { return p.filename().string().starts_with("."); }
 
+void check_options(const char* op, const std::string& root, const ImageFolderOptions& options) {
+  STRATA_CHECK(fs::is_directory(root), op, ": ", root, " is not a directory");
+  STRATA_CHECK(options.channels >= 0 && options.channels <= 4, op, "(", root,
+               "): channels must be 0 (as stored) or 1 to 4, got ", options.channels);
+}
+
+// The image files directly in `dir`, sorted.
+std::vector<fs::path> images_in(const fs::path& dir, const ImageFolderOptions& options) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.is_regular_file() && !hidden(entry.path()) && is_image(entry.path(), options.extensions))
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Example i: the image at paths[i], then extra(i)'s tensors (a label, or nothing).
+Dataset image_dataset(const std::vector<std::string>& paths, int channels,
+                      std::function<std::vector<Tensor>(int64_t)> extra) {
+  auto paths_copy = std::make_shared<const std::vector<std::string>>(paths);
+  return Dataset(static_cast<int64_t>(paths.size()), [paths_copy, channels, extra](int64_t i) {
+    std::vector<Tensor> fields{read_image((*paths_copy)[i], channels)};
+    for (Tensor& t : extra(i)) fields.push_back(std::move(t));
+    return Example(std::move(fields));
+  });
+}
+
 }  // namespace
 
 ImageFolder image_folder(const std::string& root, const ImageFolderOptions& options) {
-  STRATA_CHECK(fs::is_directory(root), "image_folder: ", root, " is not a directory");
-  STRATA_CHECK(options.channels >= 0 && options.channels <= 4, "image_folder(", root,
-               "): channels must be 0 (as stored) or 1 to 4, got ", options.channels);
+  check_options("image_folder", root, options);
   std::vector<fs::path> class_dirs;
   for (const auto& entry : fs::directory_iterator(root))
     if (entry.is_directory() && !hidden(entry.path())) class_dirs.push_back(entry.path());
@@ -38,11 +65,7 @@ ImageFolder image_folder(const std::string& root, const ImageFolderOptions& opti
   ImageFolder folder;
   folder.options = options;
   for (const fs::path& dir : class_dirs) {
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(dir))
-      if (entry.is_regular_file() && !hidden(entry.path()) && is_image(entry.path(), options.extensions))
-        files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
+    const std::vector<fs::path> files = images_in(dir, options);
     const auto label = static_cast<int64_t>(folder.classes.size());
     folder.classes.push_back(dir.filename().string());
     for (const fs::path& f : files) {
@@ -56,12 +79,36 @@ ImageFolder image_folder(const std::string& root, const ImageFolderOptions& opti
 }
 
 Dataset ImageFolder::dataset() const {
-  auto paths_copy = std::make_shared<const std::vector<std::string>>(paths);
   auto labels_copy = std::make_shared<const std::vector<int64_t>>(labels);
-  const int channels = options.channels;
-  return Dataset(static_cast<int64_t>(paths.size()), [paths_copy, labels_copy, channels](int64_t i) {
-    return Example{read_image((*paths_copy)[i], channels), scalar_tensor(static_cast<double>((*labels_copy)[i]), kInt64)};
+  return image_dataset(paths, options.channels, [labels_copy](int64_t i) {
+    return std::vector<Tensor>{scalar_tensor(static_cast<double>((*labels_copy)[i]), kInt64)};
   });
+}
+
+ImageFiles image_files(const std::string& root, const ImageFolderOptions& options, bool recursive) {
+  check_options("image_files", root, options);
+  std::vector<fs::path> dirs{root};
+  if (recursive)
+    for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
+      if (hidden(it->path()))
+        it.disable_recursion_pending();  // nothing under a hidden folder either
+      else if (it->is_directory())
+        dirs.push_back(it->path());
+    }
+  ImageFiles files;
+  files.options = options;
+  for (const fs::path& dir : dirs)
+    for (const fs::path& f : images_in(dir, options)) files.paths.push_back(f.string());
+  std::sort(files.paths.begin(), files.paths.end());
+  std::string endings;
+  for (const std::string& e : options.extensions) endings += (endings.empty() ? "" : " ") + e;
+  STRATA_CHECK(!files.paths.empty(), "image_files: no images in ", root, recursive ? " or its sub-folders" : "",
+               " (files ending in ", endings, ")");
+  return files;
+}
+
+Dataset ImageFiles::dataset() const {
+  return image_dataset(paths, options.channels, [](int64_t) { return std::vector<Tensor>{}; });
 }
 
 }  // namespace strata::data

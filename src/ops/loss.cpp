@@ -31,16 +31,6 @@ Tensor shaped_rows(const Tensor& y, const Reduce& r, const Shape& shape) {
   return r.reduced ? y : y.as_strided(shape, contiguous_strides(shape), 0);
 }
 
-void check_pair(const char* op, const Tensor& x, const Tensor& t, const char* x_name, const char* t_name) {
-  ops::check_defined(x, op, x_name);
-  ops::check_defined(t, op, t_name);
-  ops::check_floating(x, op);
-  STRATA_CHECK(x.shape() == t.shape(), op, ": ", t_name, " must have the shape of ", x_name, " ", x.shape().str(),
-               ", got ", t.shape().str());
-  STRATA_CHECK(x.dtype() == t.dtype(), op, ": ", t_name, " must have the dtype of ", x_name, " (",
-               dtype_name(x.dtype()), "), got ", dtype_name(t.dtype()));
-}
-
 // Checks class-id targets of a [..., C] input: int dtype, shape input.shape[:-1], ids in range.
 void check_ids(const char* op, const Tensor& input, const Tensor& ids) {
   STRATA_CHECK(ids.shape() == without_last(input.shape()), op, ": class-id targets must have shape ",
@@ -52,7 +42,7 @@ void check_ids(const char* op, const Tensor& input, const Tensor& ids) {
 Tensor pointwise(ops::Op id, PointwiseLoss kind, const Tensor& x, const Tensor& t, Reduction reduction,
                  double delta = 0) {
   const char* op = ops::op_name(id);
-  check_pair(op, x, t, "input", "target");
+  ops::check_pair(op, x, t, "input", "target");
   const Reduce r(reduction, x.numel());
   Tensor y = dispatch::pointwise_loss(kind, x, t, r.reduced, r.scale, delta);
   if (autograd::needs_grad({&x, &t}))
@@ -72,7 +62,7 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets, Reduction redu
   ops::check_defined(targets, op, "targets");
   ops::check_floating(logits, op);
   STRATA_CHECK(logits.dim() >= 1, op, ": expected logits [..., C] with at least one dimension, got a scalar");
-  if (is_floating(targets.dtype())) check_pair(op, logits, targets, "logits", "probability targets");
+  if (is_floating(targets.dtype())) ops::check_pair(op, logits, targets, "logits", "probability targets");
   else check_ids(op, logits, targets);
   const Reduce r(reduction, logits.numel() / std::max<int64_t>(logits.shape().back(), 1));
   Tensor lse;

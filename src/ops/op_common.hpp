@@ -33,6 +33,17 @@ inline void check_floating(const Tensor& t, const char* op) {
   STRATA_CHECK(is_floating(t.dtype()), op, ": expected a float32 or float64 tensor, got ", dtype_name(t.dtype()));
 }
 
+// Two defined float tensors of the same shape and dtype (a loss's input and target).
+inline void check_pair(const char* op, const Tensor& x, const Tensor& t, const char* x_name, const char* t_name) {
+  check_defined(x, op, x_name);
+  check_defined(t, op, t_name);
+  check_floating(x, op);
+  STRATA_CHECK(x.shape() == t.shape(), op, ": ", t_name, " must have the shape of ", x_name, " ", x.shape().str(),
+               ", got ", t.shape().str());
+  STRATA_CHECK(x.dtype() == t.dtype(), op, ": ", t_name, " must have the dtype of ", x_name, " (",
+               dtype_name(x.dtype()), "), got ", dtype_name(t.dtype()));
+}
+
 // Axes (possibly negative, empty = all) -> a sorted, de-duplicated mask over x's dimensions.
 std::vector<bool> axes_mask(const std::vector<int64_t>& axes, int ndim, const char* op);
 

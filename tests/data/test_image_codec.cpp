@@ -146,3 +146,40 @@ TEST_F(ImageFolderTest, ErrorsNameTheFile) {
   std::filesystem::create_directories(path("empty/a"));
   expect_error([&] { image_folder(path("empty")); }, {path("empty"), "no images"});
 }
+
+TEST_F(ImageFolderTest, FlatFolderListsImagesWithoutLabels) {
+  std::filesystem::create_directories(path("faces/more/deeper"));
+  std::filesystem::create_directories(path("faces/.thumbs"));
+  write_image(path("faces/b.png"), gradient(3, 4, 3));
+  write_image(path("faces/a.jpg"), gradient(3, 4, 3));
+  write_image(path("faces/more/c.png"), gradient(3, 4, 1));
+  write_image(path("faces/more/deeper/d.PNG"), gradient(3, 4, 3));
+  write_image(path("faces/.thumbs/x.png"), gradient(3, 4, 3));
+  write_image(path("faces/.hidden.png"), gradient(3, 4, 3));
+  write_bytes(path("faces/list.txt"), {'a'});
+
+  ImageFiles flat = image_files(path("faces"));
+  EXPECT_EQ(flat.paths, (std::vector<std::string>{path("faces/a.jpg"), path("faces/b.png")}));
+  Dataset ds = flat.dataset();
+  ASSERT_EQ(ds.size(), 2);
+  Example b = ds.get(1);
+  ASSERT_EQ(b.size(), 1u);  // an image, no label
+  EXPECT_EQ(max_abs_diff(b[0], gradient(3, 4, 3)), 0);
+
+  ImageFiles all = image_files(path("faces"), {.channels = 3}, true);
+  EXPECT_EQ(all.paths, (std::vector<std::string>{path("faces/a.jpg"), path("faces/b.png"), path("faces/more/c.png"),
+                                                 path("faces/more/deeper/d.PNG")}));
+  Example batch = *all.dataset().batch(4).open().next();
+  EXPECT_EQ(batch[0].shape(), Shape({4, 3, 4, 3}));  // the gray file spread to RGB
+}
+
+TEST_F(ImageFolderTest, FlatFolderErrors) {
+  std::filesystem::create_directories(path("only_dirs/sub"));
+  write_image(path("only_dirs/sub/a.png"), gradient(2, 2, 1));
+  expect_error([&] { image_files(path("only_dirs")); }, {"image_files", path("only_dirs"), "no images", ".png"});
+  expect_error([&] { image_files(path("nowhere")); }, {"image_files", path("nowhere"), "not a directory"});
+  expect_error([&] { image_files(path("only_dirs"), {.channels = 7}, true); }, {"image_files", "channels", "7"});
+  write_bytes(path("only_dirs/broken.png"), {0x89, 'P', 'N', 'G', 1});
+  Dataset ds = image_files(path("only_dirs")).dataset();
+  expect_error([&] { ds.get(0); }, {path("only_dirs/broken.png"), "not a PNG or JPEG"});
+}

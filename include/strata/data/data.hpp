@@ -11,6 +11,7 @@
 #include "strata/data/elastic.hpp"
 #include "strata/data/example.hpp"
 #include "strata/data/featurewise.hpp"
+#include "strata/data/frechet.hpp"
 #include "strata/data/idx.hpp"
 #include "strata/data/color.hpp"
 #include "strata/data/image.hpp"
@@ -23,4 +24,5 @@
 #include "strata/data/skip_gram.hpp"
 #include "strata/data/stream.hpp"
 #include "strata/data/text_corpus.hpp"
+#include "strata/data/visualize.hpp"
 #include "strata/data/vocabulary.hpp"

@@ -1,5 +1,6 @@
 // Image folders: root/<class name>/<image file>, one sub-folder per class (Keras'
-// image_dataset_from_directory, torchvision's ImageFolder), as a Dataset of (image, label).
+// image_dataset_from_directory, torchvision's ImageFolder), as a Dataset of (image, label); and
+// flat folders of unlabelled images (GAN and super-resolution data, e.g. CelebA's img_align_celeba).
 #pragma once
 #include <string>
 #include <vector>
@@ -30,5 +31,19 @@ struct ImageFolder {
 
 // Throws strata::Error when `root` is not a directory or holds no class folder with an image.
 ImageFolder image_folder(const std::string& root, const ImageFolderOptions& options = {});
+
+// A folder of images with no classes: root/<image file> (and, with `recursive`, images in its
+// sub-folders at any depth), as a Dataset of (image).
+struct ImageFiles {
+  std::vector<std::string> paths;  // sorted by path
+  ImageFolderOptions options;
+
+  // Example k: {uint8 [H, W, C] image}, decoded when read; errors name the file.
+  Dataset dataset() const;
+};
+
+// Throws strata::Error when `root` is not a directory or holds no image. Hidden files and
+// folders (a leading '.') are skipped, as by image_folder.
+ImageFiles image_files(const std::string& root, const ImageFolderOptions& options = {}, bool recursive = false);
 
 }  // namespace strata::data

@@ -16,7 +16,7 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets, Reduction redu
 // Negative log-likelihood of log-probabilities [..., C] at int class ids [...].
 Tensor nll_loss(const Tensor& log_probs, const Tensor& targets, Reduction reduction = Reduction::mean);
 // Sigmoid cross-entropy, stable form max(x, 0) - x*t + log1p(exp(-|x|)); targets in [0, 1]
-// of the logits' shape. (cost.sigmoid_cross_entropy, cost.binary_cross_entropy on logits)
+// of the logits' shape. (cost.sigmoid_cross_entropy; on probabilities: binary_cross_entropy, costs.hpp)
 Tensor binary_cross_entropy_with_logits(const Tensor& logits, const Tensor& targets,
                                         Reduction reduction = Reduction::mean);
 // (x - t)^2. (cost.mean_squared_error)
