@@ -267,7 +267,7 @@ TEST_P(WorkflowProcesses, PausedWorkersStaleResultIsRefused) {
   by_id("w0").signal(SIGSTOP);
   start(1);  // w1 takes the task over once w0's lease expires
   const Task taken = wait_until(q, id, [](const Task& t) { return t.attempts == 2; });
-  EXPECT_EQ(taken.worker, "w1");
+  EXPECT_EQ(taken.worker, "w1") << "attempts " << taken.attempts << "; w1 printed:\n" << by_id("w1").output();
   by_id("w0").signal(SIGCONT);
   const Task done = *q.wait(id, 10s);
   // Give w0 time to try its commit before stopping it.
