@@ -181,7 +181,7 @@ InferRequest parse_infer_request(std::string_view body, std::optional<size_t> js
   json request;
   try {
     request = json::parse(header);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // a syntax error, or a number out of range (1e999)
     refuse(std::string("the request is not valid JSON: ") + e.what());  // says at which byte
   }
   if (!request.is_object()) refuse("the request should be a JSON object");

@@ -72,7 +72,7 @@ Plan Plan::from_json(const std::string& text) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // a syntax error, or a number out of range (1e999)
     throw Error(std::string("plan: not valid JSON: ") + e.what());
   }
   STRATA_CHECK(j.is_object() && j.contains("tasks") && j["tasks"].is_array(),

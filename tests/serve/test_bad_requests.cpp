@@ -40,6 +40,7 @@ std::vector<BadRequest> bad_requests(size_t max_body_bytes) {
       {"metadata of an unknown model", "/v2/models/nope", "", {}, 404, "unknown model 'nope'", true},
       {"unknown route", "/v3/everything", "", {}, 404, "no route GET /v3/everything", true},
       {"malformed JSON", "/v2/models/mlp/infer", "{\"inputs\": [", {}, 400, "not valid JSON"},
+      {"number out of range", "/v2/models/mlp/infer", "{\"inputs\": [1e999]}", {}, 400, "not valid JSON"},
       {"JSON nested too deep", "/v2/models/mlp/infer", nested, {}, 400, "max_json_depth"},
       {"no inputs", "/v2/models/mlp/infer", "{\"id\": \"x\"}", {}, 400, "needs an \"inputs\" array"},
       {"unknown input", "/v2/models/mlp/infer", with_input({{"name", "pixels"}}), {}, 400, "no input named 'pixels'"},

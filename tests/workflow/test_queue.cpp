@@ -254,6 +254,8 @@ TEST(PlanJson, ReadsTasksInAnyOrderAndChecksThem) {
                {"two tasks are named \"a\""});
   expect_error([] { Plan::from_json(R"({"tasks": [{"name": "a"}]})"); }, {"task \"a\" has no \"kind\""});
   expect_error([] { Plan::from_json("{not json"); }, {"not valid JSON"});
+  // A number past double's range is nlohmann's out_of_range, not a parse_error (found by fuzzing).
+  expect_error([] { Plan::from_json(R"({"tasks": [], "x": 66666e666})"); }, {"not valid JSON", "number overflow"});
 }
 
 // An idle worker's wait: on PostgreSQL a submission, or a completion that releases a dependent,
