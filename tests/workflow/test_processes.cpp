@@ -18,6 +18,7 @@
 #include <thread>
 
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 
 #include "hub/hub_fixture.hpp"
 #include "network_hosts.hpp"
@@ -177,6 +178,29 @@ class WorkflowProcesses : public HubTest {
     for (const auto& w : workers_) n += w->output().find("reconnecting") != std::string::npos;
     return n;
   }
+  // SIGSTOPs `w`, at a moment it holds no write lock. A SQLite lock belongs to its process: a
+  // worker stopped inside a write transaction (its heartbeat, say) blocks every other writer
+  // until it runs again (docs/workflow.md), so the takeover this test wants could not happen.
+  // PostgreSQL's row locks are per row and a lease's are not the ones a takeover needs.
+  void pause_outside_write_transaction(WorkerProcess& w) {
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      w.signal(SIGSTOP);
+      if (postgres() || database_writable()) return;
+      w.signal(SIGCONT);
+      std::this_thread::sleep_for(5ms);
+    }
+    FAIL() << w.id() << " held SQLite's write lock at every one of 100 pauses";
+  }
+  bool database_writable() const {
+    sqlite3* db = nullptr;
+    bool ok = sqlite3_open_v2(url_.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK;
+    if (ok) {
+      sqlite3_busy_timeout(db, 200);
+      ok = sqlite3_exec(db, "BEGIN IMMEDIATE; ROLLBACK", nullptr, nullptr, nullptr) == SQLITE_OK;
+    }
+    sqlite3_close(db);
+    return ok;
+  }
   Task wait_until(Queue& q, int64_t id, const std::function<bool(const Task&)>& pred, std::chrono::milliseconds timeout = 10s) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     for (;;) {
@@ -264,7 +288,7 @@ TEST_P(WorkflowProcesses, PausedWorkersStaleResultIsRefused) {
   start(1);  // w0 alone, so it takes the task
   const int64_t id = q.submit({.kind = "sleep", .params = R"({"seconds": 0.6})"});
   ASSERT_EQ(wait_until(q, id, [](const Task& t) { return t.status == TaskStatus::running; }).worker, "w0");
-  by_id("w0").signal(SIGSTOP);
+  pause_outside_write_transaction(by_id("w0"));
   start(1);  // w1 takes the task over once w0's lease expires
   const Task taken = wait_until(q, id, [](const Task& t) { return t.attempts == 2; });
   EXPECT_EQ(taken.worker, "w1") << "attempts " << taken.attempts << "; w1 printed:\n" << by_id("w1").output();
