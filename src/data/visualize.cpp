@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/data/image_codec.hpp"
+#include "bitmap_font.hpp"
 
 namespace strata::data {
 namespace {
@@ -51,6 +53,26 @@ struct Canvas {
     }
   }
 };
+
+// In the top margin: the series' names in their colours on the left, the y range on the
+// right; in the bottom margin, right: the x range (points 1..n).
+void draw_legend(Canvas& canvas, const std::map<std::string, std::vector<double>>& series, double lowest,
+                 double highest, size_t longest, int64_t margin) {
+  const uint8_t black[3] = {0, 0, 0};
+  const int64_t top = (margin - detail::kGlyphHeight) / 2, bottom = canvas.h - margin + top;
+  int64_t x = margin;
+  size_t index = 0;
+  for (const auto& [name, values] : series) {
+    const std::vector<uint8_t> color = curve_color(index++);
+    detail::draw_text(canvas.rgb, canvas.h, canvas.w, 3, x, top, name, color.data());
+    x += detail::text_width(name) + 2 * detail::kGlyphWidth;
+  }
+  char range[64];
+  std::snprintf(range, sizeof range, "y %.4g .. %.4g", lowest, highest);
+  detail::draw_text(canvas.rgb, canvas.h, canvas.w, 3, canvas.w - margin - detail::text_width(range), top, range, black);
+  std::snprintf(range, sizeof range, "x 1 .. %zu", longest);
+  detail::draw_text(canvas.rgb, canvas.h, canvas.w, 3, canvas.w - margin - detail::text_width(range), bottom, range, black);
+}
 
 }  // namespace
 
@@ -105,6 +127,7 @@ Tensor plot_curves(const std::map<std::string, std::vector<double>>& series, con
       if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
   }
   STRATA_CHECK(std::isfinite(lo), "plot_curves: no finite value in any series");
+  const double lowest = lo, highest = hi;
   const double room = hi > lo ? 0.05 * (hi - lo) : 1.0;  // a flat series sits mid-height
   lo -= room, hi += room;
   const double left = static_cast<double>(o.margin), right = static_cast<double>(o.width - 1 - o.margin);
@@ -132,6 +155,7 @@ Tensor plot_curves(const std::map<std::string, std::vector<double>>& series, con
       canvas.line(y_of(values[from]), x_of(from), y_of(values[i]), x_of(i), color);
     }
   }
+  if (o.margin >= detail::kGlyphHeight + 2) draw_legend(canvas, series, lowest, highest, longest, o.margin);
   return from_vector(canvas.rgb, {o.height, o.width, 3});
 }
 
@@ -141,7 +165,7 @@ void save_curves(const std::map<std::string, std::vector<double>>& series, const
 }
 
 Tensor draw_boxes(const Tensor& image, const Tensor& boxes, const std::vector<int64_t>& classes, int64_t thickness,
-                  bool normalized) {
+                  bool normalized, const std::vector<std::string>& labels) {
   const char* op = "draw_boxes";
   STRATA_CHECK(image.defined() && image.dtype() == kUInt8 && image.dim() == 3 &&
                    (image.shape()[2] == 1 || image.shape()[2] == 3),
@@ -154,6 +178,8 @@ Tensor draw_boxes(const Tensor& image, const Tensor& boxes, const std::vector<in
   STRATA_CHECK(classes.empty() || static_cast<int64_t>(classes.size()) == k, op, ": ", classes.size(),
                " classes for ", k, " boxes");
   STRATA_CHECK(thickness >= 1, op, ": thickness must be >= 1, got ", thickness);
+  STRATA_CHECK(labels.empty() || static_cast<int64_t>(labels.size()) == k, op, ": ", labels.size(), " labels for ", k,
+               " boxes");
   std::vector<uint8_t> px = image.contiguous().to_vector<uint8_t>();
   const std::vector<double> b = boxes.contiguous().to_vector<double>();
   for (int64_t i = 0; i < k; ++i) {
@@ -176,6 +202,15 @@ Tensor draw_boxes(const Tensor& image, const Tensor& boxes, const std::vector<in
         if (c == 1) p[0] = luma;
         else std::copy(rgb.begin(), rgb.end(), p);
       }
+    if (!labels.empty() && !labels[i].empty()) {
+      // On a tab of the box's colour above its top-left corner (inside, when no room above),
+      // in white, or black on a light colour.
+      const uint8_t* fill = c == 1 ? &luma : rgb.data();
+      const uint8_t ink = luma > 160 ? 0 : 255, ink3[3] = {ink, ink, ink};
+      const int64_t y = top >= detail::kGlyphHeight ? top - detail::kGlyphHeight : top;
+      detail::fill_rect(px, h, w, c, y, left, y + detail::kGlyphHeight - 1, left + detail::text_width(labels[i]) + 1, fill);
+      detail::draw_text(px, h, w, c, left + 1, y, labels[i], ink3);
+    }
   }
   return from_vector(px, image.shape());
 }

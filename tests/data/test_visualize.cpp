@@ -120,12 +120,61 @@ TEST_F(VisualizeTest, DrawBoxesOutlinesEachBoxInItsClassColour) {
   EXPECT_EQ(pixel(gray, 2, 2), std::vector<int>{0});
 }
 
+TEST_F(VisualizeTest, DrawBoxesWritesEachLabelOnATabAboveItsBox) {
+  // Box (2, 20)-(30, 35) labelled "A": a tab of the box's colour over rows 6..19 (14 pixels
+  // above the top edge) and columns 2..10 (one 7-pixel glyph and a pixel each side), the letter
+  // in white on blue. An "A" is inked at the top centre (its apex) and at both bottom corners
+  // (its legs), not in the middle of its bottom row.
+  Tensor out = draw_boxes(zeros({40, 40, 3}, kUInt8), tensor({2.0, 20.0, 30.0, 35.0}, {1, 4}), {0}, 1, false, {"A"});
+  const std::vector<int> blue = rgb(curve_color(0)), white = {255, 255, 255}, black = {0, 0, 0};
+  EXPECT_EQ(pixel(out, 6, 2), blue);    // the tab's corners
+  EXPECT_EQ(pixel(out, 19, 10), blue);
+  EXPECT_EQ(pixel(out, 6, 11), black);  // beside the tab
+  EXPECT_EQ(pixel(out, 5, 5), black);   // above it
+  const int top = 6, left = 3;          // the glyph's cell
+  EXPECT_EQ(pixel(out, top + 2, left + 3), white);  // apex
+  EXPECT_EQ(pixel(out, top + 10, left + 0), white);  // left leg
+  EXPECT_EQ(pixel(out, top + 10, left + 6), white);  // right leg
+  EXPECT_EQ(pixel(out, top + 10, left + 3), blue);   // between the legs
+  EXPECT_EQ(pixel(out, top + 2, left + 0), blue);    // beside the apex
+  // A box at the image's top gets its tab inside; an empty label draws nothing.
+  Tensor top_box = draw_boxes(zeros({40, 40, 3}, kUInt8), tensor({0.0, 0.0, 30.0, 30.0, 5.0, 20.0, 9.0, 25.0}, {2, 4}),
+                              {2, 1}, 1, false, {"xy", ""});
+  EXPECT_EQ(pixel(top_box, 13, 1), rgb(curve_color(2)));  // inside the box, under its top edge
+  EXPECT_EQ(pixel(top_box, 19, 7), black);                 // no tab above the unlabelled box
+}
+
+TEST_F(VisualizeTest, CurvesNameTheirSeriesInTheMargin) {
+  // With the default 20-pixel margin, the names sit in the top margin in their colours, in
+  // order, and the y range in black on the right; the plot itself is unchanged.
+  Tensor img = plot_curves({{"loss", {4, 3, 2}}, {"val", {3, 3, 3}}}, {.width = 300, .height = 120});
+  const std::vector<uint8_t> px = img.to_vector<uint8_t>();
+  auto count = [&](const std::vector<int>& colour, int64_t x0, int64_t x1) {  // in rows 0..18
+    int n = 0;
+    for (int64_t y = 0; y < 19; ++y)
+      for (int64_t x = x0; x < x1; ++x) {
+        const uint8_t* p = px.data() + (y * 300 + x) * 3;
+        n += std::vector<int>{p[0], p[1], p[2]} == colour;
+      }
+    return n;
+  };
+  const std::vector<int> blue = rgb(curve_color(0)), orange = rgb(curve_color(1)), black = {0, 0, 0};
+  const int64_t loss_end = 20 + 4 * 7, val_start = loss_end + 2 * 7;
+  EXPECT_GT(count(blue, 20, loss_end), 10);
+  EXPECT_EQ(count(orange, 20, loss_end), 0);
+  EXPECT_GT(count(orange, val_start, val_start + 3 * 7), 10);
+  EXPECT_EQ(count(blue, val_start, 300), 0);
+  EXPECT_GT(count(black, 150, 280), 20);  // "y 2 .. 4"
+  EXPECT_EQ(count(black, 0, 20), 0);      // the left margin is empty
+}
+
 TEST_F(VisualizeTest, DrawBoxesErrors) {
   using strata::testing::expect_error;
   Tensor img = zeros({4, 4, 3}, kUInt8);
   expect_error([&] { draw_boxes(img, tensor({3.0, 0.0, 1.0, 2.0}, {1, 4})); }, {"draw_boxes", "box 0", "x_min <= x_max"});
   expect_error([&] { draw_boxes(img, zeros({2, 3})); }, {"draw_boxes", "[K, 4]", "[2, 3]"});
   expect_error([&] { draw_boxes(img, zeros({2, 4}), {1}); }, {"draw_boxes", "1 classes for 2 boxes"});
+  expect_error([&] { draw_boxes(img, zeros({2, 4}), {}, 1, false, {"a"}); }, {"draw_boxes", "1 labels for 2 boxes"});
   expect_error([&] { draw_boxes(zeros({4, 4, 3}), zeros({1, 4})); }, {"draw_boxes", "uint8 image", "float32 [4, 4, 3]"});
 }
 

@@ -30,8 +30,10 @@ struct PlotOptions {
 // One line per series (a History's values(): one value per epoch), in a fixed palette by the
 // series' order (tab10: blue, orange, green, red, purple, ...), on a white background in a black
 // frame with three grey grid lines. x spans the longest series; y spans all finite values with 5%
-// head room. NaN/inf values break a line. No text: the numbers are in the history (see
-// train::save_history_html for a labelled chart) -> uint8 [height, width, 3].
+// head room. NaN/inf values break a line. When the margin has room for a line of text (16
+// pixels), the top margin names the series in their colours (left) and the y range of the
+// values (right), the bottom margin the x range; train::save_history_html draws a chart with
+// axes -> uint8 [height, width, 3].
 Tensor plot_curves(const std::map<std::string, std::vector<double>>& series, const PlotOptions& options = {});
 void save_curves(const std::map<std::string, std::vector<double>>& series, const std::string& path,
                  const PlotOptions& options = {});
@@ -39,11 +41,13 @@ void save_curves(const std::map<std::string, std::vector<double>>& series, const
 std::vector<uint8_t> curve_color(size_t i);
 
 // A copy of uint8 image [H, W, C] (C = 1 or 3) with the outline of each box drawn `thickness`
-// pixels wide inside it (TensorLayer's draw_boxes_and_labels_to_image, without the text). boxes
+// pixels wide inside it (TensorLayer's draw_boxes_and_labels_to_image). boxes
 // [K, 4] float (x_min, y_min, x_max, y_max), inclusive pixel coordinates, or fractions of the
 // width / height with `normalized`; parts outside the image are clipped. Box k takes the palette
 // colour of classes[k] (of k when classes is empty); on a gray image, the colour's luma.
+// labels[k], when given (one per box; empty strings draw nothing), is written in a 7 x 14 pixel
+// font on a tab of the box's colour above its top-left corner (inside it at the image's top).
 Tensor draw_boxes(const Tensor& image, const Tensor& boxes, const std::vector<int64_t>& classes = {},
-                  int64_t thickness = 2, bool normalized = false);
+                  int64_t thickness = 2, bool normalized = false, const std::vector<std::string>& labels = {});
 
 }  // namespace strata::data
