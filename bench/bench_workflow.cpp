@@ -4,8 +4,10 @@
 // submitted one by one to workers already waiting, the time from submission to start.
 //
 //   bench_workflow [--tasks N] [--concurrency C] [--workers W] [--pg postgresql://user@host/db] [--no-sqlite]
+//                  [--project NAME]
 // (--workers: only W workers instead of 1, 2 and 4.)
-// Without --pg only SQLite is measured. Each measurement uses a project of its own. The
+// Without --pg only SQLite is measured. Each measurement uses a project of its own, unless
+// --project names one for all (one filled beforehand with a million finished tasks, say). The
 // durability is the server's (PostgreSQL: say which settings it runs with) and the hub's
 // (SQLite: WAL, synchronous=NORMAL).
 #include <unistd.h>
@@ -117,7 +119,7 @@ Result measure(const Setup& s, int tasks) {
 int main(int argc, char** argv) {
   int tasks = 2000, concurrency = 1;
   std::vector<int> worker_counts = {1, 2, 4};
-  std::string pg;
+  std::string pg, project;
   bool sqlite = true;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -126,6 +128,7 @@ int main(int argc, char** argv) {
     else if (i + 1 < argc && a == "--concurrency") concurrency = std::stoi(argv[++i]);
     else if (i + 1 < argc && a == "--pg") pg = argv[++i];
     else if (i + 1 < argc && a == "--workers") worker_counts = {std::stoi(argv[++i])};
+    else if (i + 1 < argc && a == "--project") project = argv[++i];
   }
   const auto dir = std::filesystem::temp_directory_path() / ("bench_workflow_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
@@ -139,7 +142,9 @@ int main(int argc, char** argv) {
   for (const auto& [name, url] : backends)
     for (int workers : worker_counts) {
       // A fresh project per measurement: earlier runs' tasks do not slow the next.
-      const Setup s{url, "bench" + std::to_string(::getpid()) + "_" + std::to_string(++run), workers, concurrency};
+      ++run;
+      const Setup s{url, project.empty() ? "bench" + std::to_string(::getpid()) + "_" + std::to_string(run) : project,
+                    workers, concurrency};
       const Result r = measure(s, tasks);
       std::printf("%-11s %7d %5d %6d %9.0f %15.3f / %7.3f %15.3f / %7.3f\n", name.c_str(), workers, concurrency, tasks,
                   r.tasks_per_s, r.lease_to_start.p50, r.lease_to_start.p99, r.submit_to_start.p50,
