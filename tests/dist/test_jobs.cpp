@@ -1,13 +1,15 @@
 // Whole jobs started from here (this program is not an MPI process): a rank that raises or
 // dies ends the job, with mpirun returning non-zero well before the hang guard (`timeout`)
 // would, and the error naming the failing rank and its exception; `strata launch` runs a job;
-// training resumes from a hub checkpoint with another number of ranks.
+// training resumes from a hub checkpoint with another number of ranks; a worker runs a job as a
+// data_parallel task.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace {
@@ -113,6 +115,44 @@ TEST(DistJob, ResumesFromAHubCheckpointWithAnotherRankCount) {
   JobResult half = run(mpirun(2, "train " + dir + "/half.db 2 0"));
   ASSERT_EQ(half.status, 0) << half.output;
   EXPECT_EQ(run(mpirun(1, "compare " + dir + "/half.db " + straight)).status, 1);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+
+namespace {
+
+// A data-parallel job as a workflow task: `strata worker` leases a data_parallel task and runs
+// it through mpirun; the ranks' output is the task's log; a failing rank fails the task; a
+// program the worker's operator did not allow is refused.
+TEST(DistJob, AWorkerRunsADataParallelTask) {
+  char dir_template[] = "/tmp/strata-dist-task-XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const std::string dir = dir_template, hub = dir + "/queue.db", plan = dir + "/plan.json";
+  {
+    std::ofstream out(plan);
+    out << R"({"name": "dp", "tasks": [
+      {"name": "hello", "kind": "data_parallel", "max_attempts": 1,
+       "params": {"processes": 2, "oversubscribe": true, "argv": [")" STRATA_DIST_JOB R"(", "hello", "--epochs", "3"]}},
+      {"name": "bad", "kind": "data_parallel", "max_attempts": 1,
+       "params": {"processes": 2, "oversubscribe": true, "argv": [")" STRATA_DIST_JOB R"(", "throw"]}},
+      {"name": "denied", "kind": "data_parallel", "max_attempts": 1,
+       "params": {"processes": 2, "argv": ["/bin/echo", "hi"]}}]})";
+  }
+  const std::string cli = STRATA_CLI_PATH " plan --hub " + hub + " ";
+  ASSERT_EQ(run(cli + "submit " + plan).status, 0);
+  JobResult worker = run("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " STRATA_CLI_PATH " worker --hub " +
+                         hub + " --allow-command " STRATA_DIST_JOB " --exit-when-idle");
+  ASSERT_EQ(worker.status, 0) << worker.output;
+  const JobResult hello = run(cli + "log 1"), bad = run(cli + "log 2"), denied = run(cli + "log 3");
+  EXPECT_NE(hello.output.find("succeeded"), std::string::npos) << hello.output;
+  EXPECT_NE(hello.output.find("rank 0 of 2 (local 0 of 2): --epochs 3"), std::string::npos) << hello.output;
+  EXPECT_NE(hello.output.find("rank 1 of 2 (local 1 of 2): --epochs 3"), std::string::npos) << hello.output;
+  EXPECT_NE(bad.output.find("failed"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("exited with status"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("rank 1 of 2: uncaught exception"), std::string::npos) << bad.output;
+  EXPECT_NE(denied.output.find("\"/bin/echo\" is not allowed on this worker"), std::string::npos) << denied.output;
+  EXPECT_NE(run(cli + "log 99").status, 0);
   std::filesystem::remove_all(dir);
 }
 

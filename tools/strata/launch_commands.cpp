@@ -20,17 +20,6 @@ struct LaunchArgs {
   bool oversubscribe = false;
 };
 
-// The mpirun command line: ours first, then the program and its arguments untouched.
-std::vector<std::string> mpirun_command(const LaunchArgs& args, const std::vector<std::string>& program) {
-  const char* mpirun = std::getenv("STRATA_MPIRUN");  // another MPI launcher, or a full path
-  std::vector<std::string> argv = {mpirun != nullptr && *mpirun != '\0' ? mpirun : "mpirun", "-n",
-                                   std::to_string(args.processes)};
-  if (!args.hosts.empty()) argv.insert(argv.end(), {"--host", args.hosts});
-  if (args.oversubscribe) argv.push_back("--oversubscribe");
-  argv.insert(argv.end(), program.begin(), program.end());
-  return argv;
-}
-
 [[noreturn]] void exec(const std::vector<std::string>& command) {
   std::vector<char*> argv;
   for (const std::string& a : command) argv.push_back(const_cast<char*>(a.c_str()));
@@ -41,6 +30,18 @@ std::vector<std::string> mpirun_command(const LaunchArgs& args, const std::vecto
 }
 
 }  // namespace
+
+// Ours first, then the program and its arguments untouched.
+std::vector<std::string> mpirun_command(int processes, const std::string& hosts, bool oversubscribe,
+                                        const std::vector<std::string>& program) {
+  const char* mpirun = std::getenv("STRATA_MPIRUN");  // another MPI launcher, or a full path
+  std::vector<std::string> argv = {mpirun != nullptr && *mpirun != '\0' ? mpirun : "mpirun", "-n",
+                                   std::to_string(processes)};
+  if (!hosts.empty()) argv.insert(argv.end(), {"--host", hosts});
+  if (oversubscribe) argv.push_back("--oversubscribe");
+  argv.insert(argv.end(), program.begin(), program.end());
+  return argv;
+}
 
 void add_launch_commands(CLI::App& app) {
   auto args = std::make_shared<LaunchArgs>();
@@ -55,7 +56,7 @@ void add_launch_commands(CLI::App& app) {
   cmd->callback([cmd, args] {
     const std::vector<std::string> program = cmd->remaining();
     STRATA_CHECK(!program.empty(), "launch: name the program to run, e.g. strata launch -n 2 ./train --epochs 3");
-    exec(mpirun_command(*args, program));
+    exec(mpirun_command(args->processes, args->hosts, args->oversubscribe, program));
   });
 }
 

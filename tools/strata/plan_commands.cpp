@@ -231,6 +231,18 @@ void add_plan_commands(CLI::App& app) {
   cmd->add_option("tasks", *task_ids, "Task ids (default: every failed task of the plan)");
   cmd->callback([=] { retry(*args, *id, *task_ids); });
 
+  auto task = std::make_shared<int64_t>(0);
+  cmd = plan->add_subcommand("log", "The last lines a task logged (its log tail), after its status");
+  cmd->add_option("task", *task, "Task id")->required();
+  cmd->callback([=] {
+    auto hub = open_hub(*args);
+    const std::optional<workflow::Task> t = workflow::Queue(hub).get(*task);
+    STRATA_CHECK(t, "plan log: no task ", *task);
+    std::cout << "task " << t->id << " (" << t->kind << "): " << workflow::to_string(t->status) << ", attempt "
+              << t->attempts << (t->error.empty() ? "" : ", error: " + t->error) << '\n'
+              << t->log_tail << (t->log_tail.empty() || t->log_tail.back() == '\n' ? "" : "\n");
+  });
+
   cmd = plan->add_subcommand("tasks", "The tasks of a plan: status, attempts, worker, error");
   cmd->add_option("id", *id, "Plan id")->required();
   cmd->callback([=] { tasks(*args, *id); });

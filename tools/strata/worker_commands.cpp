@@ -15,6 +15,7 @@
 
 #include "strata/core/error.hpp"
 #include "strata/workflow/worker.hpp"
+#include "launch_commands.hpp"
 
 extern char** environ;
 
@@ -38,12 +39,17 @@ json identity(const TaskContext& ctx) {
   return {{"task", ctx.task.id}, {"attempt", ctx.task.attempts}, {"worker", ctx.task.worker}};
 }
 
-// Runs argv[0] (found on PATH) with its output going to the log tail; throws on a non-zero exit.
-json run_command(TaskContext& ctx, const std::vector<std::string>& allowed) {
+// The task's "argv", whose program the worker's operator allowed (--allow-command).
+std::vector<std::string> allowed_argv(const TaskContext& ctx, const std::vector<std::string>& allowed, const char* kind) {
   std::vector<std::string> argv = ctx.params.at("argv").get<std::vector<std::string>>();
-  STRATA_CHECK(!argv.empty(), "command: \"argv\" is empty");
-  STRATA_CHECK(std::find(allowed.begin(), allowed.end(), argv[0]) != allowed.end(), "command: \"", argv[0],
+  STRATA_CHECK(!argv.empty(), kind, ": \"argv\" is empty");
+  STRATA_CHECK(std::find(allowed.begin(), allowed.end(), argv[0]) != allowed.end(), kind, ": \"", argv[0],
                "\" is not allowed on this worker (start it with --allow-command ", argv[0], ")");
+  return argv;
+}
+
+// Runs argv[0] (found on PATH) with its output going to the log tail; throws on a non-zero exit.
+json run_command(TaskContext& ctx, std::vector<std::string> argv) {
   int out[2];
   STRATA_CHECK(::pipe(out) == 0, "command: cannot make a pipe");
   posix_spawn_file_actions_t actions;
@@ -62,9 +68,16 @@ json run_command(TaskContext& ctx, const std::vector<std::string>& allowed) {
     ::close(out[0]);
     throw Error("command: cannot start \"" + argv[0] + "\": " + std::strerror(rc));
   }
-  std::string output, line;
+  // Only the end is kept: the log tail stores the last ~4 KiB, and a long job may print gigabytes.
+  constexpr size_t kKeep = 64 << 10;
+  std::string output;
+  size_t total = 0;
   char buf[4096];
-  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;) output.append(buf, static_cast<size_t>(n));
+  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;) {
+    output.append(buf, static_cast<size_t>(n));
+    total += static_cast<size_t>(n);
+    if (output.size() > 16 * kKeep) output.erase(0, output.size() - kKeep);
+  }
   ::close(out[0]);
   int status = 0;
   ::waitpid(pid, &status, 0);
@@ -76,7 +89,7 @@ json run_command(TaskContext& ctx, const std::vector<std::string>& allowed) {
   }
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   STRATA_CHECK(code == 0, "command: \"", argv[0], "\" exited with status ", std::to_string(code));
-  return {{"exit_status", 0}, {"output_bytes", output.size()}};
+  return {{"exit_status", 0}, {"output_bytes", total}};
 }
 
 volatile std::sig_atomic_t g_signal = 0;
@@ -168,8 +181,28 @@ void register_builtin_kinds(workflow::TaskRegistry& registry, const std::vector<
                 .help = "fails its first `failures` attempts, then succeeds"});
   registry.add({.name = "command",
                 .params = {{.name = "argv", .type = ParamType::array, .required = true}},
-                .fn = [allowed_commands](TaskContext& ctx) { return run_command(ctx, allowed_commands); },
+                .fn = [allowed_commands](TaskContext& ctx) {
+                  return run_command(ctx, allowed_argv(ctx, allowed_commands, "command"));
+                },
                 .help = "runs an allow-listed program"});
+  // A data-parallel job (docs/distributed.md) as one task: this worker becomes the job's
+  // launcher, and mpirun starts the ranks here or on `hosts` (mpirun's own remote start).
+  registry.add({.name = "data_parallel",
+                .params = {{.name = "processes", .type = ParamType::integer, .required = true},
+                           {.name = "argv", .type = ParamType::array, .required = true},
+                           {.name = "hosts", .type = ParamType::string, .default_value = ""},
+                           {.name = "oversubscribe", .type = ParamType::boolean, .default_value = false}},
+                .fn = [allowed_commands](TaskContext& ctx) {
+                  const int64_t n = ctx.params["processes"].get<int64_t>();
+                  STRATA_CHECK(n >= 1 && n <= 65536, "data_parallel: \"processes\" must be 1 to 65536, got ", n);
+                  json result = run_command(
+                      ctx, mpirun_command(static_cast<int>(n), ctx.params["hosts"].get<std::string>(),
+                                          ctx.params["oversubscribe"].get<bool>(),
+                                          allowed_argv(ctx, allowed_commands, "data_parallel")));
+                  result["processes"] = n;
+                  return result;
+                },
+                .help = "runs an allow-listed program as an MPI job of `processes` ranks (strata launch)"});
 }
 
 void add_worker_commands(CLI::App& app) {
