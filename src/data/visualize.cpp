@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "image_tiles.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/data/image_codec.hpp"
@@ -86,19 +87,7 @@ Tensor image_grid(const Tensor& images, int64_t rows, int64_t cols, int64_t padd
   STRATA_CHECK(c == 1 || c == 3, "image_grid: expected 1 or 3 channels, got ", c);
   STRATA_CHECK(rows >= 0 && cols >= 0 && padding >= 0, "image_grid: rows, cols and padding must be >= 0, got ",
                rows, ", ", cols, ", ", padding);
-  if (rows == 0 && cols == 0) cols = static_cast<int64_t>(std::ceil(std::sqrt(static_cast<double>(n))));
-  if (rows == 0) rows = (n + cols - 1) / cols;
-  if (cols == 0) cols = (n + rows - 1) / rows;
-  STRATA_CHECK(n <= rows * cols, "image_grid: ", n, " images do not fit in a ", rows, " x ", cols, " grid");
-  const std::vector<uint8_t> px = to_pixels(images);
-  const int64_t gh = rows * h + (rows - 1) * padding, gw = cols * w + (cols - 1) * padding;
-  std::vector<uint8_t> grid(gh * gw * c, 0);
-  for (int64_t k = 0; k < n; ++k) {
-    const int64_t top = (k / cols) * (h + padding), left = (k % cols) * (w + padding);
-    for (int64_t y = 0; y < h; ++y)
-      std::copy_n(px.begin() + ((k * h + y) * w) * c, w * c, grid.begin() + ((top + y) * gw + left) * c);
-  }
-  return from_vector(grid, {gh, gw, c});
+  return detail::tile_images(to_pixels(images), {n, h, w, c}, rows, cols, padding);
 }
 
 void save_images(const Tensor& images, const std::string& path, int64_t rows, int64_t cols, int64_t padding) {

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "data/image_tiles.hpp"
 #include "proto_message.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
@@ -175,18 +176,8 @@ Tensor image_grid(const Tensor& images, int64_t columns) {
   STRATA_CHECK(s.size() == 4 && s[0] >= 1, "image_grid: expected images [N, H, W, C] with N >= 1, got shape ", s.str());
   const int64_t n = s[0], h = s[1], w = s[2], c = s[3];
   const Tensor first = image_bytes(images.reshape({n * h, w, c}), "image_grid");  // checks dtype and channels
-  const std::vector<uint8_t> src = first.to_vector<uint8_t>();
-  if (columns <= 0) columns = static_cast<int64_t>(std::ceil(std::sqrt(static_cast<double>(n))));
-  columns = std::min(columns, n);
-  const int64_t rows = (n + columns - 1) / columns, pad = 2;
-  const int64_t gh = rows * h + (rows - 1) * pad, gw = columns * w + (columns - 1) * pad;
-  std::vector<uint8_t> grid(static_cast<size_t>(gh * gw * c), 0);
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t top = (i / columns) * (h + pad), left = (i % columns) * (w + pad);
-    for (int64_t y = 0; y < h; ++y)
-      std::copy_n(src.begin() + ((i * h + y) * w) * c, w * c, grid.begin() + ((top + y) * gw + left) * c);
-  }
-  return from_vector(grid, {gh, gw, c});
+  // 2 pixels of zeros between tiles; `columns` past N is N (one row).
+  return data::detail::tile_images(first.to_vector<uint8_t>(), s, 0, columns <= 0 ? 0 : std::min(columns, n), 2);
 }
 
 }  // namespace strata::train

@@ -8,12 +8,14 @@
 #include "launch_commands.hpp"
 #include "plan_commands.hpp"
 #include "serve_commands.hpp"
+#include "strata/version.hpp"
 #include "ui_commands.hpp"
 #include "worker_commands.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"Strata: models, runs and weights from the command line"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("strata ") + strata::kVersion);
   strata::cli::add_hub_commands(app);
   strata::cli::add_worker_commands(app);
   strata::cli::add_plan_commands(app);
