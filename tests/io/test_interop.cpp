@@ -18,6 +18,7 @@
 #include "strata/nn/dense.hpp"
 #include "strata/nn/interop.hpp"
 #include "strata/nn/load_weights.hpp"
+#include "strata/nn/merge.hpp"
 #include "strata/nn/model.hpp"
 #include "strata/nn/norm.hpp"
 #include "strata/nn/recurrent.hpp"
@@ -137,6 +138,24 @@ TEST(InteropTest, LoadsTensorLayer2Files) {
     nn::assign_weights(*model, io::load_npz_list(interop("tl2_" + m + ".npz")));  // save_npz: a list
     expect_predicts(*model, io, "tl2 save_npz");
   }
+}
+
+TEST(InteropTest, RefusesFilesThatDoNotFitTheModel) {
+  auto mlp = make_model("mlp", Library::tensorlayer2);
+  expect_error([&] { nn::load_library_weights(*mlp, interop("tl2_cnn.h5"), Library::tensorlayer2); },
+               {"no weight named 'conv2d_1/W'"});
+  expect_error([&] { nn::load_library_weights(*mlp, interop("keras_cnn_bn.h5"), Library::keras, false); },
+               {"has 4 weights, 8 were given"});
+  auto lstm = make_model("lstm", Library::keras);
+  expect_error([&] { nn::load_library_weights(*lstm, interop("keras_gru.h5"), Library::keras); },
+               {"no weight named 'gru/kernel'"});
+  // Default-named LSTM and GRU in one model are both TensorLayer's rnn_1: by name is ambiguous.
+  nn::reset_default_names();
+  auto x = nn::Input({-1, 5, 3});
+  const nn::RNNOptions last{.return_sequences = false};
+  nn::Model both(x, nn::Dense(2)(nn::Concat(1)({nn::LSTM(4, last)(x), nn::GRU(4, last)(x)})));
+  expect_error([&] { nn::load_library_weights(both, interop("tl2_lstm_dict.npz"), Library::tensorlayer2); },
+               {"tl2_lstm_dict.npz", "layer 'rnn_1' could be several", "load by order"});
 }
 
 // Loads each library's weights into Strata and writes them back in that library's formats into
