@@ -225,6 +225,19 @@ void write_strings(hid_t obj, const char* name, const std::vector<std::string>& 
                name, "'");
 }
 
+// A scalar fixed-length string, as h5py writes `f.attrs[name] = b"..."` (Keras's keras_version).
+void write_string(hid_t obj, const std::string& name, const std::string& value, const std::string& path) {
+  H5Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(type.get(), std::max<size_t>(1, value.size()));
+  H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
+  H5Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  std::string buf = value;
+  buf.resize(std::max<size_t>(1, value.size()), '\0');
+  H5Handle attr(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  STRATA_CHECK(attr.ok() && H5Awrite(attr.get(), type.get(), buf.data()) >= 0, path, ": cannot write attribute '",
+               name, "'");
+}
+
 H5Handle file_type(DType dtype) {
   switch (dtype) {
     case DType::f32: return H5Handle(H5Tcopy(H5T_IEEE_F32LE), H5Tclose);
@@ -262,7 +275,8 @@ std::vector<LayerWeights> load_hdf5_weights(const std::string& path) {
   return Reader(path).run();
 }
 
-void save_hdf5_weights(const std::string& path, const std::vector<LayerWeights>& layers) {
+void save_hdf5_weights(const std::string& path, const std::vector<LayerWeights>& layers,
+                       const std::vector<std::pair<std::string, std::string>>& root_attributes) {
   QuietErrors quiet;
   H5Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
   STRATA_CHECK(file.ok(), path, ": cannot create the HDF5 file");
@@ -271,6 +285,7 @@ void save_hdf5_weights(const std::string& path, const std::vector<LayerWeights>&
   std::vector<std::string> names;
   for (const auto& l : layers) names.push_back(l.layer);
   write_strings(file.get(), "layer_names", names, path);
+  for (const auto& [name, value] : root_attributes) write_string(file.get(), name, value, path);
   for (const auto& l : layers) {
     STRATA_CHECK(!l.layer.empty() && H5Lexists(file.get(), l.layer.c_str(), H5P_DEFAULT) <= 0, path, ": layer name '",
                  l.layer, "' is empty or appears twice");

@@ -17,11 +17,21 @@ namespace {
 // whose forward is running.
 thread_local std::vector<Layer*> call_stack;
 
+// Per kind, as TensorLayer's (and Keras's) layer-name counters. Function-local statics: a layer
+// may be constructed during another file's static initialisation.
+struct NameCounters {
+  std::mutex mu;
+  std::map<std::string, int> next;
+};
+NameCounters& name_counters() {
+  static NameCounters counters;
+  return counters;
+}
+
 std::string unique_name(const std::string& kind) {
-  static std::mutex mu;
-  static std::map<std::string, int> counters;
-  std::lock_guard<std::mutex> lock(mu);
-  return kind + "_" + std::to_string(++counters[kind]);
+  NameCounters& c = name_counters();
+  std::lock_guard<std::mutex> lock(c.mu);
+  return kind + "_" + std::to_string(++c.next[kind]);
 }
 
 // Moves a weight's data to `device` in place (its TensorImpl stays), so that optimizers and other
@@ -38,6 +48,12 @@ void move_in_place(const Tensor& w, Device device) {
 }
 
 }  // namespace
+
+void reset_default_names() {
+  NameCounters& c = name_counters();
+  std::lock_guard<std::mutex> lock(c.mu);
+  c.next.clear();
+}
 
 Layer::Layer(std::string kind, std::string name)
     : kind_(std::move(kind)), name_(name.empty() ? unique_name(kind_) : std::move(name)) {}

@@ -44,16 +44,7 @@ TEST_F(Hdf5Test, RoundTripsLayersOfEveryDtype) {
   unique[0].weights.push_back(named.back());
   unique.push_back({"no_weights", {}});
   save_hdf5_weights(path("m.h5"), unique);
-  const auto back = load_hdf5_weights(path("m.h5"));
-  ASSERT_EQ(back.size(), unique.size());
-  for (size_t i = 0; i < unique.size(); ++i) {
-    EXPECT_EQ(back[i].layer, unique[i].layer);
-    ASSERT_EQ(back[i].weights.size(), unique[i].weights.size());
-    for (size_t j = 0; j < unique[i].weights.size(); ++j) {
-      EXPECT_EQ(back[i].weights[j].first, unique[i].weights[j].first);
-      expect_same(back[i].weights[j].second, unique[i].weights[j].second, unique[i].weights[j].first);
-    }
-  }
+  strata::testing::expect_same_layers(load_hdf5_weights(path("m.h5")), unique, "m.h5");
   expect_error([&] { save_hdf5_weights(path("d.h5"), {{"a", {}}, {"a", {}}}); }, {"d.h5", "'a'", "twice"});
   expect_error([] { layers_of({{"W", ones({1})}}); }, {"'W' has no layer part"});
 }

@@ -3,6 +3,7 @@
 // layers in order, one group per layer whose `weight_names` attribute lists its datasets.
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "strata/io/safetensors.hpp"  // NamedTensors
@@ -24,7 +25,9 @@ std::vector<LayerWeights> load_hdf5_weights(const std::string& path);
 
 // Writes TensorLayer's save_weights_to_hdf5 layout (fixed-length byte-string attributes, as
 // h5py writes lists of bytes), which tl.files.load_hdf5_to_weights and Keras read.
-void save_hdf5_weights(const std::string& path, const std::vector<LayerWeights>& layers);
+// `root_attributes` are scalar strings on the root (Keras's keras_version and backend).
+void save_hdf5_weights(const std::string& path, const std::vector<LayerWeights>& layers,
+                       const std::vector<std::pair<std::string, std::string>>& root_attributes = {});
 
 // Groups "layer/weight" names (nn::Layer::named_weights) by layer, splitting at the last '/'
 // and keeping order; consecutive weights of one layer form one group.

@@ -118,6 +118,11 @@ class Layer {
   Shape last_output_shape_;
 };
 
+// Restarts the default names' counters (the next unnamed Dense is "dense_1" again), as a fresh
+// Keras session or TensorLayer process would; for matching their names (nn/interop.hpp). Names
+// of layers that exist are unchanged, so a new layer may then share a name with an old one.
+void reset_default_names();
+
 // Inside a layer class: lets temporaries of it join static models (see Layer::take).
 #define STRATA_LAYER_MOVABLE(Class) \
   std::shared_ptr<Layer> take() override { return std::make_shared<Class>(std::move(*this)); }
