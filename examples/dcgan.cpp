@@ -258,7 +258,9 @@ int main(int argc, char** argv) try {
     std::string shown;
     for (const auto& [key, total] : gan.sums) {
       curves[key].push_back(total / gan.counts[key]);
-      shown += " " + key + " " + std::to_string(curves[key].back());
+      char value[64];
+      std::snprintf(value, sizeof value, " %s %.4f", key.c_str(), curves[key].back());
+      shown += value;
     }
     char name[32];
     std::snprintf(name, sizeof name, "epoch_%03lld.png", static_cast<long long>(epoch));
