@@ -21,7 +21,7 @@ Tensor scalar_f64(double v) { return from_vector(std::vector<double>{v}, Shape{}
 int64_t read_i64(const std::string& who, const std::string& key, const Tensor& t) {
   STRATA_CHECK(t.dtype() == kInt64 && t.numel() == 1, who, ": state entry '", key,
                "' must be one int64 value, got ", dtype_name(t.dtype()), " ", t.shape().str());
-  return t.item<int64_t>();
+  return t.to(kCPU).contiguous().data<int64_t>()[0];  // exact: item() goes through a double
 }
 
 // "<i>.<rest>" split into i and rest; nothing when the key has another form.

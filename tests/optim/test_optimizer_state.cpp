@@ -136,6 +136,8 @@ TEST(OptimizerStateTest, StatesThatDoNotFitAreRefusedNamingTheEntry) {
                {"unknown state entry 'moments'"});
   expect_error([&] { fresh().load_state(with([](auto& s) { s[2].second = tensor({1.5f}); })); },
                {"'0.step'", "int64"});
+  expect_error([&] { fresh().load_state(with([](auto& s) { s[2].second = tensor({int64_t{-1}}).reshape({}); })); },
+               {"'0.step'", ">= 0, got -1"});
   expect_error([&] { fresh().load_state(with([](auto& s) { s.erase(s.begin()); })); }, {"lacks", "'lr'"});
   expect_error([&] { fresh().load_state(with([](auto& s) { s[0].second = tensor({-1.0}); })); }, {"lr", ">= 0"});
 
