@@ -6,12 +6,18 @@
 // With --fid N, the quality figure: the Fréchet distance on the 256 features of the Fashion-MNIST
 // classifier of fashion_mnist_cnn.cpp (trained here first), for N generated images against N
 // real ones, beside the real-vs-real floor (train vs test images) and the untrained generator.
+// With --loss wgan-gp, WGAN-GP (Gulrajani et al.) instead: a critic scores images (no sigmoid),
+// trained on 5 batches per generator step to widen the score gap between real and generated,
+// with a penalty keeping the norm of its gradient at images mixed from both near 1. That
+// gradient is itself differentiated (autograd::grad with create_graph), so the critic is made
+// of Dense layers: conv2d's backward is first-order only (docs/conventions.md).
 //   strata_dcgan --help
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,10 +56,18 @@ struct DiscriminatorNet : nn::Module {
   }
 };
 
+// WGAN-GP's critic: images [N, 28, 28, 1] -> one score each [N, 1] (real scores higher).
+// No batch norm: the penalty is on each sample's own gradient.
+struct CriticNet : nn::Module {
+  nn::Flatten flatten;
+  nn::Dense h1{512, nn::leaky_relu}, h2{256, nn::leaky_relu}, out{1};
+  Tensor forward(const Tensor& x) override { return out(h2(h1(flatten(x)))); }
+};
+
 struct Flags {
   int64_t epochs = 5, steps = 0, batch = 64, fid = 0, fid_train = 60000;
   uint64_t seed = 42;
-  std::string images, out = "dcgan_out";
+  std::string images, out = "dcgan_out", loss = "gan";
 };
 
 const char* kHelp =
@@ -65,7 +79,8 @@ const char* kHelp =
     "  --out DIR     where epoch_NNN.png sample grids and losses.png go (default dcgan_out)\n"
     "  --seed N      random seed (default 42)\n"
     "  --fid N       after training, Frechet distances on N images (Fashion-MNIST only; 0 = off)\n"
-    "  --fid-train N train the feature classifier on the first N training images (default 60000)\n";
+    "  --fid-train N train the feature classifier on the first N training images (default 60000)\n"
+    "  --loss L      gan (DCGAN, default) or wgan-gp (a Dense critic with gradient penalty)\n";
 
 Flags parse(int argc, char** argv) {
   Flags f;
@@ -85,9 +100,11 @@ Flags parse(int argc, char** argv) {
     else if (a == "--out") f.out = v;
     else if (a == "--fid") f.fid = std::stoll(v);
     else if (a == "--fid-train") f.fid_train = std::stoll(v);
+    else if (a == "--loss") f.loss = v;
     else throw Error("strata_dcgan: unknown flag " + a + " (see --help)");
   }
   STRATA_CHECK(f.epochs >= 1 && f.batch >= 2 && f.steps >= 0, "strata_dcgan: need --epochs >= 1, --batch >= 2, --steps >= 0");
+  STRATA_CHECK(f.loss == "gan" || f.loss == "wgan-gp", "strata_dcgan: --loss must be gan or wgan-gp, got ", f.loss);
   STRATA_CHECK(f.fid == 0 || (f.fid >= 2 && f.fid <= 10000 && f.fid_train >= 128 && f.images.empty()),
                "strata_dcgan: --fid needs 2 to 10000 images, --fid-train >= 128, and Fashion-MNIST (no --images)");
   return f;
@@ -143,6 +160,66 @@ void report_fid(GeneratorNet& trained, const Flags& f) {
               accuracy, static_cast<long long>(f.fid), floor, ceiling, fid);
 }
 
+// The training step of each loss, on one batch of real images; the losses it computes are
+// summed per epoch in `sums` (with their `counts`) for the curves.
+struct Gan {
+  GeneratorNet& g;
+  nn::Layer& d;
+  optim::Optimizer &g_opt, &d_opt;
+  std::map<std::string, double> sums, counts;
+  void add(const std::string& key, const Tensor& value) {
+    sums[key] += value.item<double>();
+    counts[key] += 1;
+  }
+  static void update(optim::Optimizer& opt, const Tensor& loss) {
+    opt.zero_grad();
+    loss.backward();
+    opt.step();
+  }
+
+  // DCGAN: the discriminator learns real (1) against generated (0), then the generator, through
+  // the updated discriminator, learns to be called real.
+  void dcgan_step(const Tensor& real) {
+    const int64_t b = real.shape()[0];
+    const Tensor fake = g(randn({b, kNoise}));
+    const Tensor ones = full({b, 1}, 1.0), zero = zeros({b, 1});
+    const Tensor d_loss = binary_cross_entropy_with_logits(d(real), ones) +
+                          binary_cross_entropy_with_logits(d(fake.detach()), zero);
+    update(d_opt, d_loss);
+    const Tensor g_loss = binary_cross_entropy_with_logits(d(fake), ones);
+    update(g_opt, g_loss);
+    add("d_loss", d_loss);
+    add("g_loss", g_loss);
+  }
+
+  // WGAN-GP: the critic minimises score(fake) - score(real) + 10 (|grad score(mixed)| - 1)^2 on
+  // every batch (step counts batches from the start); the generator maximises score(fake) on
+  // every 5th.
+  void wgan_gp_step(const Tensor& real, int64_t step) {
+    constexpr double kPenalty = 10;
+    constexpr int64_t kCriticSteps = 5;
+    const int64_t b = real.shape()[0];
+    Tensor fake;
+    {
+      NoGradGuard no_grad;  // the critic's step does not reach the generator
+      fake = g(randn({b, kNoise}));
+    }
+    const Tensor mix = rand({b, 1, 1, 1});
+    const Tensor mixed = (real * mix + fake * (1.0 - mix)).requires_grad_();
+    const Tensor slopes = autograd::grad({d(mixed)}, {mixed}, {full({b, 1}, 1.0)}, false, /*create_graph=*/true)[0];
+    const Tensor norms = sqrt(sum(square(slopes), {1, 2, 3}) + 1e-12);
+    const Tensor gap = mean(d(real)) - mean(d(fake));  // the critic's Wasserstein-1 estimate
+    const Tensor penalty = mean(square(norms - 1.0)) * kPenalty;
+    update(d_opt, penalty - gap);
+    add("wasserstein", gap);
+    add("penalty", penalty);
+    if ((step + 1) % kCriticSteps != 0) return;
+    const Tensor g_loss = -mean(d(g(randn({b, kNoise}))));
+    update(g_opt, g_loss);
+    add("g_loss", g_loss);
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -153,39 +230,38 @@ int main(int argc, char** argv) try {
   std::printf("%lld training images\n", static_cast<long long>(n));
   std::filesystem::create_directories(f.out);
 
+  const bool wgan = f.loss == "wgan-gp";
   GeneratorNet g;
-  DiscriminatorNet d;
-  d(g(zeros({2, kNoise})));  // builds both networks' weights before the optimizers take them
-  // DCGAN's Adam: lr 2e-4, beta1 0.5 (the default 0.9 makes the game oscillate).
-  optim::Adam g_opt(g.trainable_weights(), {.lr = 2e-4, .beta1 = 0.5});
-  optim::Adam d_opt(d.trainable_weights(), {.lr = 2e-4, .beta1 = 0.5});
+  std::unique_ptr<nn::Layer> d;
+  if (wgan) d = std::make_unique<CriticNet>();
+  else d = std::make_unique<DiscriminatorNet>();
+  (*d)(g(zeros({2, kNoise})));  // builds both networks' weights before the optimizers take them
+  // DCGAN's Adam: lr 2e-4, beta1 0.5 (the default 0.9 makes the game oscillate); WGAN-GP's
+  // paper: lr 1e-4, beta1 0, beta2 0.9.
+  const optim::AdamOptions adam = wgan ? optim::AdamOptions{.lr = 1e-4, .beta1 = 0, .beta2 = 0.9}
+                                       : optim::AdamOptions{.lr = 2e-4, .beta1 = 0.5};
+  optim::Adam g_opt(g.trainable_weights(), adam), d_opt(d->trainable_weights(), adam);
+  Gan gan{g, *d, g_opt, d_opt};
   const Tensor fixed_z = randn({64, kNoise});
   std::map<std::string, std::vector<double>> curves;
 
   const int64_t per_epoch = f.steps > 0 ? std::min(f.steps, n / f.batch) : n / f.batch;
   for (int64_t epoch = 1; epoch <= f.epochs; ++epoch) {
     const Tensor order = randperm(n);
-    double d_sum = 0, g_sum = 0;
+    gan.sums.clear();
+    gan.counts.clear();
     for (int64_t s = 0; s < per_epoch; ++s) {
       const Tensor real = index_select(images, 0, order.narrow(0, s * f.batch, f.batch));
-      const Tensor fake = g(randn({f.batch, kNoise}));
-      const Tensor ones = full({f.batch, 1}, 1.0), zero = zeros({f.batch, 1});
-      // The discriminator on real and (detached) generated images.
-      Tensor d_loss = binary_cross_entropy_with_logits(d(real), ones) +
-                      binary_cross_entropy_with_logits(d(fake.detach()), zero);
-      d_opt.zero_grad();
-      d_loss.backward();
-      d_opt.step();
-      // The generator, through the updated discriminator, towards "real".
-      Tensor g_loss = binary_cross_entropy_with_logits(d(fake), ones);
-      g_opt.zero_grad();
-      g_loss.backward();
-      g_opt.step();
-      d_sum += d_loss.item<double>();
-      g_sum += g_loss.item<double>();
+      if (wgan) gan.wgan_gp_step(real, (epoch - 1) * per_epoch + s);
+      else gan.dcgan_step(real);
     }
-    curves["d_loss"].push_back(d_sum / static_cast<double>(per_epoch));
-    curves["g_loss"].push_back(g_sum / static_cast<double>(per_epoch));
+    std::string shown;
+    for (const auto& [key, total] : gan.sums) {
+      curves[key].push_back(total / gan.counts[key]);
+      char value[64];
+      std::snprintf(value, sizeof value, " %s %.4f", key.c_str(), curves[key].back());
+      shown += value;
+    }
     char name[32];
     std::snprintf(name, sizeof name, "epoch_%03lld.png", static_cast<long long>(epoch));
     {
@@ -195,8 +271,7 @@ int main(int argc, char** argv) try {
       g.train();
     }
     data::save_curves(curves, (std::filesystem::path(f.out) / "losses.png").string());
-    std::printf("epoch %lld: d_loss %.4f g_loss %.4f -> %s/%s\n", static_cast<long long>(epoch),
-                curves["d_loss"].back(), curves["g_loss"].back(), f.out.c_str(), name);
+    std::printf("epoch %lld:%s -> %s/%s\n", static_cast<long long>(epoch), shown.c_str(), f.out.c_str(), name);
   }
   if (f.fid > 0) report_fid(g, f);
   return 0;

@@ -148,6 +148,8 @@ Tensor predict(nn::Layer& model, const Tensor& x, int64_t batch_size) {
 History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn, const Data& train_data,
             FitOptions options) {
   STRATA_CHECK(options.epochs >= 0, "fit: epochs must be >= 0, got ", options.epochs);
+  STRATA_CHECK(options.initial_epoch >= 0 && options.initial_epoch <= options.epochs,
+               "fit: initial_epoch must be in [0, epochs] = [0, ", options.epochs, "], got ", options.initial_epoch);
   STRATA_CHECK(options.batch_size >= 1, "fit: batch_size must be >= 1, got ", options.batch_size);
   STRATA_CHECK(!train_data.empty(), "fit: no training data");
   STRATA_CHECK(!optimizer.params().empty(), "fit: the optimizer has no parameters. Layers create their weights ",
@@ -172,12 +174,15 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
   state.optimizer = &optimizer;
   state.history = &history;
   state.epochs = options.epochs;
+  state.initial_epoch = options.initial_epoch;
+  state.seed = options.seed;
   state.steps_per_epoch = (train.size() + options.batch_size - 1) / options.batch_size;
+  state.global_step = options.initial_epoch * state.steps_per_epoch;
   AttachedCallbacks callbacks(active_callbacks, &state);
 
   for (const auto& cb : *callbacks) cb->on_train_begin();
   Logs logs;
-  for (int64_t epoch = 0; epoch < options.epochs && !state.stop_requested; ++epoch) {
+  for (int64_t epoch = options.initial_epoch; epoch < options.epochs && !state.stop_requested; ++epoch) {
     for (const auto& cb : *callbacks) cb->on_epoch_begin(epoch);
     const double lr = optimizer.learning_rate();
     model.train();

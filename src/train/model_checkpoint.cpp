@@ -1,10 +1,13 @@
 #include "strata/train/model_checkpoint.hpp"
 
 #include <cmath>
+#include <optional>
+#include <vector>
 
 #include "strata/core/error.hpp"
 #include "strata/nn/layer.hpp"
 #include "strata/train/hub_models.hpp"
+#include "strata/train/resume.hpp"
 
 namespace strata::train {
 
@@ -19,6 +22,19 @@ ModelCheckpoint::ModelCheckpoint(hub::Hub& hub, std::string model_name, ModelChe
 void ModelCheckpoint::on_train_begin() {
   monitor_.reset();
   versions_.clear();
+  // A resumed run must beat the best of the epochs it continues, as the uninterrupted run would.
+  const int64_t first = state().initial_epoch;
+  if (first == 0 || !options_.save_best_only) return;
+  constexpr int64_t kPage = 100;
+  for (hub::Page page{.limit = kPage}; ; page.offset += kPage) {
+    const std::vector<hub::ModelInfo> infos = hub_.list_models(model_name_, page);
+    for (const hub::ModelInfo& info : infos) {
+      const std::optional<int64_t> epoch = checkpoint_epoch(info);
+      const auto value = info.meta.metrics.find(options_.monitor);
+      if (epoch && *epoch < first && value != info.meta.metrics.end()) monitor_.update(value->second);
+    }
+    if (static_cast<int64_t>(infos.size()) < kPage) break;
+  }
 }
 
 void ModelCheckpoint::on_epoch_end(int64_t epoch, Logs& logs) {
@@ -29,8 +45,8 @@ void ModelCheckpoint::on_epoch_end(int64_t epoch, Logs& logs) {
   for (const auto& [key, value] : logs)
     if (std::isfinite(value)) meta.metrics[key] = value;
   meta.tags = options_.tags;
-  meta.values["epoch"] = std::to_string(epoch);
   meta.run_id = options_.run_id;
+  add_training_state(hub_, model_name_, state(), epoch, options_.include_optimizer, meta);
   versions_.push_back(hub_.save_model(model_name_, model().named_weights(), meta));
 }
 

@@ -3,10 +3,10 @@
 //   dist_job throw             rank 1 throws an exception that nothing catches
 //   dist_job kill              rank 1 is killed by SIGKILL
 //   dist_job return            rank 1 returns 3 from main (MPI is finalised at exit)
-//   dist_job train HUB EPOCHS FIRST_EPOCH [resume]
-//                              fit with DataParallel and a checkpoint per epoch into the SQLite
-//                              hub HUB; epochs FIRST_EPOCH.. (their shuffles); `resume` starts
-//                              from the hub's latest checkpoint
+//   dist_job train HUB EPOCHS [resume]
+//                              fit with DataParallel, Adam and a checkpoint per epoch into the
+//                              SQLite hub HUB up to epoch EPOCHS; `resume` continues from the
+//                              hub's latest checkpoint (weights, Adam's moments, epoch, seed)
 //   dist_job compare HUB1 HUB2 exit 0 when the latest checkpoints match (1e-5)
 // In throw, kill and return, without the fault handling the other ranks would wait in all_reduce for ever.
 #include <csignal>
@@ -27,27 +27,27 @@ struct MLP : nn::Module {
   Tensor forward(const Tensor& x) override { return out(b(a(x))); }
 };
 
-// SGD without momentum: the checkpoint holds the weights, and plain SGD has no other state.
-int train_job(const std::string& hub_path, int64_t epochs, int64_t first_epoch, bool resume) {
+// Adam: the checkpoint must hold its moments and step counts as well as the weights.
+int train_job(const std::string& hub_path, int64_t epochs, bool resume) {
   const dist::World& world = dist::world();
   Generator gen(11);
   const Tensor x = randn({60, 6}, kFloat32, &gen), y = randint(0, 3, {60}, kInt64, &gen);
   manual_seed(1);
   MLP net;
   net(x.narrow(0, 0, 2));
-  std::optional<hub::Hub> hub;  // rank 0 alone opens the hub: it alone writes checkpoints
-  train::CallbackList callbacks;
-  if (world.rank == 0) {
-    hub.emplace(hub::Hub::open(hub_path));
-    if (resume) nn::assign_weights_by_name(net, hub->load_model("mlp").weights);
-    callbacks.push_back(std::make_shared<train::ModelCheckpoint>(
+  dist::DataParallel model(net);
+  optim::Adam adam(model.trainable_weights(), {.lr = 0.01});
+  train::FitOptions options{.epochs = epochs, .batch_size = 12, .seed = 5, .verbose = 0};
+  // Every rank reads the checkpoint (the same one: it is read before anyone writes); rank 0
+  // alone writes checkpoints (ModelCheckpoint is rank_zero_only).
+  std::optional<hub::Hub> hub;
+  if (resume || world.rank == 0) hub.emplace(hub::Hub::open(hub_path));
+  if (resume) train::resume_from(*hub, "mlp", model, adam, options);
+  dist::barrier();
+  if (world.rank == 0)
+    options.callbacks.push_back(std::make_shared<train::ModelCheckpoint>(
         *hub, "mlp", train::ModelCheckpointOptions{.monitor = "loss", .save_best_only = false}));
-  }
-  dist::DataParallel model(net);  // the other ranks get the checkpoint's weights from rank 0
-  optim::SGD sgd(model.trainable_weights(), {.lr = 0.1});
-  train::fit(model, sgd, {}, {x, y},
-             {.epochs = epochs, .batch_size = 12, .seed = static_cast<uint64_t>(5 + first_epoch), .callbacks = callbacks,
-              .verbose = 0});
+  train::fit(model, adam, {}, {x, y}, options);
   return 0;
 }
 
@@ -68,8 +68,8 @@ int compare_job(const std::string& hub1, const std::string& hub2) {
 int main(int argc, char** argv) {
   const dist::World& world = dist::init();
   const std::string mode = argc > 1 ? argv[1] : "";
-  if (mode == "train" && argc >= 5)
-    return train_job(argv[2], std::stoll(argv[3]), std::stoll(argv[4]), argc > 5 && std::string(argv[5]) == "resume");
+  if (mode == "train" && argc >= 4)
+    return train_job(argv[2], std::stoll(argv[3]), argc > 4 && std::string(argv[4]) == "resume");
   if (mode == "compare" && argc == 4) return compare_job(argv[2], argv[3]);
   dist::barrier();
   if (mode == "hello") {

@@ -1,6 +1,9 @@
 // Adadelta (Zeiler): scale the gradient by the ratio of running RMS of past updates to running
 // RMS of gradients, so the step has the parameter's units; exactly torch.optim.Adadelta's rule.
 #pragma once
+#include <string>
+#include <vector>
+
 #include "strata/optim/optimizer.hpp"
 
 namespace strata::optim {
@@ -19,6 +22,7 @@ class Adadelta : public Optimizer {
 
  protected:
   void update(Tensor& param, const Tensor& grad, ParamState& state) override;
+  std::vector<std::string> buffer_names() const override { return {"square_avg", "acc_delta"}; }
 
  private:
   AdadeltaOptions options_;

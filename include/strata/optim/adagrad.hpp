@@ -1,6 +1,9 @@
 // Adagrad (Duchi et al.): divide by the root of the sum of all squared gradients so far, with an
 // optional decay of the learning rate per step; exactly torch.optim.Adagrad's rule.
 #pragma once
+#include <string>
+#include <vector>
+
 #include "strata/optim/optimizer.hpp"
 
 namespace strata::optim {
@@ -20,6 +23,7 @@ class Adagrad : public Optimizer {
 
  protected:
   void update(Tensor& param, const Tensor& grad, ParamState& state) override;
+  std::vector<std::string> buffer_names() const override { return {"sum"}; }
 
  private:
   AdagradOptions options_;

@@ -3,6 +3,9 @@
 // torch.optim.Adam / AdamW, bias corrections counted per parameter.
 //   optim::Adam adam(params, {.lr = 1e-3, .amsgrad = true});
 #pragma once
+#include <string>
+#include <vector>
+
 #include "strata/optim/optimizer.hpp"
 
 namespace strata::optim {
@@ -24,6 +27,7 @@ class Adam : public Optimizer {
  protected:
   Adam(std::vector<Tensor> params, AdamOptions options, std::string name, bool decoupled);
   void update(Tensor& param, const Tensor& grad, ParamState& state) override;
+  std::vector<std::string> buffer_names() const override { return {"exp_avg", "exp_avg_sq", "max_exp_avg_sq"}; }
 
  private:
   AdamOptions options_;

@@ -1,6 +1,9 @@
 // Adamax: Adam with the infinity norm (a decayed running maximum of |grad|) in place of the
 // second moment; exactly torch.optim.Adamax's rule.
 #pragma once
+#include <string>
+#include <vector>
+
 #include "strata/optim/optimizer.hpp"
 
 namespace strata::optim {
@@ -20,6 +23,7 @@ class Adamax : public Optimizer {
 
  protected:
   void update(Tensor& param, const Tensor& grad, ParamState& state) override;
+  std::vector<std::string> buffer_names() const override { return {"exp_avg", "exp_inf"}; }
 
  private:
   AdamaxOptions options_;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "strata/core/tensor.hpp"
+#include "strata/io/safetensors.hpp"
 
 namespace strata::optim {
 
@@ -36,10 +37,23 @@ class Optimizer {
   // The state of params()[i]; empty (step 0, no buffers) until its first update.
   const ParamState& state(size_t i) const { return states_.at(i); }
 
+  // Everything step() remembers, as named tensors for a checkpoint (io::to_safetensors, the
+  // hub): "lr" (f64 scalar), "params" (i64 scalar, the parameter count), and per parameter i
+  // that has been updated "<i>.step" (i64 scalar) and "<i>.<buffer>" (shaped like it).
+  // Hyper-parameters (betas, momentum, ...) are not state: make the optimizer with the same ones.
+  io::NamedTensors named_state() const;
+  // Replaces the state with `state` (from named_state() of an optimizer of the same kind over
+  // parameters of the same shapes), so that training continues bit for bit. Checks everything
+  // before changing anything, and throws strata::Error naming the entry that does not fit
+  // (parameter count, an unknown or misshapen buffer, a buffer this optimizer does not use).
+  void load_state(const io::NamedTensors& state);
+
  protected:
   // Applies one update to `param` given its gradient; state.step is already incremented.
   virtual void update(Tensor& param, const Tensor& grad, ParamState& state) = 0;
 
+  // The buffer names update() may create, for load_state's check ({"exp_avg", "exp_avg_sq"}).
+  virtual std::vector<std::string> buffer_names() const = 0;
   // The buffer `key` of `state`, created filled with `init` and shaped like `like` if missing.
   static Tensor& buffer(ParamState& state, const std::string& key, const Tensor& like, double init = 0);
   // grad + weight_decay * param (L2 regularisation folded into the gradient).

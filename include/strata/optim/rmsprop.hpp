@@ -1,6 +1,9 @@
 // RMSprop (Hinton): divide the gradient by a running root mean square, optionally centred (by
 // the running mean's square) and with momentum; exactly torch.optim.RMSprop's rule.
 #pragma once
+#include <string>
+#include <vector>
+
 #include "strata/optim/optimizer.hpp"
 
 namespace strata::optim {
@@ -21,6 +24,7 @@ class RMSprop : public Optimizer {
 
  protected:
   void update(Tensor& param, const Tensor& grad, ParamState& state) override;
+  std::vector<std::string> buffer_names() const override { return {"square_avg", "grad_avg", "momentum_buffer"}; }
 
  private:
   RMSpropOptions options_;

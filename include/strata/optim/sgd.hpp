@@ -2,6 +2,9 @@
 // decay; exactly torch.optim.SGD's rule (the momentum buffer starts as the first gradient).
 //   optim::SGD sgd(model.trainable_weights(), {.lr = 0.1, .momentum = 0.9, .nesterov = true});
 #pragma once
+#include <string>
+#include <vector>
+
 #include "strata/optim/optimizer.hpp"
 
 namespace strata::optim {
@@ -21,6 +24,7 @@ class SGD : public Optimizer {
 
  protected:
   void update(Tensor& param, const Tensor& grad, ParamState& state) override;
+  std::vector<std::string> buffer_names() const override { return {"momentum_buffer"}; }
 
  private:
   SGDOptions options_;

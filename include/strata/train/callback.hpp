@@ -28,6 +28,8 @@ struct TrainingState {
   optim::Optimizer* optimizer = nullptr;
   const History* history = nullptr;  // the epochs finished so far
   int64_t epochs = 0;                // as asked for
+  int64_t initial_epoch = 0;         // the first epoch of this fit (FitOptions::initial_epoch)
+  uint64_t seed = 0;                 // FitOptions::seed: epoch e is shuffled with seed + e
   int64_t steps_per_epoch = 0;
   int64_t global_step = 0;           // batches trained so far, over all epochs
   bool stop_requested = false;

@@ -62,6 +62,9 @@ MetricList default_metrics();
 
 struct FitOptions {
   int64_t epochs = 1;
+  // The first epoch to train (Keras's initial_epoch): a resumed run trains epochs initial_epoch
+  // .. epochs - 1 with their shuffles and epoch numbers (train/resume.hpp sets it).
+  int64_t initial_epoch = 0;
   int64_t batch_size = 32;
   Data validation_data;
   // Or: validate on this last fraction of the training data, cut off before any shuffling.

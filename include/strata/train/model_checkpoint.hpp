@@ -1,7 +1,9 @@
 // ModelCheckpoint: saves the model's named_weights() as a new version in the hub each time a
 // monitored value (by default "val_loss") improves, or after every epoch. Each version carries
 // the epoch's logs as its metrics (so Hub::find_top_model can pick the best), the epoch, and
-// optionally the run and tags.
+// optionally the run and tags; and, unless told otherwise, the optimizer's state and the rest
+// of the training state, so that train::resume_from can continue the run (train/resume.hpp).
+// In a resumed fit, save_best_only compares with the versions saved before initial_epoch.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -22,6 +24,7 @@ struct ModelCheckpointOptions {
   std::optional<int64_t> run_id;  // recorded with each version (e.g. HubLogger::run_id())
   std::vector<std::string> tags;
   std::string architecture;  // empty: a static model's JSON, else the kind ("module", ...) (hub_models.hpp)
+  bool include_optimizer = true;  // the optimizer's state as a version of "NAME/optimizer" (Keras's default)
 };
 
 class ModelCheckpoint : public Callback {

@@ -16,5 +16,6 @@
 #include "strata/train/model_checkpoint.hpp"
 #include "strata/train/monitor.hpp"
 #include "strata/train/progress_bar.hpp"
+#include "strata/train/resume.hpp"
 #include "strata/train/tensorboard_export.hpp"
 #include "strata/train/tensorboard_logger.hpp"
