@@ -1,0 +1,189 @@
+#include "strata/nn/skip_gram_training.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <random>
+#include <thread>
+
+#include "strata/core/error.hpp"
+
+namespace strata::nn {
+namespace {
+
+struct Tables {
+  float* in;
+  float* out;
+  int64_t vocab, dim;
+};
+
+Tables tables_of(Tensor& embeddings, Tensor& output, const char* what) {
+  STRATA_CHECK(embeddings.dtype() == kFloat32 && output.dtype() == kFloat32, what,
+               ": tables must be float32, got ", dtype_name(embeddings.dtype()), " and ",
+               dtype_name(output.dtype()));
+  STRATA_CHECK(embeddings.dim() == 2 && embeddings.shape() == output.shape(), what,
+               ": embeddings and output must be the same [V, E] shape, got ", embeddings.shape().str(), " and ",
+               output.shape().str());
+  STRATA_CHECK(embeddings.is_contiguous() && output.is_contiguous() && embeddings.device().type == DeviceType::CPU &&
+                   output.device().type == DeviceType::CPU,
+               what, ": tables must be contiguous CPU tensors");
+  return {embeddings.data<float>(), output.data<float>(), embeddings.shape()[0], embeddings.shape()[1]};
+}
+
+float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+
+// The fused update of one (centre, target) with label 1 (context) or 0 (negative): the output
+// row moves at once, the centre's gradient gathers in `grad` and is applied after all targets.
+inline double update(const Tables& t, const float* v, int64_t target, float label, float alpha, float* grad) {
+  float* o = t.out + target * t.dim;
+  float f = 0;
+#pragma omp simd reduction(+ : f)
+  for (int64_t k = 0; k < t.dim; ++k) f += o[k] * v[k];
+  const float p = sigmoid(f);
+  const float g = (label - p) * alpha;
+#pragma omp simd
+  for (int64_t k = 0; k < t.dim; ++k) {
+    grad[k] += g * o[k];
+    o[k] += g * v[k];
+  }
+  const float q = label > 0 ? p : 1 - p;
+  return -std::log(std::max(q, 1e-7f));
+}
+
+// Draws ids with probability counts^0.75 / Σ (word2vec's noise distribution) by bisection.
+class NoiseSampler {
+ public:
+  explicit NoiseSampler(const std::vector<int64_t>& counts) : cumulative_(counts.size()) {
+    double total = 0;
+    for (size_t i = 0; i < counts.size(); ++i) cumulative_[i] = total += std::pow(static_cast<double>(counts[i]), 0.75);
+    STRATA_CHECK(total > 0, "train_skip_gram: counts are all zero");
+  }
+  int64_t draw(std::mt19937_64& rng) const {
+    const double u = std::uniform_real_distribution<double>(0, cumulative_.back())(rng);
+    const auto it = std::upper_bound(cumulative_.begin(), cumulative_.end(), u);
+    return std::min<int64_t>(it - cumulative_.begin(), static_cast<int64_t>(cumulative_.size()) - 1);
+  }
+
+ private:
+  std::vector<double> cumulative_;
+};
+
+}  // namespace
+
+double skip_gram_step(Tensor& embeddings, Tensor& output, int64_t centre, int64_t context,
+                      const std::vector<int64_t>& negatives, double alpha) {
+  const Tables t = tables_of(embeddings, output, "skip_gram_step");
+  auto in_range = [&](int64_t id) { return id >= 0 && id < t.vocab; };
+  STRATA_CHECK(in_range(centre) && in_range(context), "skip_gram_step: ids ", centre, " and ", context,
+               " must lie in [0, ", t.vocab, ")");
+  std::vector<float> grad(t.dim, 0.0f);
+  float* v = t.in + centre * t.dim;
+  double loss = update(t, v, context, 1, static_cast<float>(alpha), grad.data());
+  for (int64_t n : negatives) {
+    STRATA_CHECK(in_range(n), "skip_gram_step: negative id ", n, " must lie in [0, ", t.vocab, ")");
+    loss += update(t, v, n, 0, static_cast<float>(alpha), grad.data());
+  }
+  for (int64_t k = 0; k < t.dim; ++k) v[k] += grad[k];
+  return loss;
+}
+
+SkipGramStats train_skip_gram(Tensor& embeddings, Tensor& output, const std::vector<int64_t>& corpus,
+                              const std::vector<int64_t>& counts, const SkipGramOptions& o) {
+  const Tables t = tables_of(embeddings, output, "train_skip_gram");
+  STRATA_CHECK(static_cast<int64_t>(counts.size()) == t.vocab, "train_skip_gram: ", counts.size(),
+               " counts for a vocabulary of ", t.vocab);
+  STRATA_CHECK(o.window >= 1 && o.negative >= 0 && o.epochs >= 1 && o.threads >= 1 && o.alpha > 0 &&
+                   o.min_alpha >= 0 && o.sample >= 0,
+               "train_skip_gram: need window >= 1, negative >= 0, epochs >= 1, threads >= 1, alpha > 0");
+  for (int64_t id : corpus)
+    STRATA_CHECK(id >= 0 && id < t.vocab, "train_skip_gram: corpus id ", id, " outside [0, ", t.vocab, ")");
+  const NoiseSampler noise(counts);
+  // word2vec's subsampling: keep a word of frequency f with probability (sqrt(f / s) + 1) s / f.
+  double total = 0;
+  for (int64_t c : counts) total += static_cast<double>(c);
+  std::vector<float> keep(counts.size(), 1.0f);
+  if (o.sample > 0)
+    for (size_t i = 0; i < counts.size(); ++i) {
+      const double f = static_cast<double>(counts[i]), s = o.sample * total;
+      if (f > 0) keep[i] = static_cast<float>(std::min(1.0, (std::sqrt(f / s) + 1) * s / f));
+    }
+
+  const auto n = static_cast<int64_t>(corpus.size());
+  const double all_words = static_cast<double>(n) * static_cast<double>(o.epochs);
+  std::atomic<int64_t> done{0}, trained{0};
+  std::atomic<double> loss_sum{0}, pairs{0};
+  auto worker = [&](int64_t thread) {
+    std::mt19937_64 rng(o.seed * 1000003 + static_cast<uint64_t>(thread));
+    std::uniform_real_distribution<float> uniform(0, 1);
+    const int64_t begin = n * thread / o.threads, end = n * (thread + 1) / o.threads;
+    std::vector<float> grad(t.dim);
+    std::vector<int64_t> sentence;
+    for (int64_t epoch = 0; epoch < o.epochs; ++epoch) {
+      double epoch_loss = 0, epoch_pairs = 0;
+      int64_t local_done = 0, local_trained = 0;
+      auto alpha_at = [&](int64_t words) {
+        const double progress = static_cast<double>(words) / all_words;
+        return static_cast<float>(std::max(o.min_alpha, o.alpha - (o.alpha - o.min_alpha) * progress));
+      };
+      float alpha = alpha_at(done.load());
+      for (int64_t s = begin; s < end;) {
+        // A sentence: up to the boundary word or 10,000 words (word2vec.c's MAX_SENTENCE_LENGTH),
+        // subsampled as it is read.
+        sentence.clear();
+        int64_t e = s;
+        for (; e < end && e - s < 10000; ++e) {
+          if (corpus[e] == o.boundary) {
+            ++e;
+            break;
+          }
+          if (keep[corpus[e]] >= 1 || uniform(rng) < keep[corpus[e]]) sentence.push_back(corpus[e]);
+        }
+        local_done += e - s;
+        s = e;
+        local_trained += static_cast<int64_t>(sentence.size());
+        const auto len = static_cast<int64_t>(sentence.size());
+        for (int64_t i = 0; i < len; ++i) {
+          const int64_t reach = o.window - static_cast<int64_t>(rng() % o.window);
+          for (int64_t j = std::max<int64_t>(0, i - reach); j <= std::min(len - 1, i + reach); ++j) {
+            if (j == i) continue;
+            std::fill(grad.begin(), grad.end(), 0.0f);
+            // word2vec.c and gensim train the context word's input vector on the centre word.
+            float* ctx_in = t.in + sentence[j] * t.dim;
+            epoch_loss += update(t, ctx_in, sentence[i], 1, alpha, grad.data());
+            for (int64_t k = 0; k < o.negative; ++k) {
+              const int64_t neg = noise.draw(rng);
+              if (neg == sentence[i]) continue;
+              epoch_loss += update(t, ctx_in, neg, 0, alpha, grad.data());
+            }
+#pragma omp simd
+            for (int64_t k = 0; k < t.dim; ++k) ctx_in[k] += grad[k];
+            epoch_pairs += 1;
+          }
+        }
+        if (local_done >= 10000) {  // progress and the learning rate, shared by all threads
+          const int64_t now = done.fetch_add(local_done) + local_done;
+          trained += local_trained;
+          local_done = local_trained = 0;
+          alpha = alpha_at(now);
+          if (thread == 0 && o.on_progress) o.on_progress(static_cast<double>(now) / all_words, alpha);
+        }
+      }
+      done += local_done;
+      trained += local_trained;
+      if (epoch == o.epochs - 1) {
+        loss_sum.fetch_add(epoch_loss);
+        pairs.fetch_add(epoch_pairs);
+      }
+    }
+  };
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> threads;
+  for (int64_t k = 1; k < o.threads; ++k) threads.emplace_back(worker, k);
+  worker(0);
+  for (std::thread& th : threads) th.join();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return {done.load(), trained.load(), seconds, pairs.load() > 0 ? loss_sum.load() / pairs.load() : 0.0};
+}
+
+}  // namespace strata::nn
