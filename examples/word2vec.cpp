@@ -149,6 +149,7 @@ double pair_mrr(const std::vector<float>& e, int64_t dim, const data::Vocabulary
 
 int main(int argc, char** argv) try {
   const Flags f = parse(argc, argv);
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress lines show as they come, also in a log file
   manual_seed(f.seed);
   std::filesystem::create_directories(f.out);
   // All lines train (no held-out split); words below --min-count are dropped, as gensim does.
