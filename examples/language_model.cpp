@@ -1,7 +1,8 @@
 // A word-level language model (Zaremba et al.'s PTB "small" configuration; TensorLayer's
 // tutorial_ptb_lstm.py): a 2x200 LSTM over 200-wide embeddings, trained with truncated
 // backpropagation through time (the state carried from batch to batch, the gradient cut),
-// plain SGD at learning rate 1 halved each epoch after the 4th, gradients clipped to norm 5.
+// plain SGD at learning rate 1 halved each epoch after the 4th (--full-rate), gradients clipped
+// to norm 5.
 // Data: the PTB files when you have them (--ptb DIR), else the World English Bible (Debian's
 // sword-text-web, public domain) split 90/5/5 with PTB's 10,000-word vocabulary. The quality
 // figure: validation and test perplexity against an interpolated Kneser-Ney trigram counted
@@ -49,7 +50,7 @@ struct LanguageModel : nn::Module {
 };
 
 struct Flags {
-  int64_t epochs = 13, batch = 20, steps = 20, hidden = 200, max_steps = 0, vocabulary = 10000, sample = 60, top_k = 40;
+  int64_t epochs = 13, full_rate_epochs = 4, batch = 20, steps = 20, hidden = 200, max_steps = 0, vocabulary = 10000, sample = 60, top_k = 40;
   double lr = 1.0, dropout = 0.0, temperature = 0.8;
   uint64_t seed = 1;
   std::string ptb, hub = "strata.db", out = "language_model_out", prompt = "in the beginning";
@@ -60,12 +61,13 @@ const char* kHelp =
     "  --ptb DIR        train on ptb.train.txt / ptb.valid.txt / ptb.test.txt in DIR\n"
     "                   (default: the World English Bible, sword-text-web, split 90/5/5)\n"
     "  --epochs N       passes over the training words (default 13, PTB small's)\n"
+    "  --full-rate N    epochs at the initial learning rate, then halved each epoch (default 4)\n"
     "  --max-steps N    at most N batches per epoch, 0 = all (default 0)\n"
     "  --batch N        sequences per batch (default 20)\n"
     "  --steps N        BPTT length (default 20, PTB small's num_steps)\n"
     "  --hidden N       embedding and LSTM width (default 200)\n"
     "  --vocabulary N   Bible vocabulary size, <unk> included (default 10000)\n"
-    "  --lr X           SGD learning rate, halved every epoch after the 4th (default 1.0)\n"
+    "  --lr X           SGD learning rate (default 1.0)\n"
     "  --dropout X      dropout on embeddings and LSTM outputs (default 0, PTB small's keep_prob 1)\n"
     "  --sample N       words of text to sample after training (default 60)\n"
     "  --temperature X  sampling temperature (default 0.8)\n"
@@ -88,6 +90,7 @@ Flags parse(int argc, char** argv) {
     if (a == "--ptb") f.ptb = v;
     else if (a == "--epochs") f.epochs = std::stoll(v);
     else if (a == "--max-steps") f.max_steps = std::stoll(v);
+    else if (a == "--full-rate") f.full_rate_epochs = std::stoll(v);
     else if (a == "--batch") f.batch = std::stoll(v);
     else if (a == "--steps") f.steps = std::stoll(v);
     else if (a == "--hidden") f.hidden = std::stoll(v);
@@ -179,7 +182,7 @@ int main(int argc, char** argv) try {
   const auto per_epoch = static_cast<int64_t>(train_batches.size());
   const int64_t steps = f.max_steps > 0 ? std::min(f.max_steps, per_epoch) : per_epoch;
   for (int64_t epoch = 1; epoch <= f.epochs; ++epoch) {
-    sgd.set_learning_rate(f.lr * std::pow(0.5, static_cast<double>(std::max<int64_t>(epoch - 4, 0))));
+    sgd.set_learning_rate(f.lr * std::pow(0.5, static_cast<double>(std::max<int64_t>(epoch - f.full_rate_epochs, 0))));
     std::vector<Tensor> state;
     double nll = 0;
     for (int64_t s = 0; s < steps; ++s) {

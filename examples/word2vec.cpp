@@ -184,7 +184,7 @@ int main(int argc, char** argv) try {
 
   // One call per epoch, the learning rate falling linearly across them as in one long call.
   std::map<std::string, std::vector<double>> curves;
-  double seconds = 0;
+  double seconds = 0, cpu_seconds = 0;
   auto alpha_at = [&](double progress) { return f.alpha - (f.alpha - 1e-4) * progress; };
   for (int64_t epoch = 0; epoch < f.epochs; ++epoch) {
     const nn::SkipGramStats stats = nn::train_skip_gram(
@@ -193,6 +193,7 @@ int main(int argc, char** argv) try {
          .min_alpha = alpha_at(static_cast<double>(epoch + 1) / f.epochs), .sample = f.sample, .epochs = 1,
          .threads = f.threads, .seed = f.seed + static_cast<uint64_t>(epoch), .boundary = eos});
     seconds += stats.seconds;
+    cpu_seconds += stats.cpu_seconds;
     const double mrr = pair_mrr(normalised(model.embeddings), f.dim, vocab);
     curves["loss"].push_back(stats.mean_loss);
     curves["pair_mrr"].push_back(mrr);
@@ -200,7 +201,9 @@ int main(int argc, char** argv) try {
     std::printf("epoch %lld: loss %.4f, pair MRR %.4f, %.0f words/s\n", static_cast<long long>(epoch + 1),
                 stats.mean_loss, mrr, static_cast<double>(words) / stats.seconds);
   }
-  const double words_per_second = static_cast<double>(words) * static_cast<double>(f.epochs) / seconds;
+  // Words per second of wall time, and per CPU second (the machine may be shared).
+  const double all_words = static_cast<double>(words) * static_cast<double>(f.epochs);
+  const double words_per_second = all_words / seconds, words_per_cpu_second = all_words / cpu_seconds;
   data::save_curves(curves, (std::filesystem::path(f.out) / "losses.png").string());
 
   const std::vector<float> e = normalised(model.embeddings);
@@ -213,8 +216,8 @@ int main(int argc, char** argv) try {
     std::printf("\n");
   }
   const double mrr = curves["pair_mrr"].back();
-  std::printf("training: %.1f s, %.0f words/s (%lld threads); pair MRR %.4f\n", seconds, words_per_second,
-              static_cast<long long>(f.threads), mrr);
+  std::printf("training: %.1f s, %.0f words/s, %.1f CPU s, %.0f words per CPU second (%lld threads); pair MRR %.4f\n",
+              seconds, words_per_second, cpu_seconds, words_per_cpu_second, static_cast<long long>(f.threads), mrr);
   run.finish();
   const int64_t version = train::save_model(store, "word2vec", model,
                                             {.metrics = {{"pair_mrr", mrr}, {"words_per_second", words_per_second}},

@@ -4,8 +4,9 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <random>
 #include <thread>
+
+#include <time.h>
 
 #include "strata/core/error.hpp"
 
@@ -35,7 +36,9 @@ float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 
 // The fused update of one (centre, target) with label 1 (context) or 0 (negative): the output
 // row moves at once, the centre's gradient gathers in `grad` and is applied after all targets.
-inline double update(const Tables& t, const float* v, int64_t target, float label, float alpha, float* grad) {
+// Adds the target's loss to *loss when asked (a log per target is a cost the trainer samples).
+inline void update(const Tables& t, const float* v, int64_t target, float label, float alpha, float* grad,
+                   double* loss) {
   float* o = t.out + target * t.dim;
   float f = 0;
 #pragma omp simd reduction(+ : f)
@@ -47,26 +50,43 @@ inline double update(const Tables& t, const float* v, int64_t target, float labe
     grad[k] += g * o[k];
     o[k] += g * v[k];
   }
-  const float q = label > 0 ? p : 1 - p;
-  return -std::log(std::max(q, 1e-7f));
+  if (loss != nullptr) *loss -= std::log(std::max(label > 0 ? p : 1 - p, 1e-7f));
 }
 
-// Draws ids with probability counts^0.75 / Σ (word2vec's noise distribution) by bisection.
+// word2vec.c's generator: a 64-bit linear congruential step, far cheaper than mt19937 and
+// good enough for windows, subsampling and negatives.
+struct Lcg {
+  uint64_t state;
+  uint64_t next() { return state = state * 25214903917ULL + 11; }
+  float uniform() { return static_cast<float>((next() >> 16) & 0xFFFF) / 65536.0f; }
+};
+
+// Draws ids with probability counts^0.75 / Σ (word2vec's noise distribution) from a table in
+// which each id fills its share of the slots (word2vec.c's unigram table): one lookup a draw.
 class NoiseSampler {
  public:
-  explicit NoiseSampler(const std::vector<int64_t>& counts) : cumulative_(counts.size()) {
+  explicit NoiseSampler(const std::vector<int64_t>& counts) {
     double total = 0;
-    for (size_t i = 0; i < counts.size(); ++i) cumulative_[i] = total += std::pow(static_cast<double>(counts[i]), 0.75);
+    for (int64_t c : counts) total += std::pow(static_cast<double>(c), 0.75);
     STRATA_CHECK(total > 0, "train_skip_gram: counts are all zero");
+    // 16 slots a word on average, a power of two so that a draw is a mask, not a division; small
+    // enough (512 KB for 6,000 words) to stay in cache, where word2vec.c's 10^8 slots miss it.
+    size_t size = size_t{1} << 16;
+    while (size < 16 * counts.size() && size < (size_t{1} << 26)) size <<= 1;
+    table_.resize(size);
+    double reached = 0;
+    size_t slot = 0;
+    for (size_t i = 0; i < counts.size(); ++i) {
+      reached += std::pow(static_cast<double>(counts[i]), 0.75) / total;
+      for (; slot < table_.size() && static_cast<double>(slot) < reached * static_cast<double>(table_.size()); ++slot)
+        table_[slot] = static_cast<int32_t>(i);
+    }
+    for (; slot < table_.size(); ++slot) table_[slot] = table_[slot - 1];  // rounding at the end
   }
-  int64_t draw(std::mt19937_64& rng) const {
-    const double u = std::uniform_real_distribution<double>(0, cumulative_.back())(rng);
-    const auto it = std::upper_bound(cumulative_.begin(), cumulative_.end(), u);
-    return std::min<int64_t>(it - cumulative_.begin(), static_cast<int64_t>(cumulative_.size()) - 1);
-  }
+  int64_t draw(Lcg& rng) const { return table_[(rng.next() >> 16) & (table_.size() - 1)]; }
 
  private:
-  std::vector<double> cumulative_;
+  std::vector<int32_t> table_;
 };
 
 }  // namespace
@@ -79,11 +99,11 @@ double skip_gram_step(Tensor& embeddings, Tensor& output, int64_t centre, int64_
                " must lie in [0, ", t.vocab, ")");
   std::vector<float> grad(t.dim, 0.0f);
   float* v = t.in + centre * t.dim;
-  double loss = update(t, v, context, 1, static_cast<float>(alpha), grad.data());
-  for (int64_t n : negatives) {
+  for (int64_t n : negatives)
     STRATA_CHECK(in_range(n), "skip_gram_step: negative id ", n, " must lie in [0, ", t.vocab, ")");
-    loss += update(t, v, n, 0, static_cast<float>(alpha), grad.data());
-  }
+  double loss = 0;
+  update(t, v, context, 1, static_cast<float>(alpha), grad.data(), &loss);
+  for (int64_t n : negatives) update(t, v, n, 0, static_cast<float>(alpha), grad.data(), &loss);
   for (int64_t k = 0; k < t.dim; ++k) v[k] += grad[k];
   return loss;
 }
@@ -114,8 +134,7 @@ SkipGramStats train_skip_gram(Tensor& embeddings, Tensor& output, const std::vec
   std::atomic<int64_t> done{0}, trained{0};
   std::atomic<double> loss_sum{0}, pairs{0};
   auto worker = [&](int64_t thread) {
-    std::mt19937_64 rng(o.seed * 1000003 + static_cast<uint64_t>(thread));
-    std::uniform_real_distribution<float> uniform(0, 1);
+    Lcg rng{o.seed * 1000003 + static_cast<uint64_t>(thread)};
     const int64_t begin = n * thread / o.threads, end = n * (thread + 1) / o.threads;
     std::vector<float> grad(t.dim);
     std::vector<int64_t> sentence;
@@ -137,28 +156,29 @@ SkipGramStats train_skip_gram(Tensor& embeddings, Tensor& output, const std::vec
             ++e;
             break;
           }
-          if (keep[corpus[e]] >= 1 || uniform(rng) < keep[corpus[e]]) sentence.push_back(corpus[e]);
+          if (keep[corpus[e]] >= 1 || rng.uniform() < keep[corpus[e]]) sentence.push_back(corpus[e]);
         }
         local_done += e - s;
         s = e;
         local_trained += static_cast<int64_t>(sentence.size());
         const auto len = static_cast<int64_t>(sentence.size());
         for (int64_t i = 0; i < len; ++i) {
-          const int64_t reach = o.window - static_cast<int64_t>(rng() % o.window);
+          const int64_t reach = o.window - static_cast<int64_t>((rng.next() >> 16) % o.window);
           for (int64_t j = std::max<int64_t>(0, i - reach); j <= std::min(len - 1, i + reach); ++j) {
             if (j == i) continue;
             std::fill(grad.begin(), grad.end(), 0.0f);
             // word2vec.c and gensim train the context word's input vector on the centre word.
             float* ctx_in = t.in + sentence[j] * t.dim;
-            epoch_loss += update(t, ctx_in, sentence[i], 1, alpha, grad.data());
+            double* loss = i % 8 == 0 ? &epoch_loss : nullptr;  // the loss of every 8th centre word
+            update(t, ctx_in, sentence[i], 1, alpha, grad.data(), loss);
             for (int64_t k = 0; k < o.negative; ++k) {
               const int64_t neg = noise.draw(rng);
               if (neg == sentence[i]) continue;
-              epoch_loss += update(t, ctx_in, neg, 0, alpha, grad.data());
+              update(t, ctx_in, neg, 0, alpha, grad.data(), loss);
             }
 #pragma omp simd
             for (int64_t k = 0; k < t.dim; ++k) ctx_in[k] += grad[k];
-            epoch_pairs += 1;
+            if (loss != nullptr) epoch_pairs += 1;
           }
         }
         if (local_done >= 10000) {  // progress and the learning rate, shared by all threads
@@ -177,13 +197,20 @@ SkipGramStats train_skip_gram(Tensor& embeddings, Tensor& output, const std::vec
       }
     }
   };
+  auto cpu_now = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  };
+  const double cpu_start = cpu_now();
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> threads;
   for (int64_t k = 1; k < o.threads; ++k) threads.emplace_back(worker, k);
   worker(0);
   for (std::thread& th : threads) th.join();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return {done.load(), trained.load(), seconds, pairs.load() > 0 ? loss_sum.load() / pairs.load() : 0.0};
+  return {done.load(), trained.load(), seconds, cpu_now() - cpu_start,
+          pairs.load() > 0 ? loss_sum.load() / pairs.load() : 0.0};
 }
 
 }  // namespace strata::nn

@@ -22,7 +22,7 @@ double skip_gram_step(Tensor& embeddings, Tensor& output, int64_t centre, int64_
 
 struct SkipGramOptions {
   int64_t window = 5;     // at most this many words either side; each centre draws 1..window
-  int64_t negative = 5;   // negatives per (centre, context), drawn from counts^0.75
+  int64_t negative = 5;   // negatives per (centre, context), drawn from counts^0.75 (a table)
   double alpha = 0.025;   // learning rate, falling linearly to min_alpha over all epochs
   double min_alpha = 0.0001;
   double sample = 1e-3;   // frequent words are dropped with word2vec's probability (0: keep all)
@@ -38,7 +38,8 @@ struct SkipGramStats {
   int64_t words = 0;       // corpus words read, over all epochs (word2vec's and gensim's raw count)
   int64_t trained = 0;     // centre words kept by subsampling
   double seconds = 0;      // wall time of the training loop
-  double mean_loss = 0;    // over the (centre, context) pairs of the last epoch
+  double cpu_seconds = 0;  // the process's CPU time over it (the fair figure on a loaded machine)
+  double mean_loss = 0;    // per (centre, context) pair of the last epoch, on every 8th centre word
 };
 
 // Trains embeddings and output in place on `corpus` (ids in [0, V)); counts[i] is word i's
