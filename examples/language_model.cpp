@@ -190,7 +190,9 @@ int main(int argc, char** argv) try {
       const Tensor logits = model.step(train_batches[s].inputs, state);
       Tensor loss = cross_entropy(logits.reshape({-1, v}), train_batches[s].targets.reshape({-1}));
       sgd.zero_grad();
-      loss.backward();
+      // TensorFlow's PTB model sums the loss over the time steps (mean over the batch); its
+      // learning rate of 1 is meant for that scale, 20 times the per-word mean's.
+      (loss * static_cast<double>(f.steps)).backward();
       optim::clip_grad_norm(model.trainable_weights(), 5.0);
       sgd.step();
       nll += loss.item<double>();
