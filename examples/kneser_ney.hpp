@@ -2,6 +2,7 @@
 // "interpolated KN" with one discount, 0.75, per order) counted on the training ids, the lowest
 // order interpolated with the uniform distribution so that every word has a probability.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <unordered_map>

@@ -8,6 +8,7 @@
 // figure: validation and test perplexity against an interpolated Kneser-Ney trigram counted
 // here on the same training words; then text sampled with a temperature and top-k.
 //   strata_language_model --help
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>

@@ -5,6 +5,7 @@
 // pairs ranks the other), logs the run and stores the trained Word2vecEmbedding in the hub.
 // --write-corpus writes the tokenised corpus that scripts/bench-word2vec-gensim.py trains on.
 //   strata_word2vec --help
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
