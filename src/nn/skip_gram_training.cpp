@@ -118,6 +118,7 @@ SkipGramStats train_skip_gram(Tensor& embeddings, Tensor& output, const std::vec
                "train_skip_gram: need window >= 1, negative >= 0, epochs >= 1, threads >= 1, alpha > 0");
   for (int64_t id : corpus)
     STRATA_CHECK(id >= 0 && id < t.vocab, "train_skip_gram: corpus id ", id, " outside [0, ", t.vocab, ")");
+  for (int64_t c : counts) STRATA_CHECK(c >= 0, "train_skip_gram: a negative count, ", c);
   const NoiseSampler noise(counts);
   // word2vec's subsampling: keep a word of frequency f with probability (sqrt(f / s) + 1) s / f.
   double total = 0;
@@ -186,7 +187,6 @@ SkipGramStats train_skip_gram(Tensor& embeddings, Tensor& output, const std::vec
           trained += local_trained;
           local_done = local_trained = 0;
           alpha = alpha_at(now);
-          if (thread == 0 && o.on_progress) o.on_progress(static_cast<double>(now) / all_words, alpha);
         }
       }
       done += local_done;

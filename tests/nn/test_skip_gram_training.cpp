@@ -38,6 +38,8 @@ TEST(SkipGramTraining, BadTablesAndIdsAreErrors) {
   expect_error([&] { nn::skip_gram_step(emb, other, 0, 1, {}, 0.1); }, {"same [V, E] shape"});
   expect_error([&] { nn::train_skip_gram(emb, out, {0, 7}, {1, 1, 1, 1, 1}); }, {"corpus id 7"});
   expect_error([&] { nn::train_skip_gram(emb, out, {0, 1}, {1, 1}); }, {"2 counts", "vocabulary of 5"});
+  expect_error([&] { nn::train_skip_gram(emb, out, {0, 1}, {1, -1, 1, 1, 1}); }, {"negative count, -1"});
+  expect_error([&] { nn::train_skip_gram(emb, out, {0, 1}, {0, 0, 0, 0, 0}); }, {"counts are all zero"});
 }
 
 // Sentences use words 0-4 or words 5-9, never both; id 10 ends each sentence. After training,

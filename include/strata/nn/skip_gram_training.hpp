@@ -5,7 +5,6 @@
 // where the layer's with_loss path (one autograd graph per batch) is too slow for a corpus.
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "strata/core/tensor.hpp"
@@ -30,8 +29,6 @@ struct SkipGramOptions {
   int64_t threads = 1;    // Hogwild: each thread a contiguous part of the corpus
   uint64_t seed = 1;
   int64_t boundary = -1;  // an id (e.g. <eos>) that ends a sentence: never trained, windows stop at it
-  // Called now and then from the first thread with the fraction of the training done.
-  std::function<void(double progress, double alpha)> on_progress = {};
 };
 
 struct SkipGramStats {
