@@ -1,12 +1,15 @@
 // word2vec (Mikolov et al.; TensorLayer's tutorial_word2vec_basic.py): skip-gram with negative
 // sampling on the World English Bible (Debian's sword-text-web, public domain) or any text file,
-// trained by nn::train_skip_gram, the fused Hogwild update of word2vec.c and gensim. Prints the
+// trained by nn::train_skip_gram, the fused Hogwild update of word2vec.c and gensim (or, with
+// --loss nce, by the layer's NCE loss through autograd, as TensorLayer's tutorial). Prints the
 // nearest neighbours of probe words and the quality figure (how highly each word of related
 // pairs ranks the other), logs the run and stores the trained Word2vecEmbedding in the hub.
 // --write-corpus writes the tokenised corpus that scripts/bench-word2vec-gensim.py trains on.
 //   strata_word2vec --help
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include <strata/data/skip_gram.hpp>
 #include <strata/data/sword_text.hpp>
 #include <strata/nn/skip_gram_training.hpp>
 #include <strata/strata.hpp>
@@ -28,7 +32,7 @@ struct Flags {
   int64_t dim = 100, window = 5, negative = 5, epochs = 5, threads = 2, min_count = 5, max_lines = 0;
   double alpha = 0.025, sample = 1e-3;
   uint64_t seed = 1;
-  std::string text, hub = "strata.db", out = "word2vec_out", write_corpus;
+  std::string text, hub = "strata.db", out = "word2vec_out", write_corpus, loss = "sgns";
   std::string probes = "god,jerusalem,king,gold,sheep,water,father,sword";
 };
 
@@ -48,7 +52,9 @@ const char* kHelp =
     "  --seed N        random seed (default 1)\n"
     "  --hub PATH      the hub (SQLite file) for the run's log and the model (default strata.db)\n"
     "  --out DIR       where losses.png and vocabulary.txt go (default word2vec_out)\n"
-    "  --write-corpus FILE  also write the tokenised corpus (in-vocabulary words, a line per sentence)\n";
+    "  --write-corpus FILE  also write the tokenised corpus (in-vocabulary words, a line per sentence)\n"
+    "  --loss sgns|nce  sgns: the fused negative-sampling trainer (default); nce: TensorLayer's way, the\n"
+    "                   layer's NCE loss through autograd on skip-gram batches of 128, Adagrad (lr 1)\n";
 
 Flags parse(int argc, char** argv) {
   Flags f;
@@ -75,8 +81,10 @@ Flags parse(int argc, char** argv) {
     else if (a == "--hub") f.hub = v;
     else if (a == "--out") f.out = v;
     else if (a == "--write-corpus") f.write_corpus = v;
+    else if (a == "--loss") f.loss = v;
     else throw Error("strata_word2vec: unknown flag " + a + " (see --help)");
   }
+  STRATA_CHECK(f.loss == "sgns" || f.loss == "nce", "strata_word2vec: --loss is sgns or nce, got ", f.loss);
   STRATA_CHECK(f.dim >= 1 && f.window >= 1 && f.negative >= 1 && f.epochs >= 1 && f.threads >= 1 && f.min_count >= 1,
                "strata_word2vec: --dim, --window, --negative, --epochs, --threads and --min-count must be >= 1");
   return f;
@@ -146,6 +154,25 @@ double pair_mrr(const std::vector<float>& e, int64_t dim, const data::Vocabulary
   return count > 0 ? sum / count : 0.0;
 }
 
+// One epoch of TensorLayer's tutorial: batches of 128 (centre, context) pairs, two contexts per
+// centre from a window of 1, the layer's NCE loss (f.negative sampled classes) by autograd.
+// Returns the mean loss.
+double nce_epoch(nn::Word2vecEmbedding& model, optim::Adagrad& adagrad, const std::vector<int64_t>& ids) {
+  const int64_t batch = 128, steps = static_cast<int64_t>(ids.size()) * 2 / batch;
+  int64_t index = 0;
+  double sum = 0;
+  for (int64_t s = 0; s < steps; ++s) {
+    const data::SkipGramBatch b = data::generate_skip_gram_batch(ids, batch, 2, 1, index);
+    index = b.data_index;
+    Tensor loss = model.with_loss(b.inputs, b.labels).second;
+    adagrad.zero_grad();
+    loss.backward();
+    adagrad.step();
+    sum += loss.item<double>();
+  }
+  return sum / static_cast<double>(steps);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -187,7 +214,23 @@ int main(int argc, char** argv) try {
   std::map<std::string, std::vector<double>> curves;
   double seconds = 0, cpu_seconds = 0;
   auto alpha_at = [&](double progress) { return f.alpha - (f.alpha - 1e-4) * progress; };
+  optim::Adagrad adagrad(model.trainable_weights(), {.lr = 1.0, .initial_accumulator_value = 0.1});
   for (int64_t epoch = 0; epoch < f.epochs; ++epoch) {
+    if (f.loss == "nce") {
+      const auto start = std::chrono::steady_clock::now();
+      const std::clock_t cpu_start = std::clock();  // the process's CPU time, OpenMP threads included
+      const double loss = nce_epoch(model, adagrad, ids);
+      const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      seconds += took;
+      cpu_seconds += static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+      const double mrr = pair_mrr(normalised(model.embeddings), f.dim, vocab);
+      curves["loss"].push_back(loss);
+      curves["pair_mrr"].push_back(mrr);
+      run.log(epoch + 1, hub::Split::train, {{"loss", loss}, {"pair_mrr", mrr}});
+      std::printf("epoch %lld (nce): loss %.4f, pair MRR %.4f, %.0f words/s\n", static_cast<long long>(epoch + 1), loss,
+                  mrr, static_cast<double>(words) / took);
+      continue;
+    }
     const nn::SkipGramStats stats = nn::train_skip_gram(
         model.embeddings, model.nce_weights, ids, counts,
         {.window = f.window, .negative = f.negative, .alpha = alpha_at(static_cast<double>(epoch) / f.epochs),
