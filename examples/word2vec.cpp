@@ -1,0 +1,275 @@
+// word2vec (Mikolov et al.; TensorLayer's tutorial_word2vec_basic.py): skip-gram with negative
+// sampling on the World English Bible (Debian's sword-text-web, public domain) or any text file,
+// trained by nn::train_skip_gram, the fused Hogwild update of word2vec.c and gensim (or, with
+// --loss nce, by the layer's NCE loss through autograd, as TensorLayer's tutorial). Prints the
+// nearest neighbours of probe words and the quality figure (how highly each word of related
+// pairs ranks the other), logs the run and stores the trained Word2vecEmbedding in the hub.
+// --write-corpus writes the tokenised corpus that scripts/bench-word2vec-gensim.py trains on.
+//   strata_word2vec --help
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <strata/data/skip_gram.hpp>
+#include <strata/data/sword_text.hpp>
+#include <strata/nn/skip_gram_training.hpp>
+#include <strata/strata.hpp>
+
+using namespace strata;
+
+namespace {
+
+struct Flags {
+  int64_t dim = 100, window = 5, negative = 5, epochs = 5, threads = 2, min_count = 5, max_lines = 0;
+  double alpha = 0.025, sample = 1e-3;
+  uint64_t seed = 1;
+  std::string text, hub = "strata.db", out = "word2vec_out", write_corpus, loss = "sgns";
+  std::string probes = "god,jerusalem,king,gold,sheep,water,father,sword";
+};
+
+const char* kHelp =
+    "strata_word2vec: skip-gram with negative sampling on the World English Bible (sword-text-web) or a text file.\n"
+    "  --text FILE     train on FILE, one sentence per line (default: the World English Bible)\n"
+    "  --max-lines N   use only the first N lines / verses, 0 = all (default 0)\n"
+    "  --dim N         embedding size (default 100)\n"
+    "  --window N      context words either side (default 5)\n"
+    "  --negative N    negative samples per pair (default 5)\n"
+    "  --epochs N      passes over the corpus (default 5)\n"
+    "  --threads N     Hogwild training threads (default 2)\n"
+    "  --min-count N   rarer words are dropped (default 5)\n"
+    "  --alpha X       initial learning rate, falling linearly to 1e-4 (default 0.025)\n"
+    "  --sample X      subsampling threshold of frequent words (default 1e-3)\n"
+    "  --probes W,W    words whose nearest neighbours are printed\n"
+    "  --seed N        random seed (default 1)\n"
+    "  --hub PATH      the hub (SQLite file) for the run's log and the model (default strata.db)\n"
+    "  --out DIR       where losses.png and vocabulary.txt go (default word2vec_out)\n"
+    "  --write-corpus FILE  also write the tokenised corpus (in-vocabulary words, a line per sentence)\n"
+    "  --loss sgns|nce  sgns: the fused negative-sampling trainer (default); nce: TensorLayer's way, the\n"
+    "                   layer's NCE loss through autograd on skip-gram batches of 128, Adagrad (lr 1)\n";
+
+Flags parse(int argc, char** argv) {
+  Flags f;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::fputs(kHelp, stdout);
+      std::exit(0);
+    }
+    STRATA_CHECK(i + 1 < argc, "strata_word2vec: ", a, " needs a value (see --help)");
+    const std::string v = argv[++i];
+    if (a == "--text") f.text = v;
+    else if (a == "--max-lines") f.max_lines = std::stoll(v);
+    else if (a == "--dim") f.dim = std::stoll(v);
+    else if (a == "--window") f.window = std::stoll(v);
+    else if (a == "--negative") f.negative = std::stoll(v);
+    else if (a == "--epochs") f.epochs = std::stoll(v);
+    else if (a == "--threads") f.threads = std::stoll(v);
+    else if (a == "--min-count") f.min_count = std::stoll(v);
+    else if (a == "--alpha") f.alpha = std::stod(v);
+    else if (a == "--sample") f.sample = std::stod(v);
+    else if (a == "--probes") f.probes = v;
+    else if (a == "--seed") f.seed = std::stoull(v);
+    else if (a == "--hub") f.hub = v;
+    else if (a == "--out") f.out = v;
+    else if (a == "--write-corpus") f.write_corpus = v;
+    else if (a == "--loss") f.loss = v;
+    else throw Error("strata_word2vec: unknown flag " + a + " (see --help)");
+  }
+  STRATA_CHECK(f.loss == "sgns" || f.loss == "nce", "strata_word2vec: --loss is sgns or nce, got ", f.loss);
+  STRATA_CHECK(f.dim >= 1 && f.window >= 1 && f.negative >= 1 && f.epochs >= 1 && f.threads >= 1 && f.min_count >= 1,
+               "strata_word2vec: --dim, --window, --negative, --epochs, --threads and --min-count must be >= 1");
+  return f;
+}
+
+std::vector<std::string> read_lines(const Flags& f) {
+  std::vector<std::string> lines;
+  if (f.text.empty()) {
+    lines = data::read_sword_ztext(data::kWorldEnglishBible);
+  } else {
+    std::ifstream in(f.text);
+    STRATA_CHECK(in.good(), "strata_word2vec: cannot open ", f.text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  if (f.max_lines > 0 && static_cast<int64_t>(lines.size()) > f.max_lines) lines.resize(f.max_lines);
+  return lines;
+}
+
+// Pairs of related words; the quality figure is the mean reciprocal rank of each word among the
+// other's neighbours (1 = nearest), over the pairs both of whose words are in the vocabulary.
+const std::vector<std::pair<std::string, std::string>> kPairs = {
+    {"gold", "silver"},   {"sheep", "goats"},   {"bread", "wine"},     {"father", "mother"},
+    {"brother", "sister"}, {"sons", "daughters"}, {"moses", "aaron"},    {"david", "solomon"},
+    {"heaven", "earth"},  {"sword", "spear"},   {"jerusalem", "zion"}, {"egypt", "pharaoh"},
+    {"day", "night"},     {"men", "women"},     {"oxen", "donkeys"},   {"priests", "levites"}};
+
+// Unit-length rows, so that a dot product is a cosine.
+std::vector<float> normalised(const Tensor& embeddings) {
+  std::vector<float> e = embeddings.to_vector<float>();
+  const int64_t dim = embeddings.shape()[1];
+  for (size_t r = 0; r < e.size(); r += dim) {
+    double n = 0;
+    for (int64_t k = 0; k < dim; ++k) n += e[r + k] * e[r + k];
+    for (int64_t k = 0; k < dim; ++k) e[r + k] /= static_cast<float>(std::sqrt(n) + 1e-12);
+  }
+  return e;
+}
+
+// Word ids by falling cosine to `id`, the word itself and <eos>/<unk> left out.
+std::vector<int64_t> neighbours(const std::vector<float>& e, int64_t dim, int64_t id, const data::Vocabulary& vocab) {
+  const int64_t n = static_cast<int64_t>(e.size()) / dim;
+  std::vector<std::pair<float, int64_t>> scored;
+  for (int64_t j = 0; j < n; ++j) {
+    if (j == id || vocab.word(j) == "<eos>" || j == vocab.unknown_id()) continue;
+    float dot = 0;
+    for (int64_t k = 0; k < dim; ++k) dot += e[id * dim + k] * e[j * dim + k];
+    scored.emplace_back(-dot, j);
+  }
+  std::sort(scored.begin(), scored.end());
+  std::vector<int64_t> ids;
+  for (const auto& [score, j] : scored) ids.push_back(j);
+  return ids;
+}
+
+double pair_mrr(const std::vector<float>& e, int64_t dim, const data::Vocabulary& vocab) {
+  double sum = 0;
+  int count = 0;
+  for (const auto& [a, b] : kPairs) {
+    if (!vocab.contains(a) || !vocab.contains(b)) continue;
+    for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}}) {
+      const auto near = neighbours(e, dim, vocab.id(x), vocab);
+      const auto rank = std::find(near.begin(), near.end(), vocab.id(y)) - near.begin() + 1;
+      sum += 1.0 / static_cast<double>(rank);
+      ++count;
+    }
+  }
+  return count > 0 ? sum / count : 0.0;
+}
+
+// One epoch of TensorLayer's tutorial: batches of 128 (centre, context) pairs, two contexts per
+// centre from a window of 1, the layer's NCE loss (f.negative sampled classes) by autograd.
+// Returns the mean loss.
+double nce_epoch(nn::Word2vecEmbedding& model, optim::Adagrad& adagrad, const std::vector<int64_t>& ids) {
+  const int64_t batch = 128, steps = static_cast<int64_t>(ids.size()) * 2 / batch;
+  int64_t index = 0;
+  double sum = 0;
+  for (int64_t s = 0; s < steps; ++s) {
+    const data::SkipGramBatch b = data::generate_skip_gram_batch(ids, batch, 2, 1, index);
+    index = b.data_index;
+    Tensor loss = model.with_loss(b.inputs, b.labels).second;
+    adagrad.zero_grad();
+    loss.backward();
+    adagrad.step();
+    sum += loss.item<double>();
+  }
+  return sum / static_cast<double>(steps);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Flags f = parse(argc, argv);
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress lines show as they come, also in a log file
+  manual_seed(f.seed);
+  std::filesystem::create_directories(f.out);
+  // All lines train (no held-out split); words below --min-count are dropped, as gensim does.
+  const data::PtbCorpus corpus =
+      data::split_corpus(read_lines(f), {.valid = 0, .test = 0, .vocabulary = {.min_count = f.min_count}});
+  const data::Vocabulary& vocab = corpus.vocabulary;
+  const int64_t eos = vocab.id("<eos>");
+  std::vector<int64_t> ids, counts;
+  for (int64_t id : corpus.train)
+    if (id != vocab.unknown_id()) ids.push_back(id);
+  for (int64_t i = 0; i < vocab.size(); ++i) counts.push_back(i == eos || i == vocab.unknown_id() ? 0 : vocab.count(i));
+  const int64_t words = static_cast<int64_t>(ids.size()) - std::count(ids.begin(), ids.end(), eos);
+  std::printf("%lld words, vocabulary %lld (min count %lld)\n", static_cast<long long>(words),
+              static_cast<long long>(vocab.size()), static_cast<long long>(f.min_count));
+  vocab.save((std::filesystem::path(f.out) / "vocabulary.txt").string());
+  if (!f.write_corpus.empty()) {
+    std::ofstream out(f.write_corpus);
+    for (int64_t id : ids) out << (id == eos ? "\n" : vocab.word(id) + " ");
+  }
+
+  // TensorLayer's layer holds the two tables; word2vec's initialisation: small input vectors,
+  // zero output vectors.
+  nn::Word2vecEmbedding model(vocab.size(), f.dim, f.negative, nn::SampledLossKind::nce, static_cast<int64_t>(f.seed),
+                              "word2vec", nn::random_uniform(-0.5 / f.dim, 0.5 / f.dim), nn::zeros_init());
+  model(tensor({int64_t{0}}));
+  std::ostringstream config;
+  config << R"({"dim": )" << f.dim << R"(, "window": )" << f.window << R"(, "negative": )" << f.negative
+         << R"(, "epochs": )" << f.epochs << R"(, "threads": )" << f.threads << R"(, "min_count": )" << f.min_count
+         << "}";
+  hub::Hub store = hub::Hub::open(f.hub);
+  hub::Run run = store.create_run("word2vec", config.str());
+
+  // One call per epoch, the learning rate falling linearly across them as in one long call.
+  std::map<std::string, std::vector<double>> curves;
+  double seconds = 0, cpu_seconds = 0;
+  auto alpha_at = [&](double progress) { return f.alpha - (f.alpha - 1e-4) * progress; };
+  optim::Adagrad adagrad(model.trainable_weights(), {.lr = 1.0, .initial_accumulator_value = 0.1});
+  for (int64_t epoch = 0; epoch < f.epochs; ++epoch) {
+    if (f.loss == "nce") {
+      const auto start = std::chrono::steady_clock::now();
+      const std::clock_t cpu_start = std::clock();  // the process's CPU time, OpenMP threads included
+      const double loss = nce_epoch(model, adagrad, ids);
+      const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      seconds += took;
+      cpu_seconds += static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+      const double mrr = pair_mrr(normalised(model.embeddings), f.dim, vocab);
+      curves["loss"].push_back(loss);
+      curves["pair_mrr"].push_back(mrr);
+      run.log(epoch + 1, hub::Split::train, {{"loss", loss}, {"pair_mrr", mrr}});
+      std::printf("epoch %lld (nce): loss %.4f, pair MRR %.4f, %.0f words/s\n", static_cast<long long>(epoch + 1), loss,
+                  mrr, static_cast<double>(words) / took);
+      continue;
+    }
+    const nn::SkipGramStats stats = nn::train_skip_gram(
+        model.embeddings, model.nce_weights, ids, counts,
+        {.window = f.window, .negative = f.negative, .alpha = alpha_at(static_cast<double>(epoch) / f.epochs),
+         .min_alpha = alpha_at(static_cast<double>(epoch + 1) / f.epochs), .sample = f.sample, .epochs = 1,
+         .threads = f.threads, .seed = f.seed + static_cast<uint64_t>(epoch), .boundary = eos});
+    seconds += stats.seconds;
+    cpu_seconds += stats.cpu_seconds;
+    const double mrr = pair_mrr(normalised(model.embeddings), f.dim, vocab);
+    curves["loss"].push_back(stats.mean_loss);
+    curves["pair_mrr"].push_back(mrr);
+    run.log(epoch + 1, hub::Split::train, {{"loss", stats.mean_loss}, {"pair_mrr", mrr}});
+    std::printf("epoch %lld: loss %.4f, pair MRR %.4f, %.0f words/s\n", static_cast<long long>(epoch + 1),
+                stats.mean_loss, mrr, static_cast<double>(words) / stats.seconds);
+  }
+  // Words per second of wall time, and per CPU second (the machine may be shared).
+  const double all_words = static_cast<double>(words) * static_cast<double>(f.epochs);
+  const double words_per_second = all_words / seconds, words_per_cpu_second = all_words / cpu_seconds;
+  data::save_curves(curves, (std::filesystem::path(f.out) / "losses.png").string());
+
+  const std::vector<float> e = normalised(model.embeddings);
+  std::stringstream probes(f.probes);
+  for (std::string word; std::getline(probes, word, ',');) {
+    if (!vocab.contains(word)) continue;
+    const auto near = neighbours(e, f.dim, vocab.id(word), vocab);
+    std::printf("%-10s", word.c_str());
+    for (size_t k = 0; k < 8 && k < near.size(); ++k) std::printf(" %s", vocab.word(near[k]).c_str());
+    std::printf("\n");
+  }
+  const double mrr = curves["pair_mrr"].back();
+  std::printf("training: %.1f s, %.0f words/s, %.1f CPU s, %.0f words per CPU second (%lld threads); pair MRR %.4f\n",
+              seconds, words_per_second, cpu_seconds, words_per_cpu_second, static_cast<long long>(f.threads), mrr);
+  run.finish();
+  const int64_t version = train::save_model(store, "word2vec", model,
+                                            {.metrics = {{"pair_mrr", mrr}, {"words_per_second", words_per_second}},
+                                             .run_id = run.id()});
+  std::printf("saved word2vec version %lld in %s (run %lld)\n", static_cast<long long>(version), f.hub.c_str(),
+              static_cast<long long>(run.id()));
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "%s\n", e.what());
+  return 2;
+}
