@@ -8,40 +8,13 @@
 
 #include "../../examples/fashion_mnist_cnn_net.hpp"
 #include "expect_error.hpp"
+#include "onnx/onnx_models.hpp"
 #include "onnx/onnx_runtime.hpp"
 
 using namespace strata;
-using strata::testing::expect_close;
+using namespace strata::testing;
 
 namespace {
-
-// Batch norms with moving statistics other than 0 and 1, so that the export of them is tested.
-void randomize_batch_norms(nn::Model& model) {
-  Generator gen(7);
-  for (auto& [name, t] : model.named_weights()) {
-    const bool var = name.ends_with("/moving_var"), mean = name.ends_with("/moving_mean") || name.ends_with("/beta");
-    if (!var && !mean && !name.ends_with("/gamma")) continue;
-    Tensor r = rand(t.shape(), {}, &gen);
-    float* d = t.data<float>();
-    const std::vector<float> v = r.to_vector<float>();
-    for (size_t i = 0; i < v.size(); ++i) d[i] = var ? 0.5f + v[i] : mean ? v[i] - 0.5f : 0.5f + v[i];
-  }
-}
-
-// He-scaled filters (std sqrt(2 / fan-in)), so that deep zoo models' outputs stay large enough
-// to compare: their default initializers shrink a random image to nothing over 20 layers.
-void he_scale(nn::Model& model) {
-  Generator gen(3);
-  for (auto& [name, t] : model.named_weights()) {
-    if (!name.ends_with("/W") || t.dim() < 2) continue;
-    const nn::Layer& layer = model.get_layer(name.substr(0, name.find('/')));
-    const int64_t fan_out = layer.kind() == "depthwiseconv2d" ? t.size(-1) * t.size(-2) : t.size(-1);
-    const double scale = std::sqrt(2.0 * fan_out / static_cast<double>(t.numel()));
-    const std::vector<float> v = randn(t.shape(), {}, &gen).to_vector<float>();
-    float* d = t.data<float>();
-    for (size_t i = 0; i < v.size(); ++i) d[i] = static_cast<float>(v[i] * scale);
-  }
-}
 
 // Exports `model`, runs it in onnxruntime and compares every output with Strata's.
 void check_export(nn::Model& model, const std::vector<Tensor>& inputs, const std::string& name) {
@@ -55,11 +28,6 @@ void check_export(nn::Model& model, const std::vector<Tensor>& inputs, const std
   ASSERT_EQ(got.size(), expected.size());
   for (size_t i = 0; i < got.size(); ++i) expect_close(got[i], expected[i], name + " output " + std::to_string(i));
   std::filesystem::remove_all(dir);
-}
-
-Tensor images(const Shape& shape) {
-  Generator gen(1);
-  return randn(shape, {}, &gen);
 }
 
 }  // namespace
@@ -106,31 +74,9 @@ TEST(OnnxExport, ZooVgg16) {
   check_export(*net, {images({1, 32, 32, 3})}, "vgg16");
 }
 
-// Each layer class the exporter knows, with both layouts meeting at merges and every
-// activation name.
+// Each layer class the exporter knows (tests/onnx/onnx_models.hpp).
 TEST(OnnxExport, LayerCoverage) {
-  using namespace nn;
-  auto x = Input({-1, 12, 10, 3}, "image");
-  auto a = Conv2d(8, {3, 3}, "lrelu0.1", ConvOptions{.stride = {2}, .padding = Padding::same()})(x);
-  a = BatchNorm(0.9, 1e-3, "relu6")(a);
-  auto b = DepthwiseConv2d({3, 3}, "swish", ConvOptions{.padding = Padding::explicit_({1, 0}, {1, 2})}, 2)(x);
-  b = MeanPool2d({2, 2}, {.stride = {2}, .padding = Padding::same()})(b);
-  b = Conv2d(8, {1, 1}, "hard_sigmoid")(b);
-  auto c = Elementwise("add", "gelu")({a, b});
-  auto d = Elementwise("multiply", "mish")({a, c});
-  auto e = Elementwise("mean", "elu")({c, d});
-  auto f = Concat(-1)({e, ZeroPad2d(PadPairs{{0, 0}, {0, 0}})(d)});
-  f = MaxPool2d({3, 3}, {.stride = {1}, .padding = Padding::valid()})(f);
-  f = DeConv2d(4, {3, 3}, "selu", ConvOptions{.stride = {2}, .padding = Padding::same()})(f);
-  f = DeConv2d(4, {2, 2}, "softplus", ConvOptions{.stride = {1}, .padding = Padding::valid()})(f);
-  auto g = GlobalMaxPool2d()(f);
-  auto h = Reshape({80, 4})(ZeroPad2d(PadPairs{{1, 0}, {0, 1}})(f));  // [N, 10 * 8, 4]
-  h = Transpose({0, 2, 1})(h);
-  auto h1 = Conv1d(5, {3}, "softsign", ConvOptions{.padding = Padding::valid()})(h);
-  h1 = GlobalMeanPool1d()(BatchNorm(0.9, 1e-5, "hard_tanh")(h1));
-  auto out = Dense(7, "softmax")(Concat(-1)({g, h1}));
-  auto out2 = Dense(3, "tanh")(Dropout(0.5)(Dense(5, "sigmoid")(Flatten()(e))));
-  Model net(std::vector<Symbol>{x}, std::vector<Symbol>{out, out2}, "coverage");
+  nn::Model net = coverage_model();
   randomize_batch_norms(net);
   check_export(net, {images({2, 12, 10, 3})}, "coverage");
 }

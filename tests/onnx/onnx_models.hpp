@@ -1,0 +1,70 @@
+// Models and weights shared by the ONNX export and import tests.
+#pragma once
+#include <cmath>
+
+#include <strata/strata.hpp>
+
+namespace strata::testing {
+
+// Batch norms with moving statistics other than 0 and 1, so that the export of them is tested.
+inline void randomize_batch_norms(nn::Model& model) {
+  Generator gen(7);
+  for (auto& [name, t] : model.named_weights()) {
+    const bool var = name.ends_with("/moving_var"), mean = name.ends_with("/moving_mean") || name.ends_with("/beta");
+    if (!var && !mean && !name.ends_with("/gamma")) continue;
+    Tensor r = rand(t.shape(), {}, &gen);
+    float* d = t.data<float>();
+    const std::vector<float> v = r.to_vector<float>();
+    for (size_t i = 0; i < v.size(); ++i) d[i] = var ? 0.5f + v[i] : mean ? v[i] - 0.5f : 0.5f + v[i];
+  }
+}
+
+// He-scaled filters (std sqrt(2 / fan-in)), so that deep zoo models' outputs stay large enough
+// to compare: their default initializers shrink a random image to nothing over 20 layers.
+inline void he_scale(nn::Model& model) {
+  Generator gen(3);
+  for (auto& [name, t] : model.named_weights()) {
+    if (!name.ends_with("/W") || t.dim() < 2) continue;
+    const nn::Layer& layer = model.get_layer(name.substr(0, name.find('/')));
+    const int64_t fan_out = layer.kind() == "depthwiseconv2d" ? t.size(-1) * t.size(-2) : t.size(-1);
+    const double scale = std::sqrt(2.0 * fan_out / static_cast<double>(t.numel()));
+    const std::vector<float> v = randn(t.shape(), {}, &gen).to_vector<float>();
+    float* d = t.data<float>();
+    for (size_t i = 0; i < v.size(); ++i) d[i] = static_cast<float>(v[i] * scale);
+  }
+}
+
+inline Tensor images(const Shape& shape) {
+  Generator gen(1);
+  return randn(shape, {}, &gen);
+}
+
+
+// Each layer class the exporter knows, with both layouts meeting at merges and every activation
+// name; `merge_act` is the first merge's (gelu exports as Erf, which the import lacks).
+inline nn::Model coverage_model(const std::string& merge_act = "gelu") {
+  using namespace nn;
+  auto x = Input({-1, 12, 10, 3}, "image");
+  auto a = Conv2d(8, {3, 3}, "lrelu0.1", ConvOptions{.stride = {2}, .padding = Padding::same()})(x);
+  a = BatchNorm(0.9, 1e-3, "relu6")(a);
+  auto b = DepthwiseConv2d({3, 3}, "swish", ConvOptions{.padding = Padding::explicit_({1, 0}, {1, 2})}, 2)(x);
+  b = MeanPool2d({2, 2}, {.stride = {2}, .padding = Padding::same()})(b);
+  b = Conv2d(8, {1, 1}, "hard_sigmoid")(b);
+  auto c = Elementwise("add", merge_act)({a, b});
+  auto d = Elementwise("multiply", "mish")({a, c});
+  auto e = Elementwise("mean", "elu")({c, d});
+  auto f = Concat(-1)({e, ZeroPad2d(PadPairs{{0, 0}, {0, 0}})(d)});
+  f = MaxPool2d({3, 3}, {.stride = {1}, .padding = Padding::valid()})(f);
+  f = DeConv2d(4, {3, 3}, "selu", ConvOptions{.stride = {2}, .padding = Padding::same()})(f);
+  f = DeConv2d(4, {2, 2}, "softplus", ConvOptions{.stride = {1}, .padding = Padding::valid()})(f);
+  auto g = GlobalMaxPool2d()(f);
+  auto h = Reshape({80, 4})(ZeroPad2d(PadPairs{{1, 0}, {0, 1}})(f));  // [N, 10 * 8, 4]
+  h = Transpose({0, 2, 1})(h);
+  auto h1 = Conv1d(5, {3}, "softsign", ConvOptions{.padding = Padding::valid()})(h);
+  h1 = GlobalMeanPool1d()(BatchNorm(0.9, 1e-5, "hard_tanh")(h1));
+  auto out = Dense(7, "softmax")(Concat(-1)({g, h1}));
+  auto out2 = Dense(3, "tanh")(Dropout(0.5)(Dense(5, "sigmoid")(Flatten()(e))));
+  return Model(std::vector<Symbol>{x}, std::vector<Symbol>{out, out2}, "coverage");
+}
+
+}  // namespace strata::testing
