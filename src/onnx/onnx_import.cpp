@@ -1,5 +1,6 @@
 #include "onnx_import.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -201,6 +202,11 @@ std::shared_ptr<nn::Model> from_onnx(const std::string& bytes, const std::string
 }
 
 std::shared_ptr<nn::Model> load_onnx(const std::string& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  STRATA_CHECK(!ec, "cannot read '", path, "': ", ec.message());
+  // protobuf's own limit: a message over 2 GiB does not parse (weights kept outside are refused)
+  STRATA_CHECK(size < (uint64_t{1} << 31), path, ": ", size, " bytes is more than an ONNX protobuf can hold (2 GiB)");
   std::ifstream f(path, std::ios::binary);
   STRATA_CHECK(f.good(), "cannot read '", path, "'");
   std::ostringstream bytes;

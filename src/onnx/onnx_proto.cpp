@@ -2,9 +2,9 @@
 
 #include <cstring>
 
+#include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
-#include "strata/core/limits.hpp"
 
 namespace strata::onnx::detail {
 
@@ -127,17 +127,10 @@ Tensor tensor_from(const pb::TensorProto& p) {
   STRATA_CHECK(p.data_type() == pb::TensorProto::FLOAT || p.data_type() == pb::TensorProto::INT64, what,
                ": element type ", p.data_type(), " is not supported (float32 and int64 are)");
   const size_t item = p.data_type() == pb::TensorProto::FLOAT ? 4 : 8;
-  STRATA_CHECK(p.dims_size() <= 8, what, ": ", p.dims_size(), " dims is too many");
-  Shape shape;
-  uint64_t count = 1;
-  for (int64_t d : p.dims()) {
-    STRATA_CHECK(d >= 0, what, ": negative dim ", d);
-    // Bounded before multiplying, so the product cannot overflow.
-    STRATA_CHECK(d == 0 || count <= limits().max_tensor_bytes / item / static_cast<uint64_t>(d), what,
-                 ": more than max_tensor_bytes = ", limits().max_tensor_bytes, " bytes (STRATA_MAX_TENSOR_BYTES)");
-    count *= static_cast<uint64_t>(d);
-    shape.push_back(d);
-  }
+  const std::vector<int64_t> dims(p.dims().begin(), p.dims().end());
+  const CheckedSize size = checked_size(dims, item, what);  // before anything is allocated
+  const Shape& shape = size.shape;
+  const uint64_t count = static_cast<uint64_t>(size.numel);
   return p.data_type() == pb::TensorProto::FLOAT ? values<float>(p, shape, count, p.float_data(), what)
                                                 : values<int64_t>(p, shape, count, p.int64_data(), what);
 }
