@@ -137,6 +137,7 @@ Value Exporter::layer(const nlohmann::json& l, const std::vector<Value>& args) {
   auto it = layer_exports().find(kind);
   STRATA_CHECK(it != layer_exports().end(), "layer '", name, "' of class '", kind,
                "' has no ONNX form (docs/interop.md lists the layers that export)");
+  kinds_[name] = kind;
   try {
     return it->second(*this, name, l.at("config"), args);
   } catch (const nlohmann::json::exception& e) {

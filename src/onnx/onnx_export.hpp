@@ -41,16 +41,21 @@ class Exporter {
   // `act` applied to v (an activation as nn::Activation names it); in v's current layout except
   // softmax, which needs the channels-last one.
   Value activation(Value v, const std::string& act, const std::string& layer);
+  // The class of the layer being exported (for handlers shared by several classes).
+  const std::string& kind_of(const std::string& layer) const { return kinds_.at(layer); }
 
  private:
   pb::GraphProto& graph_;
   std::map<std::string, Tensor> weights_;
   std::map<std::string, int> used_;
+  std::map<std::string, std::string> kinds_;  // layer name -> class
 };
 
 // The handlers, by layer class (onnx_export_layers.cpp): each adds the nodes of one call.
 using LayerExport = Value (*)(Exporter& ex, const std::string& name, const nlohmann::json& config,
                               std::vector<Value> args);
 const std::map<std::string, LayerExport>& layer_exports();
+// simple_rnn, lstm and gru (onnx_export_recurrent.cpp).
+Value recurrent(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
 
 }  // namespace strata::onnx::detail

@@ -299,6 +299,9 @@ const std::map<std::string, LayerExport>& layer_exports() {
       {"concat", concat},
       {"elementwise", elementwise},
       {"embedding", embedding},
+      {"simple_rnn", recurrent},
+      {"lstm", recurrent},
+      {"gru", recurrent},
   };
   return table;
 }

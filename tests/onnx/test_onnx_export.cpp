@@ -2,6 +2,7 @@
 // gives Strata's outputs (tolerance 1e-4); a layer without an ONNX form is refused by name.
 #include <gtest/gtest.h>
 
+#include <strata/nn/functions.hpp>
 #include <strata/nn/zoo/zoo.hpp>
 #include <strata/onnx/onnx.hpp>
 #include <strata/strata.hpp>
@@ -87,11 +88,29 @@ TEST(OnnxExport, Embedding) {
   check_export(net, {from_vector(std::vector<int64_t>{0, 1, 2, 3, 19, 7, 7, 5, 4, 0}, Shape{2, 5})}, "embedding");
 }
 
+TEST(OnnxExport, RecurrentLayers) {
+  // LSTM (two stacked layers), GRU read backwards, SimpleRNN giving its last output only.
+  auto x = nn::Input({-1, 6, 4}, "sequence");
+  auto h = nn::LSTM(5, {.num_layers = 2})(x);
+  h = nn::GRU(4, {.reverse = true})(h);
+  auto y = nn::SimpleRNN(3, {.return_sequences = false})(h);
+  nn::Model net(std::vector<nn::Symbol>{x}, std::vector<nn::Symbol>{h, y}, "recurrent");
+  // Biases away from zero (the GRU's recurrent half included), so their layout is checked.
+  for (auto& [n, t] : net.named_weights()) {
+    if (!n.ends_with("bias")) continue;
+    const std::vector<float> v = randn(t.shape()).to_vector<float>();
+    std::copy(v.begin(), v.end(), t.data<float>());
+  }
+  check_export(net, {images({3, 6, 4})}, "recurrent");
+}
+
 TEST(OnnxExport, RefusesALayerWithoutAnOnnxFormByName) {
+  nn::register_function("onnx_test_twice", [](const Tensor& t) { return t * 2.0; });
   auto x = nn::Input({-1, 4, 3});
-  nn::Model net(x, nn::Dense(2)(nn::LSTM(5, {}, "my_lstm")(x)), "rnn");
+  nn::Model net(x, nn::Dense(2)(nn::Lambda("onnx_test_twice", {}, "my_lambda")(x)), "lambda_model");
   const auto path = std::filesystem::temp_directory_path() / "strata_onnx_refused.onnx";
   std::filesystem::remove(path);
-  strata::testing::expect_error([&] { net.export_onnx(path.string()); }, {"layer 'my_lstm'", "class 'lstm'", "no ONNX form"});
+  strata::testing::expect_error([&] { net.export_onnx(path.string()); },
+                                {"layer 'my_lambda'", "class 'lambda'", "no ONNX form"});
   EXPECT_FALSE(std::filesystem::exists(path));
 }
