@@ -3,6 +3,7 @@
 // parameters (LeakyRelu's alpha, an added constant) are the Lambda's weights.
 #include "strata/nn/functions.hpp"
 #include "strata/ops/elementwise.hpp"
+#include "strata/ops/shape.hpp"
 #include "strata/ops/softmax.hpp"
 
 namespace strata::onnx::detail {
@@ -31,6 +32,13 @@ struct Registration {
     nn::register_function("onnx.sub", [](const Tensor& x, Ws w) { return x - w.at(0); });
     nn::register_function("onnx.mul", [](const Tensor& x, Ws w) { return x * w.at(0); });
     nn::register_function("onnx.div", [](const Tensor& x, Ws w) { return x / w.at(0); });
+    // One function per axis ("onnx.squeeze.1"): an axis decides the output's shape, which must be
+    // right while a model is declared, before weights get their values.
+    for (int64_t axis = 0; axis < 8; ++axis) {
+      nn::register_function("onnx.squeeze." + std::to_string(axis), [axis](const Tensor& x) { return squeeze(x, axis); });
+      nn::register_function("onnx.unsqueeze." + std::to_string(axis),
+                            [axis](const Tensor& x) { return unsqueeze(x, axis); });
+    }
   }
 };
 const Registration registration;

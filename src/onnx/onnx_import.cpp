@@ -6,6 +6,7 @@
 
 #include "strata/core/error.hpp"
 #include "strata/core/limits.hpp"
+#include "strata/nn/lambda.hpp"
 #include "strata/nn/layer_config.hpp"
 #include "strata/nn/load_weights.hpp"
 #include "strata/onnx/onnx.hpp"
@@ -52,6 +53,8 @@ DType input_dtype(const pb::ValueInfoProto& in, const std::string& what) {
 
 Importer::Importer(const pb::GraphProto& graph, const std::string& what) : graph_(graph), what_(what) {
   for (const auto& init : graph.initializer()) add_constant(init.name(), tensor_from(init));
+  for (const auto& node : graph.node()) used_.insert(node.input().begin(), node.input().end());
+  for (const auto& out : graph.output()) used_.insert(out.name());
 }
 
 void Importer::add_constant(const std::string& name, Tensor t) {
@@ -102,7 +105,10 @@ nn::Symbol Importer::layer(const pb::NodeProto& node, const std::string& kind, c
   const std::string name = layer_name(node);
   std::shared_ptr<nn::Layer> l;
   try {
-    l = nn::layer_from_config({{"class", kind}, {"name", name}, {"config", config}});
+    // A lambda made from its config holds zeros until the weights are assigned; made here it
+    // holds its parameters while the model is declared.
+    l = kind == "lambda" ? std::make_shared<nn::Lambda>(config.at("function").get<std::string>(), weights, name)
+                         : nn::layer_from_config({{"class", kind}, {"name", name}, {"config", config}});
   } catch (const Error& e) {
     throw Error(what_ + ": " + node_str(node) + ": " + e.what());
   }
@@ -133,10 +139,10 @@ nn::Symbol Importer::channels_first(const pb::NodeProto& node, const nn::Symbol&
   return transpose(node, x, p);
 }
 
-void Importer::set_output(const pb::NodeProto& node, const nn::Symbol& s) {
-  STRATA_CHECK(node.output_size() >= 1 && !node.output(0).empty(), what_, ": ", node_str(node), " has no output");
-  STRATA_CHECK(values_.emplace(node.output(0), s).second && !constants_.count(node.output(0)), what_, ": value '",
-               node.output(0), "' is defined twice");
+void Importer::set_output(const pb::NodeProto& node, const nn::Symbol& s, int i) {
+  STRATA_CHECK(node.output_size() > i && !node.output(i).empty(), what_, ": ", node_str(node), " has no output ", i);
+  STRATA_CHECK(values_.emplace(node.output(i), s).second && !constants_.count(node.output(i)), what_, ": value '",
+               node.output(i), "' is defined twice");
 }
 
 std::shared_ptr<nn::Model> Importer::run(const std::string& name) {
@@ -176,8 +182,11 @@ std::shared_ptr<nn::Model> Importer::run(const std::string& name) {
     outputs.push_back(it->second);
   }
   auto model = std::make_shared<nn::Model>(inputs, outputs, name);
-  const size_t assigned = nn::assign_weights_by_name(*model, weights_);
-  STRATA_CHECK(assigned == weights_.size(), what_, ": ", assigned, " of ", weights_.size(), " weights were assigned");
+  // Layers of nodes whose outputs reach no graph output are not in the model: their weights are
+  // skipped; every weight of the model must come from the file.
+  const size_t assigned = nn::assign_weights_by_name(*model, weights_, /*skip_unknown=*/true);
+  const size_t expected = model->named_weights().size();
+  STRATA_CHECK(assigned == expected, what_, ": ", assigned, " of the model's ", expected, " weights were assigned");
   model->eval();  // an ONNX graph is an inference: batch norms use their moving statistics
   return model;
 }

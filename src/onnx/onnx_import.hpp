@@ -7,6 +7,7 @@
 // layout as it is.
 #pragma once
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,8 +39,10 @@ class Importer {
   nn::Symbol transpose(const pb::NodeProto& node, const nn::Symbol& x, const std::vector<int64_t>& perm);
   nn::Symbol channels_last(const pb::NodeProto& node, const nn::Symbol& x);   // [N, C, ...] -> [N, ..., C]
   nn::Symbol channels_first(const pb::NodeProto& node, const nn::Symbol& x);  // and back
-  // Output 0 of the node is `s`.
-  void set_output(const pb::NodeProto& node, const nn::Symbol& s);
+  // Output i of the node is `s`.
+  void set_output(const pb::NodeProto& node, const nn::Symbol& s, int i = 0);
+  // Whether a node or the graph's outputs read this value.
+  bool used(const std::string& value) const { return used_.count(value) > 0; }
 
  private:
   void add_constant(const std::string& name, Tensor t);
@@ -50,11 +53,17 @@ class Importer {
   std::map<std::string, nn::Symbol> values_;
   std::map<std::string, Tensor> constants_;
   std::map<std::string, int> names_;
+  std::set<std::string> used_;
   std::vector<std::pair<std::string, Tensor>> weights_;
 };
 
 // The handlers, by ONNX operator (onnx_import_ops.cpp): each adds the layers of one node.
 using OpImport = void (*)(Importer& im, const pb::NodeProto& node);
 const std::map<std::string, OpImport>& op_imports();
+// RNN, LSTM and GRU (onnx_import_recurrent.cpp).
+void recurrent(Importer& im, const pb::NodeProto& node);
+// Squeeze and Unsqueeze, as lambdas (also used by the recurrent import).
+nn::Symbol squeeze(Importer& im, const pb::NodeProto& node, const nn::Symbol& x, std::vector<int64_t> axes,
+                   bool unsqueeze);
 
 }  // namespace strata::onnx::detail

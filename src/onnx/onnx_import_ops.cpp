@@ -402,7 +402,37 @@ void gather(Importer& im, const pb::NodeProto& node) {
                                {im.value(node, 1)}, {{"embeddings", table}}));
 }
 
+// Squeeze / Unsqueeze with constant axes (an input since opset 13, an attribute before).
+void squeeze_op(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  std::vector<int64_t> axes = ints_attribute(node, "axes", {});
+  if (im.num_inputs(node) > 1) axes = im.constant(node, 1).to_vector<int64_t>();
+  const bool unsqueeze = node.op_type() == "Unsqueeze";
+  require(!axes.empty() && axes.size() <= 8, im, node, "needs 1 to 8 constant axes");
+  im.set_output(node, squeeze(im, node, x, axes, unsqueeze));
+}
+
 }  // namespace
+
+Symbol squeeze(Importer& im, const pb::NodeProto& node, const Symbol& x, std::vector<int64_t> axes, bool unsqueeze) {
+  const int64_t rank = rank_of(x) + (unsqueeze ? static_cast<int64_t>(axes.size()) : 0);
+  for (int64_t& a : axes) {
+    if (a < 0) a += rank;
+    require(a >= 0 && a < rank && (unsqueeze || x.shape()[a] == 1 || x.shape()[a] == -1), im, node,
+            "axis " + std::to_string(a) + " out of range or not of size 1 in " + x.shape().str());
+  }
+  std::sort(axes.begin(), axes.end());
+  require(std::adjacent_find(axes.begin(), axes.end()) == axes.end(), im, node, "an axis is repeated");
+  // Unsqueeze in increasing order, squeeze in decreasing: each axis is then the tensor's own.
+  if (!unsqueeze) std::reverse(axes.begin(), axes.end());
+  Symbol y = x;
+  for (int64_t a : axes) {
+    require(a < 8, im, node, "axes past 7 are not supported");
+    const std::string function = std::string(unsqueeze ? "onnx.unsqueeze." : "onnx.squeeze.") + std::to_string(a);
+    y = im.layer(node, "lambda", {{"function", function}, {"weights", json::array()}}, {y});
+  }
+  return y;
+}
 
 const std::map<std::string, OpImport>& op_imports() {
   static const std::map<std::string, OpImport> table = {
@@ -444,6 +474,11 @@ const std::map<std::string, OpImport>& op_imports() {
       {"Identity", identity},
       {"Dropout", identity},
       {"Gather", gather},
+      {"Squeeze", squeeze_op},
+      {"Unsqueeze", squeeze_op},
+      {"RNN", recurrent},
+      {"LSTM", recurrent},
+      {"GRU", recurrent},
   };
   return table;
 }

@@ -89,18 +89,7 @@ TEST(OnnxExport, Embedding) {
 }
 
 TEST(OnnxExport, RecurrentLayers) {
-  // LSTM (two stacked layers), GRU read backwards, SimpleRNN giving its last output only.
-  auto x = nn::Input({-1, 6, 4}, "sequence");
-  auto h = nn::LSTM(5, {.num_layers = 2})(x);
-  h = nn::GRU(4, {.reverse = true})(h);
-  auto y = nn::SimpleRNN(3, {.return_sequences = false})(h);
-  nn::Model net(std::vector<nn::Symbol>{x}, std::vector<nn::Symbol>{h, y}, "recurrent");
-  // Biases away from zero (the GRU's recurrent half included), so their layout is checked.
-  for (auto& [n, t] : net.named_weights()) {
-    if (!n.ends_with("bias")) continue;
-    const std::vector<float> v = randn(t.shape()).to_vector<float>();
-    std::copy(v.begin(), v.end(), t.data<float>());
-  }
+  nn::Model net = recurrent_model();
   check_export(net, {images({3, 6, 4})}, "recurrent");
 }
 

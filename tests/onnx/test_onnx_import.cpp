@@ -56,6 +56,13 @@ void check_round_trip(nn::Model& model, const std::vector<Tensor>& inputs) {
   const std::vector<Tensor> expected = model.run(inputs), got = back->run(inputs);
   ASSERT_EQ(got.size(), expected.size());
   for (size_t i = 0; i < got.size(); ++i) expect_close(got[i], expected[i], model.name() + " output " + std::to_string(i));
+  // and saves and loads whole, lambdas of the registered onnx functions included.
+  const auto file = onnx_temp_dir(model.name()) / "imported.safetensors";
+  back->save(file.string());
+  auto loaded = nn::Model::load(file.string());
+  loaded->eval();
+  expect_close(loaded->run(inputs)[0], expected[0], model.name() + " imported, saved and loaded");
+  std::filesystem::remove_all(file.parent_path());
 }
 
 }  // namespace
@@ -104,4 +111,9 @@ TEST(OnnxImport, RoundTripZooSqueezeNet) {
   auto net = nn::zoo::squeezenet_v1("out", {-1, 64, 64, 3});
   he_scale(*net);
   check_round_trip(*net, {images({1, 64, 64, 3})});
+}
+
+TEST(OnnxImport, RoundTripRecurrent) {
+  nn::Model net = recurrent_model();
+  check_round_trip(net, {images({3, 6, 4})});
 }
