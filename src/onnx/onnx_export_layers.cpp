@@ -254,6 +254,19 @@ Value elementwise(Exporter& ex, const std::string& name, const json& c, std::vec
   return ex.activation(first ? Value{"", y, rank} : Value{y, "", rank}, c.at("act").get<std::string>(), name);
 }
 
+// LayerNorm over the axes from begin_norm_axis, its gamma and beta over those from
+// begin_params_axis (which ONNX broadcasts).
+Value layer_norm(Exporter& ex, const std::string& name, const json& c, std::vector<Value> args) {
+  STRATA_CHECK(c.at("scale").get<bool>(), "layer '", name, "': a LayerNorm without scale has no ONNX form here");
+  const std::string in = ex.channels_last(args.at(0)), y = ex.fresh(name + "_norm");
+  std::vector<std::string> inputs{in, ex.initializer(name + "_gamma", ex.weight(name, "gamma"))};
+  if (c.at("center").get<bool>()) inputs.push_back(ex.initializer(name + "_beta", ex.weight(name, "beta")));
+  pb::NodeProto& n = ex.node("LayerNormalization", inputs, y);
+  set_int(n, "axis", c.at("begin_norm_axis").get<int64_t>());
+  set_float(n, "epsilon", c.at("epsilon").get<float>());
+  return ex.activation(Value{y, "", args.at(0).rank}, c.at("act").get<std::string>(), name);
+}
+
 Value embedding(Exporter& ex, const std::string& name, const json&, std::vector<Value> args) {
   const std::string ids = ex.channels_last(args.at(0)), y = ex.fresh(name + "_gather");
   ex.node("Gather", {ex.initializer(name + "_embeddings", ex.weight(name, "embeddings")), ids}, y);
@@ -288,6 +301,7 @@ const std::map<std::string, LayerExport>& layer_exports() {
       {"batchnorm1d", batch_norm},
       {"batchnorm2d", batch_norm},
       {"batchnorm3d", batch_norm},
+      {"layernorm", layer_norm},
       {"dropout", identity},
       {"gaussiannoise", identity},
       {"flatten", flatten},
@@ -302,6 +316,9 @@ const std::map<std::string, LayerExport>& layer_exports() {
       {"simple_rnn", recurrent},
       {"lstm", recurrent},
       {"gru", recurrent},
+      {"multiheadattention", multihead_attention},
+      {"transformerencoderlayer", transformer_encoder_layer},
+      {"transformerencoder", transformer_encoder},
   };
   return table;
 }

@@ -93,6 +93,25 @@ TEST(OnnxExport, RecurrentLayers) {
   check_export(net, {images({3, 6, 4})}, "recurrent");
 }
 
+TEST(OnnxExport, AttentionAndTransformerEncoder) {
+  // A pre-norm encoder stack with gelu and a final norm, a post-norm encoder layer with relu,
+  // cross-attention between the two and a LayerNorm.
+  auto x = nn::Input({-1, 5, 8}, "tokens");
+  nn::TransformerOptions pre{.dim_feedforward = 16, .activation = "gelu", .norm_first = true};
+  nn::TransformerOptions post{.dim_feedforward = 12};
+  auto a = nn::TransformerEncoder(2, 8, 2, pre, true, "encoder")(x);
+  auto b = nn::TransformerEncoderLayer(8, 4, post, "encoder_layer")(x);
+  auto c = nn::MultiheadAttention(8, 2, 0.1, true, "cross")({a, b});
+  auto y = nn::LayerNorm("tanh", 1e-5, -1, -1, true, true, "norm")(c);
+  nn::Model net(std::vector<nn::Symbol>{x}, std::vector<nn::Symbol>{y, a}, "transformer");
+  for (auto& [n, t] : net.named_weights()) {  // gammas and betas away from 1 and 0
+    if (!n.ends_with("gamma") && !n.ends_with("beta")) continue;
+    const std::vector<float> v = randn(t.shape()).to_vector<float>();
+    std::copy(v.begin(), v.end(), t.data<float>());
+  }
+  check_export(net, {images({2, 5, 8})}, "transformer");
+}
+
 TEST(OnnxExport, RefusesALayerWithoutAnOnnxFormByName) {
   nn::register_function("onnx_test_twice", [](const Tensor& t) { return t * 2.0; });
   auto x = nn::Input({-1, 4, 3});

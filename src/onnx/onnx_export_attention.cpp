@@ -1,0 +1,124 @@
+// Attention layers as ONNX nodes (opset 17 has no attention operator): multi-head attention as
+// projections, head reshapes, softmax(q kᵀ / sqrt(d)) v and the output projection; the
+// Transformer encoder layer (post- or pre-norm) and stack around it with LayerNormalization.
+// Masks are a call argument, not part of a static model, so the exported graphs have none.
+#include <cmath>
+
+#include "strata/core/error.hpp"
+
+#include "onnx_export.hpp"
+
+namespace strata::onnx::detail {
+
+namespace {
+
+// x · W (+ b) over the last axis; W [in, out] as Strata's Dense keeps it.
+std::string linear(Exporter& ex, const std::string& layer, const std::string& x, const std::string& w,
+                   const std::string& b) {
+  std::string y = ex.fresh(layer + "_matmul");
+  ex.node("MatMul", {x, ex.initializer(layer + "_" + w, ex.weight(layer, w))}, y);
+  if (b.empty()) return y;
+  const std::string biased = ex.fresh(layer + "_bias");
+  ex.node("Add", {y, ex.initializer(layer + "_" + b, ex.weight(layer, b))}, biased);
+  return biased;
+}
+
+std::string layer_norm(Exporter& ex, const std::string& layer, const std::string& x, double eps) {
+  const std::string y = ex.fresh(layer + "_norm");
+  pb::NodeProto& n = ex.node("LayerNormalization",
+                             {x, ex.initializer(layer + "_gamma", ex.weight(layer, "gamma")),
+                              ex.initializer(layer + "_beta", ex.weight(layer, "beta"))},
+                             y);
+  set_int(n, "axis", -1);
+  set_float(n, "epsilon", static_cast<float>(eps));
+  return y;
+}
+
+// [B, S, E] -> [B, H, S, D] (or [B, H, D, S] for keys: `keys_last`).
+std::string heads(Exporter& ex, const std::string& layer, const std::string& x, int64_t h, int64_t d, bool keys_last) {
+  const std::string split = ex.fresh(layer + "_heads"), out = ex.fresh(layer + "_heads_t");
+  ex.node("Reshape", {x, ex.ints_constant(layer + "_heads_shape", {0, 0, h, d})}, split);
+  set_ints(ex.node("Transpose", {split}, out), "perm", keys_last ? std::vector<int64_t>{0, 2, 3, 1}
+                                                                 : std::vector<int64_t>{0, 2, 1, 3});
+  return out;
+}
+
+std::string attention(Exporter& ex, const std::string& layer, const std::string& q, const std::string& k,
+                      const std::string& v, int64_t heads_n, bool bias) {
+  const Tensor qw = ex.weight(layer, "q_weight");
+  const int64_t e = qw.size(1), d = e / heads_n;
+  STRATA_CHECK(heads_n > 0 && e % heads_n == 0, "layer '", layer, "': embed_dim must divide by num_heads");
+  auto proj = [&](const std::string& x, const std::string& w) {
+    return linear(ex, layer, x, w + "_weight", bias ? w + "_bias" : "");
+  };
+  const std::string qh = heads(ex, layer, proj(q, "q"), heads_n, d, false),
+                    kh = heads(ex, layer, proj(k, "k"), heads_n, d, true),
+                    vh = heads(ex, layer, proj(v, "v"), heads_n, d, false);
+  const std::string scores = ex.fresh(layer + "_scores"), scaled = ex.fresh(layer + "_scaled"),
+                    weights = ex.fresh(layer + "_weights"), mixed = ex.fresh(layer + "_mixed"),
+                    merged = ex.fresh(layer + "_merged_t"), joined = ex.fresh(layer + "_merged");
+  ex.node("MatMul", {qh, kh}, scores);
+  ex.node("Mul", {scores, ex.float_constant(layer + "_scale", static_cast<float>(1.0 / std::sqrt(double(d))))}, scaled);
+  set_int(ex.node("Softmax", {scaled}, weights), "axis", -1);
+  ex.node("MatMul", {weights, vh}, mixed);
+  set_ints(ex.node("Transpose", {mixed}, merged), "perm", {0, 2, 1, 3});
+  ex.node("Reshape", {merged, ex.ints_constant(layer + "_merged_shape", {0, 0, e})}, joined);
+  return linear(ex, layer, joined, "out_weight", bias ? "out_bias" : "");
+}
+
+std::string add(Exporter& ex, const std::string& layer, const std::string& a, const std::string& b) {
+  const std::string y = ex.fresh(layer + "_residual");
+  ex.node("Add", {a, b}, y);
+  return y;
+}
+
+// One encoder layer named `layer` (its children are layer/self_attn, layer/linear1, ...).
+std::string encoder_layer(Exporter& ex, const std::string& layer, const nlohmann::json& c, const std::string& x) {
+  const nlohmann::json& o = c.at("options");
+  const double eps = o.at("layer_norm_eps").get<double>();
+  const int64_t nhead = c.at("nhead").get<int64_t>();
+  const bool norm_first = o.at("norm_first").get<bool>();
+  auto self_attention = [&](const std::string& h) {
+    return attention(ex, layer + "/self_attn", h, h, h, nhead, true);
+  };
+  auto feed_forward = [&](const std::string& h) {
+    const std::string l1 = layer + "/linear1";
+    Value hidden{linear(ex, l1, h, "W", "b"), "", 3};
+    hidden = ex.activation(hidden, o.at("activation").get<std::string>(), l1);
+    return linear(ex, layer + "/linear2", hidden.last, "W", "b");
+  };
+  auto norm = [&](int i, const std::string& h) { return layer_norm(ex, layer + "/norm" + std::to_string(i), h, eps); };
+  if (norm_first) {
+    const std::string y = add(ex, layer, x, self_attention(norm(1, x)));
+    return add(ex, layer, y, feed_forward(norm(2, y)));
+  }
+  const std::string y = norm(1, add(ex, layer, x, self_attention(x)));
+  return norm(2, add(ex, layer, y, feed_forward(y)));
+}
+
+}  // namespace
+
+Value multihead_attention(Exporter& ex, const std::string& name, const nlohmann::json& c, std::vector<Value> args) {
+  STRATA_CHECK(!args.empty() && args.size() <= 3, "layer '", name, "' takes 1 to 3 inputs");
+  for (const Value& a : args) STRATA_CHECK(a.rank == 3, "layer '", name, "' exports over [batch, seq, features]");
+  const std::string q = ex.channels_last(args[0]), kv = ex.channels_last(args[args.size() > 1 ? 1 : 0]),
+                    v = ex.channels_last(args.back());
+  return Value{attention(ex, name, q, kv, v, c.at("num_heads").get<int64_t>(), c.at("use_bias").get<bool>()), "", 3};
+}
+
+Value transformer_encoder_layer(Exporter& ex, const std::string& name, const nlohmann::json& c, std::vector<Value> args) {
+  STRATA_CHECK(args.size() == 1 && args[0].rank == 3, "layer '", name, "' exports over one [batch, seq, features] input");
+  return Value{encoder_layer(ex, name, c, ex.channels_last(args[0])), "", 3};
+}
+
+Value transformer_encoder(Exporter& ex, const std::string& name, const nlohmann::json& c, std::vector<Value> args) {
+  STRATA_CHECK(args.size() == 1 && args[0].rank == 3, "layer '", name, "' exports over one [batch, seq, features] input");
+  std::string x = ex.channels_last(args[0]);
+  for (int64_t i = 0; i < c.at("num_layers").get<int64_t>(); ++i)
+    x = encoder_layer(ex, name + "/layer" + std::to_string(i), c, x);
+  if (c.at("final_norm").get<bool>())
+    x = layer_norm(ex, name + "/norm", x, c.at("options").at("layer_norm_eps").get<double>());
+  return Value{x, "", 3};
+}
+
+}  // namespace strata::onnx::detail
