@@ -184,6 +184,28 @@ void batch_norm(Importer& im, const pb::NodeProto& node) {
   im.set_output(node, channels_first ? im.channels_first(node, y) : y);
 }
 
+// LayerNormalization over the axes from `axis`, with constant scale and bias over the same axes.
+void layer_norm(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  const int64_t r = rank_of(x);
+  int64_t axis = int_attribute(node, "axis", -1);
+  if (axis < 0) axis += r;
+  require(axis >= 1 && axis < r && node.output_size() == 1, im, node,
+          "needs an axis after the batch and only the first output");
+  require(int_attribute(node, "stash_type", 1) == 1, im, node, "only stash_type 1 (float) is supported");
+  const Shape& s = x.shape();
+  const Shape normalized(std::vector<int64_t>(s.begin() + axis, s.end()));
+  std::vector<std::pair<std::string, Tensor>> weights{{"gamma", im.constant(node, 1)}};
+  const bool center = im.num_inputs(node) > 2;
+  if (center) weights.push_back({"beta", im.constant(node, 2)});
+  for (const auto& [n, t] : weights)
+    require(t.shape() == normalized, im, node, n + " must have the normalized axes' shape " + normalized.str());
+  im.set_output(node, im.layer(node, "layernorm",
+                               {{"act", ""}, {"epsilon", float_attribute(node, "epsilon", 1e-5f)}, {"begin_norm_axis", axis},
+                                {"begin_params_axis", axis}, {"center", center}, {"scale", true}},
+                               {x}, weights));
+}
+
 Tensor scalar(float v) { return from_vector(std::vector<float>{v}, Shape{}); }
 
 // A registered function of nn::Lambda (onnx_functions.cpp) with these parameters as weights.
@@ -445,6 +467,7 @@ const std::map<std::string, OpImport>& op_imports() {
       {"ReduceMax", reduce<true>},
       {"ReduceMean", reduce<false>},
       {"BatchNormalization", batch_norm},
+      {"LayerNormalization", layer_norm},
       {"Relu", unary<kRelu>},
       {"Sigmoid", unary<kSigmoid>},
       {"Tanh", unary<kTanh>},

@@ -120,6 +120,13 @@ deconv_inits = [ints("pads", [0, 0, 1, 0, 0, 0, 0, 2]), init("ct_w", [3, 4, 3, 3
 save("deconv", deconv_nodes, [tensor("x", ["N", 3, 5, 4])], [tensor("y", ["N", 6, 65])], deconv_inits,
      [rng.standard_normal((2, 3, 5, 4)).astype(np.float32)])
 
+# Layer normalization over the last two axes, after a transpose.
+norm_nodes = [helper.make_node("Transpose", ["x"], ["t"], name="swap", perm=[0, 2, 1]),
+              helper.make_node("LayerNormalization", ["t", "ln_scale", "ln_bias"], ["y"], name="layer_norm",
+                               axis=1, epsilon=1e-4)]
+save("layer_norm", norm_nodes, [tensor("x", ["N", 3, 4])], [tensor("y", ["N", 4, 3])],
+     [init("ln_scale", [4, 3]), init("ln_bias", [4, 3])], [rng.standard_normal((2, 3, 4)).astype(np.float32)])
+
 # An embedding lookup.
 embed_nodes = [helper.make_node("Gather", ["table", "ids"], ["e"], name="embedding"),
                helper.make_node("ReduceMean", ["e"], ["y"], name="mean", axes=[1], keepdims=0)]

@@ -71,6 +71,7 @@ TEST(OnnxImport, HelperCnn) { check_generated("cnn"); }
 TEST(OnnxImport, HelperMlp) { check_generated("mlp"); }
 TEST(OnnxImport, HelperDeconvPadConv1d) { check_generated("deconv"); }
 TEST(OnnxImport, HelperEmbedding) { check_generated("embedding_mean"); }
+TEST(OnnxImport, HelperLayerNorm) { check_generated("layer_norm"); }
 
 TEST(OnnxImport, RefusesAnUnknownOperatorByName) {
   if (onnx_python().empty()) GTEST_SKIP() << "onnx could not be installed from PyPI (offline?)";
