@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
-#include "strata/core/limits.hpp"
 #include "strata/nn/lambda.hpp"
 #include "strata/nn/layer_config.hpp"
 #include "strata/nn/load_weights.hpp"
@@ -151,10 +151,10 @@ std::shared_ptr<nn::Model> Importer::run(const std::string& name) {
     if (constants_.count(in.name())) continue;  // older files list initializers as inputs too
     STRATA_CHECK(static_cast<int>(inputs.size()) < kMaxInputs, what_, ": more than ", kMaxInputs, " inputs");
     const Shape shape = input_shape(in, what_);
-    uint64_t bytes = 8;  // one batch row, bounded as every tensor read from a file
-    for (int i = 1; i < shape.size(); ++i) bytes *= static_cast<uint64_t>(shape[i]);
-    STRATA_CHECK(bytes <= limits().max_tensor_bytes, what_, ": input '", in.name(), "' of shape ", shape.str(),
-                 " is larger than max_tensor_bytes (STRATA_MAX_TENSOR_BYTES)");
+    // One batch row, bounded as every tensor read from a file (checked_size: no overflow).
+    std::vector<int64_t> row(shape.begin(), shape.end());
+    row[0] = 1;
+    checked_size(row, 8, what_ + ": input '" + in.name() + "'");
     inputs.push_back(nn::Input(shape, in.name(), input_dtype(in, what_)));
     STRATA_CHECK(values_.emplace(in.name(), inputs.back()).second, what_, ": input '", in.name(), "' is listed twice");
   }

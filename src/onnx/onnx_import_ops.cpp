@@ -348,7 +348,8 @@ void reshape_op(Importer& im, const pb::NodeProto& node) {
       require(i < in.size(), im, node, "a 0 in the shape copies an axis the input lacks");
       d = in[i];
     }
-    require(d >= -1, im, node, "negative sizes other than -1 are invalid");
+    require(d >= -1 && d <= (int64_t{1} << 31), im, node, "sizes must be -1 or from 0 to 2^31");
+    require(d <= 0 || rest <= (int64_t{1} << 62) / d, im, node, "the shape holds too many elements");
     if (d > 0) rest *= d;
     after.push_back(d);
   }

@@ -133,9 +133,12 @@ embed_nodes = [helper.make_node("Gather", ["table", "ids"], ["e"], name="embeddi
 save("embedding_mean", embed_nodes, [tensor("ids", ["N", 4], TensorProto.INT64)], [tensor("y", ["N", 5])],
      [init("table", [9, 5])], [np.array([[0, 1, 2, 8], [3, 3, 4, 7]], np.int64)])
 
-# Hostile: an operator the import lacks, and an initializer with fewer bytes than its dims hold.
+# Hostile: an operator the import lacks, an initializer with fewer bytes than its dims hold, an
+# input whose row would overflow 64 bits.
 save("unknown_op", [helper.make_node("Cosh", ["x"], ["y"], name="cosh_1")], [tensor("x", ["N", 3])],
      [tensor("y", ["N", 3])], [], None)
 short = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[4, 3], raw_data=np.zeros(5, np.float32).tobytes())
 save("short_initializer", [helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")], [tensor("x", ["N", 4])],
      [tensor("y", ["N", 3])], [short], None, check=False)
+save("huge_input", [helper.make_node("Relu", ["x"], ["y"], name="relu")], [tensor("x", ["N", 2**31, 2**31, 2**31])],
+     [tensor("y", ["N", 2**31, 2**31, 2**31])], [], None)

@@ -85,6 +85,11 @@ TEST(OnnxImport, RefusesAnInitializerShorterThanItsDims) {
                {"initializer 'w'", "20 bytes of data for dims holding 48"});
 }
 
+TEST(OnnxImport, RefusesAnInputTooLargeToHold) {
+  if (onnx_python().empty()) GTEST_SKIP() << "onnx could not be installed from PyPI (offline?)";
+  expect_error([] { onnx::load_onnx((generated() / "huge_input.onnx").string()); }, {"input 'x'"});
+}
+
 TEST(OnnxImport, RefusesBytesThatAreNotOnnx) {
   expect_error([] { onnx::from_onnx(std::string("\x08\x07garbage\xff\xff\xff", 12), "junk"); }, {"junk"});
   expect_error([] { onnx::from_onnx("", "empty"); }, {"empty"});
