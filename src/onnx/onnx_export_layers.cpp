@@ -267,6 +267,22 @@ Value layer_norm(Exporter& ex, const std::string& name, const json& c, std::vect
   return ex.activation(Value{y, "", args.at(0).rank}, c.at("act").get<std::string>(), name);
 }
 
+// PRelu: x for x > 0, alpha x below, alpha per channel (the last axis) or shared: ONNX's PRelu.
+Value prelu(Exporter& ex, const std::string& name, const json&, std::vector<Value> args) {
+  const std::string in = ex.channels_last(args.at(0)), y = ex.fresh(name + "_prelu");
+  ex.node("PRelu", {in, ex.initializer(name + "_alpha", ex.weight(name, "alpha"))}, y);
+  return Value{y, "", args.at(0).rank};
+}
+
+// Scale: x times one learned number.
+Value scale(Exporter& ex, const std::string& name, const json&, std::vector<Value> args) {
+  Value& x = args.at(0);
+  const bool last = !x.last.empty() || x.rank <= 2;
+  const std::string in = last ? ex.channels_last(x) : x.first, y = ex.fresh(name + "_scale");
+  ex.node("Mul", {in, ex.initializer(name + "_factor", ex.weight(name, "scale"))}, y);
+  return last ? Value{y, "", x.rank} : Value{"", y, x.rank};
+}
+
 Value embedding(Exporter& ex, const std::string& name, const json&, std::vector<Value> args) {
   const std::string ids = ex.channels_last(args.at(0)), y = ex.fresh(name + "_gather");
   ex.node("Gather", {ex.initializer(name + "_embeddings", ex.weight(name, "embeddings")), ids}, y);
@@ -313,6 +329,8 @@ const std::map<std::string, LayerExport>& layer_exports() {
       {"concat", concat},
       {"elementwise", elementwise},
       {"embedding", embedding},
+      {"prelu", prelu},
+      {"scale", scale},
       {"simple_rnn", recurrent},
       {"lstm", recurrent},
       {"gru", recurrent},

@@ -206,6 +206,24 @@ void layer_norm(Importer& im, const pb::NodeProto& node) {
                                {x}, weights));
 }
 
+// PRelu with a constant slope: shared (one value) or one per channel, on the last axis
+// (channels-last, as Strata exports it) or on axis 1 of a channels-first value ([C, 1, ...]).
+void prelu(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  const Tensor slope = im.constant(node, 1);
+  const int64_t r = rank_of(x), channels = x.shape()[r - 1];
+  require(slope.dtype() == kFloat32, im, node, "needs a float32 slope");
+  const bool shared = slope.numel() == 1;
+  const bool last = shared || (slope.dim() == 1 && slope.size(0) == channels);
+  const bool first = !last && r >= 3 && slope.numel() == x.shape()[1] && slope.size(0) == x.shape()[1];
+  require(last || first, im, node, "only a slope shared or per channel is supported, got " + slope.shape().str());
+  const int64_t c = last ? channels : x.shape()[1];
+  const json config = {{"channel_shared", shared}, {"in_channels", shared ? -1 : c}};
+  const std::vector<std::pair<std::string, Tensor>> w{{"alpha", slope.reshape({shared ? 1 : c})}};
+  if (last) return im.set_output(node, im.layer(node, "prelu", config, {x}, w));
+  im.set_output(node, im.channels_first(node, im.layer(node, "prelu", config, {im.channels_last(node, x)}, w)));
+}
+
 Tensor scalar(float v) { return from_vector(std::vector<float>{v}, Shape{}); }
 
 // A registered function of nn::Lambda (onnx_functions.cpp) with these parameters as weights.
@@ -469,6 +487,7 @@ const std::map<std::string, OpImport>& op_imports() {
       {"ReduceMean", reduce<false>},
       {"BatchNormalization", batch_norm},
       {"LayerNormalization", layer_norm},
+      {"PRelu", prelu},
       {"Relu", unary<kRelu>},
       {"Sigmoid", unary<kSigmoid>},
       {"Tanh", unary<kTanh>},

@@ -84,4 +84,12 @@ inline nn::Model recurrent_model() {
   return net;
 }
 
+// PRelu per channel after a convolution, shared after a flatten, then a Scale.
+inline nn::Model prelu_model() {
+  auto x = nn::Input({-1, 6, 5, 3}, "image");
+  auto a = nn::PRelu(false, -1, nn::random_uniform(0.1, 0.5), "prelu_channels")(nn::Conv2d(4, {3, 3})(x));
+  auto b = nn::Scale(1.5, "scale")(nn::PRelu(true, -1, nn::constant_init(0.3), "prelu_shared")(nn::Flatten()(a)));
+  return nn::Model(x, b, "prelu_scale");
+}
+
 }  // namespace strata::testing

@@ -112,6 +112,11 @@ TEST(OnnxExport, AttentionAndTransformerEncoder) {
   check_export(net, {images({2, 5, 8})}, "transformer");
 }
 
+TEST(OnnxExport, PReluAndScale) {
+  nn::Model net = prelu_model();
+  check_export(net, {images({2, 6, 5, 3})}, "prelu_scale");
+}
+
 TEST(OnnxExport, RefusesALayerWithoutAnOnnxFormByName) {
   nn::register_function("onnx_test_twice", [](const Tensor& t) { return t * 2.0; });
   auto x = nn::Input({-1, 4, 3});

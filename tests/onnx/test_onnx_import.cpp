@@ -123,3 +123,8 @@ TEST(OnnxImport, RoundTripRecurrent) {
   nn::Model net = recurrent_model();
   check_round_trip(net, {images({3, 6, 4})});
 }
+
+TEST(OnnxImport, RoundTripPReluAndScale) {
+  nn::Model net = prelu_model();
+  check_round_trip(net, {images({2, 6, 5, 3})});
+}
