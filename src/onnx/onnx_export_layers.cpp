@@ -267,6 +267,18 @@ Value layer_norm(Exporter& ex, const std::string& name, const json& c, std::vect
   return ex.activation(Value{y, "", args.at(0).rank}, c.at("act").get<std::string>(), name);
 }
 
+// InstanceNorm: each sample's channel normalised over the spatial axes (channels-first in ONNX).
+Value instance_norm(Exporter& ex, const std::string& name, const json& c, std::vector<Value> args) {
+  Value x = args.at(0);
+  const std::string in = ex.channels_first(x), y = ex.fresh(name + "_in");
+  pb::NodeProto& n = ex.node("InstanceNormalization",
+                             {in, ex.initializer(name + "_gamma", ex.weight(name, "gamma")),
+                              ex.initializer(name + "_beta", ex.weight(name, "beta"))},
+                             y);
+  set_float(n, "epsilon", c.at("epsilon").get<float>());
+  return ex.activation(Value{"", y, x.rank}, c.at("act").get<std::string>(), name);
+}
+
 // PRelu: x for x > 0, alpha x below, alpha per channel (the last axis) or shared: ONNX's PRelu.
 Value prelu(Exporter& ex, const std::string& name, const json&, std::vector<Value> args) {
   const std::string in = ex.channels_last(args.at(0)), y = ex.fresh(name + "_prelu");
@@ -318,6 +330,7 @@ const std::map<std::string, LayerExport>& layer_exports() {
       {"batchnorm2d", batch_norm},
       {"batchnorm3d", batch_norm},
       {"layernorm", layer_norm},
+      {"instancenorm", instance_norm},
       {"dropout", identity},
       {"gaussiannoise", identity},
       {"flatten", flatten},

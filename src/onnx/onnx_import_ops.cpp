@@ -206,6 +206,15 @@ void layer_norm(Importer& im, const pb::NodeProto& node) {
                                {x}, weights));
 }
 
+void instance_norm(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  require(rank_of(x) >= 3, im, node, "needs an input with spatial axes");
+  const Symbol y = im.layer(node, "instancenorm",
+                            {{"act", ""}, {"epsilon", float_attribute(node, "epsilon", 1e-5f)}, {"num_features", x.shape()[1]}},
+                            {im.channels_last(node, x)}, {{"gamma", im.constant(node, 1)}, {"beta", im.constant(node, 2)}});
+  im.set_output(node, im.channels_first(node, y));
+}
+
 // PRelu with a constant slope: shared (one value) or one per channel, on the last axis
 // (channels-last, as Strata exports it) or on axis 1 of a channels-first value ([C, 1, ...]).
 void prelu(Importer& im, const pb::NodeProto& node) {
@@ -488,6 +497,7 @@ const std::map<std::string, OpImport>& op_imports() {
       {"BatchNormalization", batch_norm},
       {"LayerNormalization", layer_norm},
       {"PRelu", prelu},
+      {"InstanceNormalization", instance_norm},
       {"Relu", unary<kRelu>},
       {"Sigmoid", unary<kSigmoid>},
       {"Tanh", unary<kTanh>},

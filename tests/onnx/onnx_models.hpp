@@ -1,5 +1,6 @@
 // Models and weights shared by the ONNX export and import tests.
 #pragma once
+#include <algorithm>
 #include <cmath>
 
 #include <strata/strata.hpp>
@@ -31,6 +32,17 @@ inline void he_scale(nn::Model& model) {
     const std::vector<float> v = randn(t.shape(), {}, &gen).to_vector<float>();
     float* d = t.data<float>();
     for (size_t i = 0; i < v.size(); ++i) d[i] = static_cast<float>(v[i] * scale);
+  }
+}
+
+// Normal random values for the weights whose names end in one of `suffixes` (biases, gammas,
+// betas), so that a swapped or misplaced parameter changes the outputs.
+inline void randomize_weights(nn::Model& model, const std::vector<std::string>& suffixes, uint64_t seed) {
+  Generator gen(seed);
+  for (auto& [n, t] : model.named_weights()) {
+    if (std::none_of(suffixes.begin(), suffixes.end(), [&](const std::string& s) { return n.ends_with(s); })) continue;
+    const std::vector<float> v = randn(t.shape(), {}, &gen).to_vector<float>();
+    std::copy(v.begin(), v.end(), t.data<float>());
   }
 }
 
@@ -75,21 +87,20 @@ inline nn::Model recurrent_model() {
   h = nn::GRU(4, {.reverse = true})(h);
   auto y = nn::SimpleRNN(3, {.return_sequences = false})(h);
   nn::Model net(std::vector<nn::Symbol>{x}, std::vector<nn::Symbol>{h, y}, "recurrent");
-  Generator gen(11);
-  for (auto& [n, t] : net.named_weights()) {
-    if (!n.ends_with("bias")) continue;
-    const std::vector<float> v = randn(t.shape(), {}, &gen).to_vector<float>();
-    std::copy(v.begin(), v.end(), t.data<float>());
-  }
+  randomize_weights(net, {"bias"}, 11);
   return net;
 }
 
-// PRelu per channel after a convolution, shared after a flatten, then a Scale.
+// An InstanceNorm and a PRelu per channel after a convolution, a shared PRelu after a flatten,
+// then a Scale.
 inline nn::Model prelu_model() {
   auto x = nn::Input({-1, 6, 5, 3}, "image");
-  auto a = nn::PRelu(false, -1, nn::random_uniform(0.1, 0.5), "prelu_channels")(nn::Conv2d(4, {3, 3})(x));
+  auto n = nn::InstanceNorm("tanh", 1e-3, "instance_norm")(nn::Conv2d(4, {3, 3})(x));
+  auto a = nn::PRelu(false, -1, nn::random_uniform(0.1, 0.5), "prelu_channels")(n);
   auto b = nn::Scale(1.5, "scale")(nn::PRelu(true, -1, nn::constant_init(0.3), "prelu_shared")(nn::Flatten()(a)));
-  return nn::Model(x, b, "prelu_scale");
+  nn::Model net(x, b, "prelu_scale");
+  randomize_weights(net, {"gamma", "beta"}, 13);
+  return net;
 }
 
 }  // namespace strata::testing
