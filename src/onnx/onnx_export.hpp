@@ -57,6 +57,7 @@ using LayerExport = Value (*)(Exporter& ex, const std::string& name, const nlohm
 const std::map<std::string, LayerExport>& layer_exports();
 // simple_rnn, lstm and gru (onnx_export_recurrent.cpp).
 Value recurrent(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
+Value bidirectional(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
 // Attention and the Transformer encoder (onnx_export_attention.cpp).
 Value multihead_attention(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
 Value transformer_encoder_layer(Exporter& ex, const std::string& name, const nlohmann::json& config,

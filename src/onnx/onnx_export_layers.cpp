@@ -347,6 +347,7 @@ const std::map<std::string, LayerExport>& layer_exports() {
       {"simple_rnn", recurrent},
       {"lstm", recurrent},
       {"gru", recurrent},
+      {"bidirectional", bidirectional},
       {"multiheadattention", multihead_attention},
       {"transformerencoderlayer", transformer_encoder_layer},
       {"transformerencoder", transformer_encoder},

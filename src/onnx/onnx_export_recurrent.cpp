@@ -91,4 +91,17 @@ Value recurrent(Exporter& ex, const std::string& name, const nlohmann::json& c, 
   return Value{out, "", 3};
 }
 
+// Bidirectional: its forward layer and the mirrored one (named "<layer>_backward", reading the
+// other way) as two nodes, their outputs concatenated (forward first), as Strata does.
+Value bidirectional(Exporter& ex, const std::string& name, const nlohmann::json& c, std::vector<Value> args) {
+  const nlohmann::json& forward = c.at("layer");
+  nlohmann::json backward = forward;
+  backward["name"] = forward.at("name").get<std::string>() + "_backward";
+  backward["config"]["reverse"] = !forward.at("config").at("reverse").get<bool>();
+  Value a = ex.layer(forward, args), b = ex.layer(backward, args);
+  const std::string y = ex.fresh(name + "_concat");
+  set_int(ex.node("Concat", {ex.channels_last(a), ex.channels_last(b)}, y), "axis", -1);
+  return Value{y, "", a.rank};
+}
+
 }  // namespace strata::onnx::detail

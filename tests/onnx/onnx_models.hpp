@@ -79,14 +79,16 @@ inline nn::Model coverage_model(const std::string& merge_act = "gelu") {
   return Model(std::vector<Symbol>{x}, std::vector<Symbol>{out, out2}, "coverage");
 }
 
-// LSTM (two stacked layers), GRU read backwards, SimpleRNN giving its last output only, with
+// LSTM (two stacked layers), GRU read backwards, SimpleRNN giving its last output only, a
+// bidirectional LSTM's last outputs, with
 // biases away from zero (the GRU's recurrent half included), so that their layout is checked.
 inline nn::Model recurrent_model() {
   auto x = nn::Input({-1, 6, 4}, "sequence");
   auto h = nn::LSTM(5, {.num_layers = 2})(x);
   h = nn::GRU(4, {.reverse = true})(h);
   auto y = nn::SimpleRNN(3, {.return_sequences = false})(h);
-  nn::Model net(std::vector<nn::Symbol>{x}, std::vector<nn::Symbol>{h, y}, "recurrent");
+  auto z = nn::Bidirectional(nn::LSTM(2, {.return_sequences = false}))(h);
+  nn::Model net(std::vector<nn::Symbol>{x}, std::vector<nn::Symbol>{h, y, z}, "recurrent");
   randomize_weights(net, {"bias"}, 11);
   return net;
 }
