@@ -63,5 +63,8 @@ Value multihead_attention(Exporter& ex, const std::string& name, const nlohmann:
 Value transformer_encoder_layer(Exporter& ex, const std::string& name, const nlohmann::json& config,
                                 std::vector<Value> args);
 Value transformer_encoder(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
+Value transformer_decoder_layer(Exporter& ex, const std::string& name, const nlohmann::json& config,
+                                std::vector<Value> args);
+Value transformer_decoder(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
 
 }  // namespace strata::onnx::detail

@@ -1,6 +1,6 @@
 // Attention layers as ONNX nodes (opset 17 has no attention operator): multi-head attention as
 // projections, head reshapes, softmax(q kᵀ / sqrt(d)) v and the output projection; the
-// Transformer encoder layer (post- or pre-norm) and stack around it with LayerNormalization.
+// Transformer encoder and decoder layers (post- or pre-norm) and stacks with LayerNormalization.
 // Masks are a call argument, not part of a static model, so the exported graphs have none.
 #include <cmath>
 
@@ -72,28 +72,61 @@ std::string add(Exporter& ex, const std::string& layer, const std::string& a, co
   return y;
 }
 
-// One encoder layer named `layer` (its children are layer/self_attn, layer/linear1, ...).
-std::string encoder_layer(Exporter& ex, const std::string& layer, const nlohmann::json& c, const std::string& x) {
-  const nlohmann::json& o = c.at("options");
-  const double eps = o.at("layer_norm_eps").get<double>();
-  const int64_t nhead = c.at("nhead").get<int64_t>();
-  const bool norm_first = o.at("norm_first").get<bool>();
-  auto self_attention = [&](const std::string& h) {
-    return attention(ex, layer + "/self_attn", h, h, h, nhead, true);
-  };
-  auto feed_forward = [&](const std::string& h) {
+// The blocks of an encoder or decoder layer named `layer` (children layer/self_attn, layer/linear1,
+// layer/norm1, ...): each x + block(norm_i(x)) when norm_first, else norm_i(x + block(x)), as
+// Strata's transformer.cpp.
+struct Blocks {
+  Exporter& ex;
+  const std::string& layer;
+  const nlohmann::json& options;
+  int64_t nhead;
+
+  template <class Block>
+  std::string residual(int i, const std::string& x, Block&& block) const {
+    const std::string norm = layer + "/norm" + std::to_string(i);
+    const double eps = options.at("layer_norm_eps").get<double>();
+    if (options.at("norm_first").get<bool>()) return add(ex, layer, x, block(layer_norm(ex, norm, x, eps)));
+    return layer_norm(ex, norm, add(ex, layer, x, block(x)), eps);
+  }
+  std::string attend(const std::string& child, const std::string& q, const std::string& kv) const {
+    return attention(ex, layer + "/" + child, q, kv, kv, nhead, true);
+  }
+  std::string feed_forward(const std::string& h) const {
     const std::string l1 = layer + "/linear1";
     Value hidden{linear(ex, l1, h, "W", "b"), "", 3};
-    hidden = ex.activation(hidden, o.at("activation").get<std::string>(), l1);
+    hidden = ex.activation(hidden, options.at("activation").get<std::string>(), l1);
     return linear(ex, layer + "/linear2", hidden.last, "W", "b");
-  };
-  auto norm = [&](int i, const std::string& h) { return layer_norm(ex, layer + "/norm" + std::to_string(i), h, eps); };
-  if (norm_first) {
-    const std::string y = add(ex, layer, x, self_attention(norm(1, x)));
-    return add(ex, layer, y, feed_forward(norm(2, y)));
   }
-  const std::string y = norm(1, add(ex, layer, x, self_attention(x)));
-  return norm(2, add(ex, layer, y, feed_forward(y)));
+};
+
+std::string encoder_layer(Exporter& ex, const std::string& layer, const nlohmann::json& c, const std::string& x) {
+  const Blocks b{ex, layer, c.at("options"), c.at("nhead").get<int64_t>()};
+  const std::string y = b.residual(1, x, [&](const std::string& h) { return b.attend("self_attn", h, h); });
+  return b.residual(2, y, [&](const std::string& h) { return b.feed_forward(h); });
+}
+
+std::string decoder_layer(Exporter& ex, const std::string& layer, const nlohmann::json& c, const std::string& x,
+                          const std::string& memory) {
+  const Blocks b{ex, layer, c.at("options"), c.at("nhead").get<int64_t>()};
+  std::string y = b.residual(1, x, [&](const std::string& h) { return b.attend("self_attn", h, h); });
+  y = b.residual(2, y, [&](const std::string& h) { return b.attend("cross_attn", h, memory); });
+  return b.residual(3, y, [&](const std::string& h) { return b.feed_forward(h); });
+}
+
+// A stack's layers (name/layer0, ...) and its optional final norm (name/norm).
+template <class Step>
+Value stack(Exporter& ex, const std::string& name, const nlohmann::json& c, std::string x, Step&& step) {
+  for (int64_t i = 0; i < c.at("num_layers").get<int64_t>(); ++i) x = step(name + "/layer" + std::to_string(i), x);
+  if (c.at("final_norm").get<bool>())
+    x = layer_norm(ex, name + "/norm", x, c.at("options").at("layer_norm_eps").get<double>());
+  return Value{x, "", 3};
+}
+
+// [tgt, memory], each [batch, seq, d_model].
+std::pair<std::string, std::string> decoder_inputs(Exporter& ex, const std::string& name, std::vector<Value>& args) {
+  STRATA_CHECK(args.size() == 2 && args[0].rank == 3 && args[1].rank == 3, "layer '", name,
+               "' exports over two [batch, seq, features] inputs (target and memory)");
+  return {ex.channels_last(args[0]), ex.channels_last(args[1])};
 }
 
 }  // namespace
@@ -113,12 +146,20 @@ Value transformer_encoder_layer(Exporter& ex, const std::string& name, const nlo
 
 Value transformer_encoder(Exporter& ex, const std::string& name, const nlohmann::json& c, std::vector<Value> args) {
   STRATA_CHECK(args.size() == 1 && args[0].rank == 3, "layer '", name, "' exports over one [batch, seq, features] input");
-  std::string x = ex.channels_last(args[0]);
-  for (int64_t i = 0; i < c.at("num_layers").get<int64_t>(); ++i)
-    x = encoder_layer(ex, name + "/layer" + std::to_string(i), c, x);
-  if (c.at("final_norm").get<bool>())
-    x = layer_norm(ex, name + "/norm", x, c.at("options").at("layer_norm_eps").get<double>());
-  return Value{x, "", 3};
+  return stack(ex, name, c, ex.channels_last(args[0]),
+               [&](const std::string& layer, const std::string& x) { return encoder_layer(ex, layer, c, x); });
+}
+
+Value transformer_decoder_layer(Exporter& ex, const std::string& name, const nlohmann::json& c, std::vector<Value> args) {
+  const auto [tgt, memory] = decoder_inputs(ex, name, args);
+  return Value{decoder_layer(ex, name, c, tgt, memory), "", 3};
+}
+
+Value transformer_decoder(Exporter& ex, const std::string& name, const nlohmann::json& c, std::vector<Value> args) {
+  const auto [tgt, memory] = decoder_inputs(ex, name, args);
+  return stack(ex, name, c, tgt, [&](const std::string& layer, const std::string& x) {
+    return decoder_layer(ex, layer, c, x, memory);
+  });
 }
 
 }  // namespace strata::onnx::detail

@@ -351,6 +351,8 @@ const std::map<std::string, LayerExport>& layer_exports() {
       {"multiheadattention", multihead_attention},
       {"transformerencoderlayer", transformer_encoder_layer},
       {"transformerencoder", transformer_encoder},
+      {"transformerdecoderlayer", transformer_decoder_layer},
+      {"transformerdecoder", transformer_decoder},
   };
   return table;
 }

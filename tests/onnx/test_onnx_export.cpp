@@ -93,7 +93,7 @@ TEST(OnnxExport, RecurrentLayers) {
   check_export(net, {images({3, 6, 4})}, "recurrent");
 }
 
-TEST(OnnxExport, AttentionAndTransformerEncoder) {
+TEST(OnnxExport, AttentionAndTransformers) {
   // A pre-norm encoder stack with gelu and a final norm, a post-norm encoder layer with relu,
   // cross-attention between the two and a LayerNorm.
   auto x = nn::Input({-1, 5, 8}, "tokens");
@@ -103,7 +103,11 @@ TEST(OnnxExport, AttentionAndTransformerEncoder) {
   auto b = nn::TransformerEncoderLayer(8, 4, post, "encoder_layer")(x);
   auto c = nn::MultiheadAttention(8, 2, 0.1, true, "cross")({a, b});
   auto y = nn::LayerNorm("tanh", 1e-5, -1, -1, true, true, "norm")(c);
-  nn::Model net(std::vector<nn::Symbol>{x}, std::vector<nn::Symbol>{y, a}, "transformer");
+  // Decoders over the encoder's output as memory: a post-norm stack with a final norm, a
+  // pre-norm layer.
+  auto d = nn::TransformerDecoder(2, 8, 2, post, true, "decoder")({b, a});
+  d = nn::TransformerDecoderLayer(8, 2, pre, "decoder_layer")({d, a});
+  nn::Model net(std::vector<nn::Symbol>{x}, std::vector<nn::Symbol>{y, a, d}, "transformer");
   randomize_weights(net, {"gamma", "beta"}, 17);  // away from 1 and 0
   check_export(net, {images({2, 5, 8})}, "transformer");
 }
