@@ -156,9 +156,9 @@ Value transformer_decoder_layer(Exporter& ex, const std::string& name, const nlo
 }
 
 Value transformer_decoder(Exporter& ex, const std::string& name, const nlohmann::json& c, std::vector<Value> args) {
-  const auto [tgt, memory] = decoder_inputs(ex, name, args);
-  return stack(ex, name, c, tgt, [&](const std::string& layer, const std::string& x) {
-    return decoder_layer(ex, layer, c, x, memory);
+  const auto inputs = decoder_inputs(ex, name, args);  // no structured binding: clang 14 cannot capture one
+  return stack(ex, name, c, inputs.first, [&](const std::string& layer, const std::string& x) {
+    return decoder_layer(ex, layer, c, x, inputs.second);
   });
 }
 

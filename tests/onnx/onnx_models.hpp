@@ -39,7 +39,9 @@ inline void he_scale(nn::Model& model) {
 // betas), so that a swapped or misplaced parameter changes the outputs.
 inline void randomize_weights(nn::Model& model, const std::vector<std::string>& suffixes, uint64_t seed) {
   Generator gen(seed);
-  for (auto& [n, t] : model.named_weights()) {
+  for (auto& named : model.named_weights()) {  // not a structured binding: clang 14 cannot capture one
+    const std::string& n = named.first;
+    Tensor& t = named.second;
     if (std::none_of(suffixes.begin(), suffixes.end(), [&](const std::string& s) { return n.ends_with(s); })) continue;
     const std::vector<float> v = randn(t.shape(), {}, &gen).to_vector<float>();
     std::copy(v.begin(), v.end(), t.data<float>());
