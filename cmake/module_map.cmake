@@ -52,3 +52,6 @@ strata_module(dist USES train)
 set(STRATA_OWN_LIBRARY_MODULES dist)
 # rl: environments, returns and replay buffers, on nn/optim/train for the agents (docs/rl.md).
 strata_module(rl USES train)
+# onnx: static models to and from ONNX graphs, on Debian's libonnx proto library (docs/interop.md);
+# protobuf's headers stay inside src/onnx.
+strata_module(onnx USES nn io)

@@ -15,6 +15,8 @@
 #include "strata/core/error.hpp"
 #include "strata/core/limits.hpp"
 #include "strata/hub/hub.hpp"
+#include "strata/onnx/onnx.hpp"
+#include "strata/train/hub_models.hpp"
 #include "strata/train/tensorboard_export.hpp"
 #include "stored_json.hpp"
 #include "table.hpp"
@@ -298,11 +300,25 @@ void logs(const HubArgs& args, int64_t run_id, const std::vector<std::string>& m
 
 // The export carries the model's record in safetensors' "__metadata__" (strings only), so an
 // import elsewhere restores it.
-void export_model(const HubArgs& args, const std::string& ref_text, const std::string& path) {
+// --onnx: the version rebuilt as a static model and written as an ONNX graph (docs/interop.md).
+void export_onnx(const HubArgs& args, const hub::LoadedModel& model, const std::string& path) {
+  auto net = train::static_model(model);
+  net->eval();
+  onnx::save_onnx(*net, path);
+  if (args.as_json)
+    print_json({{"name", model.info.name}, {"version", model.info.version}, {"file", path}, {"format", "onnx"},
+                {"opset", onnx::kOpset}});
+  else
+    std::cout << "exported " << model.info.name << ":" << model.info.version << " as ONNX (opset " << onnx::kOpset
+              << ") to " << path << '\n';
+}
+
+void export_model(const HubArgs& args, const std::string& ref_text, const std::string& path, bool as_onnx) {
   auto h = open_hub(args);
   auto ref = parse_ref(ref_text);
   require_model(h, ref);
   auto model = h.load_model(ref.name, ref.version);
+  if (as_onnx) return export_onnx(args, model, path);
   const auto& meta = model.info.meta;
   io::Metadata md{{"format", "pt"},  // what Hugging Face's loaders look for
                   {"strata.name", model.info.name},
@@ -436,10 +452,12 @@ void add_hub_commands(CLI::App& app) {
   cmd->callback([=] { export_tensorboard(*args, *run_id, *tb_out); });
 
   auto file = std::make_shared<std::string>();
-  cmd = hub->add_subcommand("export", "Write a model version to a safetensors file, with its metadata");
+  auto as_onnx = std::make_shared<bool>(false);
+  cmd = hub->add_subcommand("export", "Write a model version to a safetensors file, with its metadata, or to ONNX");
   cmd->add_option("model", *ref, "NAME or NAME:VERSION")->required();
-  cmd->add_option("file", *file, "Output .safetensors file")->required();
-  cmd->callback([=] { export_model(*args, *ref, *file); });
+  cmd->add_option("file", *file, "Output .safetensors (or, with --onnx, .onnx) file")->required();
+  cmd->add_flag("--onnx", *as_onnx, "Write an ONNX graph (opset 17) of a static model instead");
+  cmd->callback([=] { export_model(*args, *ref, *file, *as_onnx); });
 
   auto name = std::make_shared<std::string>();
   cmd = hub->add_subcommand("import", "Save a safetensors file as a new version of a model");

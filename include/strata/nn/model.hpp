@@ -61,6 +61,9 @@ class Model : public Layer {
   // "strata.model". load checks that every weight of the rebuilt model is in the file.
   void save(const std::string& path) const;
   static std::shared_ptr<Model> load(const std::string& path);
+  // The model as an ONNX file (strata/onnx/onnx.hpp, implemented by the onnx module). Throws
+  // strata::Error naming a layer that has no ONNX form, before writing anything.
+  void export_onnx(const std::string& path) const;
   // The graph as a layer config (inputs, layers, nodes, outputs) and back (used by the above
   // and for models nested in models).
   void get_config(nlohmann::json& config) const override;

@@ -1,0 +1,48 @@
+// The functions imported ONNX activations and constant arithmetic run as (nn::Lambda layers of
+// registered functions, so that an imported model saves and loads like any static model). Their
+// parameters (LeakyRelu's alpha, an added constant) are the Lambda's weights.
+#include "strata/nn/functions.hpp"
+#include "strata/ops/elementwise.hpp"
+#include "strata/ops/shape.hpp"
+#include "strata/ops/softmax.hpp"
+
+namespace strata::onnx::detail {
+
+namespace {
+
+double scalar(const std::vector<Tensor>& w, size_t i) { return w.at(i).item<double>(); }
+
+struct Registration {
+  Registration() {
+    using Ws = const std::vector<Tensor>&;
+    nn::register_function("onnx.relu", [](const Tensor& x) { return strata::relu(x); });
+    nn::register_function("onnx.sigmoid", [](const Tensor& x) { return strata::sigmoid(x); });
+    nn::register_function("onnx.tanh", [](const Tensor& x) { return strata::tanh(x); });
+    nn::register_function("onnx.softplus", [](const Tensor& x) { return strata::softplus(x); });
+    nn::register_function("onnx.softsign", [](const Tensor& x) { return strata::softsign(x); });
+    nn::register_function("onnx.selu", [](const Tensor& x) { return strata::selu(x); });
+    nn::register_function("onnx.softmax", [](const Tensor& x) { return strata::softmax(x, -1); });
+    nn::register_function("onnx.leaky_relu", [](const Tensor& x, Ws w) { return strata::leaky_relu(x, scalar(w, 0)); });
+    nn::register_function("onnx.elu", [](const Tensor& x, Ws w) { return strata::elu(x, scalar(w, 0)); });
+    nn::register_function("onnx.clip", [](const Tensor& x, Ws w) { return clamp(x, scalar(w, 0), scalar(w, 1)); });
+    // max(0, min(1, alpha x + beta))
+    nn::register_function("onnx.hard_sigmoid",
+                          [](const Tensor& x, Ws w) { return clamp(x * scalar(w, 0) + scalar(w, 1), 0.0, 1.0); });
+    nn::register_function("onnx.add", [](const Tensor& x, Ws w) { return x + w.at(0); });
+    nn::register_function("onnx.sub", [](const Tensor& x, Ws w) { return x - w.at(0); });
+    nn::register_function("onnx.mul", [](const Tensor& x, Ws w) { return x * w.at(0); });
+    nn::register_function("onnx.div", [](const Tensor& x, Ws w) { return x / w.at(0); });
+    // One function per axis ("onnx.squeeze.1"): an axis decides the output's shape, which must be
+    // right while a model is declared, before weights get their values.
+    for (int64_t axis = 0; axis < 8; ++axis) {
+      nn::register_function("onnx.squeeze." + std::to_string(axis), [axis](const Tensor& x) { return squeeze(x, axis); });
+      nn::register_function("onnx.unsqueeze." + std::to_string(axis),
+                            [axis](const Tensor& x) { return unsqueeze(x, axis); });
+    }
+  }
+};
+const Registration registration;
+
+}  // namespace
+
+}  // namespace strata::onnx::detail

@@ -1,0 +1,69 @@
+// The importer's state while an ONNX graph becomes a static model: each ONNX value as a symbol
+// of the model (in ONNX's own layout: channels-first where ONNX is), the graph's constants, and
+// the weights to put into the layers once the model is built.
+//
+// Strata's convolutions, pools and batch norms are channels-last, so an ONNX Conv becomes
+// Transpose -> Conv2d -> Transpose; element-wise operators and Strata's merges take the ONNX
+// layout as it is.
+#pragma once
+#include <map>
+#include <set>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "strata/nn/model.hpp"
+#include "onnx_proto.hpp"
+
+namespace strata::onnx::detail {
+
+class Importer {
+ public:
+  Importer(const pb::GraphProto& graph, const std::string& what);
+  std::shared_ptr<nn::Model> run(const std::string& name);
+
+  // --- for the operator handlers ---
+  const std::string& what() const { return what_; }
+  size_t num_inputs(const pb::NodeProto& node) const;  // up to the last non-empty input
+  // Input i as a value of the model; an Error naming the node when it is not one.
+  nn::Symbol value(const pb::NodeProto& node, int i) const;
+  bool is_constant(const pb::NodeProto& node, int i) const;
+  // Input i as a constant (an initializer or a Constant node's value).
+  Tensor constant(const pb::NodeProto& node, int i) const;
+  // A layer of this class and config (nn/layer_config.hpp) called on args; its name comes from
+  // the node's. `weights` ("W" -> tensor) are assigned once the model is built.
+  nn::Symbol layer(const pb::NodeProto& node, const std::string& kind, const nlohmann::json& config,
+                   const std::vector<nn::Symbol>& args, const std::vector<std::pair<std::string, Tensor>>& weights = {});
+  nn::Symbol transpose(const pb::NodeProto& node, const nn::Symbol& x, const std::vector<int64_t>& perm);
+  nn::Symbol channels_last(const pb::NodeProto& node, const nn::Symbol& x);   // [N, C, ...] -> [N, ..., C]
+  nn::Symbol channels_first(const pb::NodeProto& node, const nn::Symbol& x);  // and back
+  // Output i of the node is `s`.
+  void set_output(const pb::NodeProto& node, const nn::Symbol& s, int i = 0);
+  // Whether a node or the graph's outputs read this value.
+  bool used(const std::string& value) const { return used_.count(value) > 0; }
+
+ private:
+  void add_constant(const std::string& name, Tensor t);
+  std::string layer_name(const pb::NodeProto& node);
+
+  const pb::GraphProto& graph_;
+  std::string what_;
+  std::map<std::string, nn::Symbol> values_;
+  std::map<std::string, Tensor> constants_;
+  std::map<std::string, int> names_;
+  std::set<std::string> used_;
+  std::vector<std::pair<std::string, Tensor>> weights_;
+};
+
+// The handlers, by ONNX operator (onnx_import_ops.cpp): each adds the layers of one node.
+using OpImport = void (*)(Importer& im, const pb::NodeProto& node);
+const std::map<std::string, OpImport>& op_imports();
+// RNN, LSTM and GRU (onnx_import_recurrent.cpp).
+void recurrent(Importer& im, const pb::NodeProto& node);
+// Squeeze and Unsqueeze, as lambdas (also used by the recurrent import).
+nn::Symbol squeeze(Importer& im, const pb::NodeProto& node, const nn::Symbol& x, std::vector<int64_t> axes,
+                   bool unsqueeze);
+
+}  // namespace strata::onnx::detail

@@ -1,0 +1,539 @@
+// How each supported ONNX operator becomes Strata layers. Weights are reordered into Strata's
+// layouts here (ONNX filters [O, C, k...] -> [k..., C, O]); attributes Strata cannot honour
+// (ceil_mode, SAME_LOWER, a softmax over another axis...) are refused naming the node.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "strata/core/error.hpp"
+#include "strata/core/factory.hpp"
+#include "strata/nn/layer_config.hpp"
+#include "strata/ops/elementwise.hpp"
+#include "strata/ops/shape.hpp"
+
+#include "onnx_import.hpp"
+
+namespace strata::onnx::detail {
+
+namespace {
+
+using nlohmann::json;
+using nn::Symbol;
+
+int64_t rank_of(const Symbol& s) { return static_cast<int64_t>(s.shape().size()); }
+
+void require(bool ok, const Importer& im, const pb::NodeProto& node, const std::string& what) {
+  STRATA_CHECK(ok, im.what(), ": ", node_str(node), ": ", what);
+}
+
+// Strata's padding for a window operator's auto_pad / pads.
+json padding_of(const Importer& im, const pb::NodeProto& node, int64_t spatial) {
+  const std::string mode = string_attribute(node, "auto_pad", "NOTSET");
+  if (mode == "SAME_UPPER") return "same";
+  if (mode == "VALID") return "valid";
+  require(mode == "NOTSET", im, node, "auto_pad " + mode + " is not supported (SAME_UPPER, VALID and pads are)");
+  const std::vector<int64_t> pads = ints_attribute(node, "pads", std::vector<int64_t>(2 * spatial, 0));
+  require(static_cast<int64_t>(pads.size()) == 2 * spatial, im, node, "pads must have 2 values per spatial axis");
+  bool zero = true;
+  for (int64_t p : pads) {
+    require(p >= 0 && p <= 4096, im, node, "pads must be between 0 and 4096");
+    zero = zero && p == 0;
+  }
+  if (zero) return "valid";
+  return {{"before", std::vector<int64_t>(pads.begin(), pads.begin() + spatial)},
+          {"after", std::vector<int64_t>(pads.begin() + spatial, pads.end())}};
+}
+
+std::vector<int64_t> window_attribute(const Importer& im, const pb::NodeProto& node, const std::string& name,
+                                      int64_t spatial, int64_t fallback) {
+  std::vector<int64_t> v = ints_attribute(node, name, std::vector<int64_t>(spatial, fallback));
+  require(static_cast<int64_t>(v.size()) == spatial, im, node, name + " must have one value per spatial axis");
+  for (int64_t x : v) require(x >= 1 && x <= 4096, im, node, name + " values must be between 1 and 4096");
+  return v;
+}
+
+// [a, b, k...] -> [k..., b, a]: ONNX's filters into Strata's.
+Tensor filters_last(const Tensor& w) {
+  const int64_t r = w.dim();
+  Shape perm;
+  for (int64_t i = 2; i < r; ++i) perm.push_back(i);
+  perm.push_back(1);
+  perm.push_back(0);
+  return contiguous(permute(w, perm));
+}
+
+std::string spatial_kind(const std::string& base, int64_t spatial) { return base + std::to_string(spatial) + "d"; }
+
+void conv(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  const Tensor w = im.constant(node, 1);
+  const int64_t spatial = rank_of(x) - 2;
+  require(spatial >= 1 && spatial <= 3 && w.dim() == spatial + 2, im, node, "needs a 1, 2 or 3-d convolution");
+  const int64_t groups = int_attribute(node, "group", 1), channels = x.shape()[1];
+  require(groups >= 1 && channels % groups == 0 && w.size(1) * groups == channels && w.size(0) % groups == 0, im, node,
+          "filters of shape " + w.shape().str() + " do not fit input " + x.shape().str());
+  const bool bias = im.num_inputs(node) > 2;
+  std::vector<std::pair<std::string, Tensor>> weights{{"W", filters_last(w)}};
+  if (bias) weights.push_back({"b", im.constant(node, 2)});
+  const std::vector<int64_t> kernel(w.shape().begin() + 2, w.shape().end());
+  const json options = {{"stride", window_attribute(im, node, "strides", spatial, 1)},
+                        {"padding", padding_of(im, node, spatial)},
+                        {"dilation", window_attribute(im, node, "dilations", spatial, 1)},
+                        {"groups", groups}};
+  const Symbol y = im.layer(node, spatial_kind("conv", spatial),
+                            {{"n_filter", w.size(0)}, {"filter_size", kernel}, {"act", ""}, {"options", options},
+                             {"in_channels", channels}, {"use_bias", bias}},
+                            {im.channels_last(node, x)}, weights);
+  im.set_output(node, im.channels_first(node, y));
+}
+
+void conv_transpose(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  const Tensor w = im.constant(node, 1);  // [C, O, k...]
+  const int64_t spatial = rank_of(x) - 2;
+  require(spatial >= 1 && spatial <= 3 && w.dim() == spatial + 2 && w.size(0) == x.shape()[1], im, node,
+          "filters of shape " + w.shape().str() + " do not fit input " + x.shape().str());
+  require(int_attribute(node, "group", 1) == 1, im, node, "a grouped ConvTranspose is not supported");
+  for (int64_t p : ints_attribute(node, "output_padding", {}))
+    require(p == 0, im, node, "output_padding is not supported");
+  require(find_attribute(node, "output_shape") == nullptr, im, node, "output_shape is not supported (give pads)");
+  json padding = padding_of(im, node, spatial);
+  require(padding != "same", im, node, "SAME_UPPER is not supported for ConvTranspose (give pads)");
+  const bool bias = im.num_inputs(node) > 2;
+  std::vector<std::pair<std::string, Tensor>> weights{{"W", filters_last(w)}};  // [k..., O, C]
+  if (bias) weights.push_back({"b", im.constant(node, 2)});
+  const json options = {{"stride", window_attribute(im, node, "strides", spatial, 1)},
+                        {"padding", padding},
+                        {"dilation", window_attribute(im, node, "dilations", spatial, 1)},
+                        {"groups", 1}};
+  const Symbol y = im.layer(node, spatial_kind("deconv", spatial),
+                            {{"n_filter", w.size(1)},
+                             {"filter_size", std::vector<int64_t>(w.shape().begin() + 2, w.shape().end())},
+                             {"act", ""},
+                             {"options", options},
+                             {"in_channels", w.size(0)},
+                             {"use_bias", bias}},
+                            {im.channels_last(node, x)}, weights);
+  im.set_output(node, im.channels_first(node, y));
+}
+
+template <bool kMax>
+void pool(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  const int64_t spatial = rank_of(x) - 2;
+  require(spatial >= 1 && spatial <= 3, im, node, "needs a 1, 2 or 3-d input");
+  require(int_attribute(node, "ceil_mode", 0) == 0, im, node, "ceil_mode is not supported");
+  require(node.output_size() == 1, im, node, "MaxPool's indices output is not supported");
+  for (int64_t d : ints_attribute(node, "dilations", {})) require(d == 1, im, node, "dilations are not supported");
+  const json padding = padding_of(im, node, spatial);
+  if (!kMax)  // Strata's average divides by the real (unpadded) elements
+    require(int_attribute(node, "count_include_pad", 0) == 0 || padding == "valid", im, node,
+            "count_include_pad is not supported with padding");
+  const json config = {{"filter_size", window_attribute(im, node, "kernel_shape", spatial, 0)},
+                       {"options", {{"stride", window_attribute(im, node, "strides", spatial, 1)}, {"padding", padding}}}};
+  const Symbol y = im.layer(node, spatial_kind(kMax ? "maxpool" : "meanpool", spatial), config, {im.channels_last(node, x)});
+  im.set_output(node, im.channels_first(node, y));
+}
+
+// GlobalAveragePool / GlobalMaxPool: [N, C, ...] -> [N, C, 1, ...].
+template <bool kMax>
+void global_pool(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  const int64_t spatial = rank_of(x) - 2;
+  require(spatial >= 1 && spatial <= 3, im, node, "needs a 1, 2 or 3-d input");
+  const Symbol y = im.layer(node, spatial_kind(kMax ? "globalmaxpool" : "globalmeanpool", spatial), json::object(),
+                            {im.channels_last(node, x)});
+  std::vector<int64_t> shape{x.shape()[1]};
+  shape.resize(spatial + 1, 1);
+  im.set_output(node, im.layer(node, "reshape", {{"shape", shape}}, {y}));
+}
+
+// ReduceMean / ReduceMax over the spatial axes of a channels-last value without keepdims (as
+// Strata's export writes global pools), or over those of a channels-first one with keepdims.
+template <bool kMax>
+void reduce(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  const int64_t r = rank_of(x);
+  std::vector<int64_t> axes = ints_attribute(node, "axes", {});
+  if (im.num_inputs(node) > 1) axes = im.constant(node, 1).to_vector<int64_t>();  // opset 18
+  for (int64_t& a : axes) a = a < 0 ? a + r : a;
+  std::vector<int64_t> last, first;
+  for (int64_t i = 1; i < r - 1; ++i) last.push_back(i), first.push_back(i + 1);
+  const bool keep = int_attribute(node, "keepdims", 1) != 0;
+  require(r >= 3 && r <= 5, im, node, "needs a 1, 2 or 3-d input");
+  const std::string kind = spatial_kind(kMax ? "globalmaxpool" : "globalmeanpool", r - 2);
+  if (axes == last && !keep) return im.set_output(node, im.layer(node, kind, json::object(), {x}));
+  require(axes == first && keep, im, node, "only a reduction over all the spatial axes (a global pool) is supported");
+  global_pool<kMax>(im, node);
+}
+
+void batch_norm(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  require(int_attribute(node, "training_mode", 0) == 0 && node.output_size() == 1, im, node,
+          "training mode is not supported");
+  const bool channels_first = rank_of(x) > 2;
+  const Symbol in = channels_first ? im.channels_last(node, x) : x;
+  const Symbol y = im.layer(node, "batchnorm",
+                            {{"decay", 0.9}, {"epsilon", float_attribute(node, "epsilon", 1e-5f)}, {"act", ""},
+                             {"num_features", x.shape()[1]}},
+                            {in},
+                            {{"gamma", im.constant(node, 1)},
+                             {"beta", im.constant(node, 2)},
+                             {"moving_mean", im.constant(node, 3)},
+                             {"moving_var", im.constant(node, 4)}});
+  im.set_output(node, channels_first ? im.channels_first(node, y) : y);
+}
+
+// LayerNormalization over the axes from `axis`, with constant scale and bias over the same axes.
+void layer_norm(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  const int64_t r = rank_of(x);
+  int64_t axis = int_attribute(node, "axis", -1);
+  if (axis < 0) axis += r;
+  require(axis >= 1 && axis < r && node.output_size() == 1, im, node,
+          "needs an axis after the batch and only the first output");
+  require(int_attribute(node, "stash_type", 1) == 1, im, node, "only stash_type 1 (float) is supported");
+  const Shape& s = x.shape();
+  const Shape normalized(std::vector<int64_t>(s.begin() + axis, s.end()));
+  std::vector<std::pair<std::string, Tensor>> weights{{"gamma", im.constant(node, 1)}};
+  const bool center = im.num_inputs(node) > 2;
+  if (center) weights.push_back({"beta", im.constant(node, 2)});
+  for (const auto& [n, t] : weights)
+    require(t.shape() == normalized, im, node, n + " must have the normalized axes' shape " + normalized.str());
+  im.set_output(node, im.layer(node, "layernorm",
+                               {{"act", ""}, {"epsilon", float_attribute(node, "epsilon", 1e-5f)}, {"begin_norm_axis", axis},
+                                {"begin_params_axis", axis}, {"center", center}, {"scale", true}},
+                               {x}, weights));
+}
+
+void instance_norm(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  require(rank_of(x) >= 3, im, node, "needs an input with spatial axes");
+  const Symbol y = im.layer(node, "instancenorm",
+                            {{"act", ""}, {"epsilon", float_attribute(node, "epsilon", 1e-5f)}, {"num_features", x.shape()[1]}},
+                            {im.channels_last(node, x)}, {{"gamma", im.constant(node, 1)}, {"beta", im.constant(node, 2)}});
+  im.set_output(node, im.channels_first(node, y));
+}
+
+// PRelu with a constant slope: shared (one value) or one per channel, on the last axis
+// (channels-last, as Strata exports it) or on axis 1 of a channels-first value ([C, 1, ...]).
+void prelu(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  const Tensor slope = im.constant(node, 1);
+  const int64_t r = rank_of(x), channels = x.shape()[r - 1];
+  require(slope.dtype() == kFloat32, im, node, "needs a float32 slope");
+  const bool shared = slope.numel() == 1;
+  const bool last = shared || (slope.dim() == 1 && slope.size(0) == channels);
+  const bool first = !last && r >= 3 && slope.numel() == x.shape()[1] && slope.size(0) == x.shape()[1];
+  require(last || first, im, node, "only a slope shared or per channel is supported, got " + slope.shape().str());
+  const int64_t c = last ? channels : x.shape()[1];
+  const json config = {{"channel_shared", shared}, {"in_channels", shared ? -1 : c}};
+  const std::vector<std::pair<std::string, Tensor>> w{{"alpha", slope.reshape({shared ? 1 : c})}};
+  if (last) return im.set_output(node, im.layer(node, "prelu", config, {x}, w));
+  im.set_output(node, im.channels_first(node, im.layer(node, "prelu", config, {im.channels_last(node, x)}, w)));
+}
+
+Tensor scalar(float v) { return from_vector(std::vector<float>{v}, Shape{}); }
+
+// A registered function of nn::Lambda (onnx_functions.cpp) with these parameters as weights.
+void lambda(Importer& im, const pb::NodeProto& node, const std::string& function, const Symbol& x,
+            const std::vector<std::pair<std::string, Tensor>>& params = {}) {
+  const json config = {{"function", function}, {"weights", nn::lambda_weights_config(params)}};
+  im.set_output(node, im.layer(node, "lambda", config, {x}, params));
+}
+
+template <const char* kFunction>
+void unary(Importer& im, const pb::NodeProto& node) {
+  lambda(im, node, kFunction, im.value(node, 0));
+}
+constexpr char kRelu[] = "onnx.relu", kSigmoid[] = "onnx.sigmoid", kTanh[] = "onnx.tanh", kSoftplus[] = "onnx.softplus",
+               kSoftsign[] = "onnx.softsign";
+
+void selu(Importer& im, const pb::NodeProto& node) {
+  require(std::abs(float_attribute(node, "alpha", 1.67326319f) - 1.67326319f) < 1e-6f &&
+              std::abs(float_attribute(node, "gamma", 1.05070102f) - 1.05070102f) < 1e-6f,
+          im, node, "only SELU's standard alpha and gamma are supported");
+  lambda(im, node, "onnx.selu", im.value(node, 0));
+}
+
+void softmax(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  int64_t axis = int_attribute(node, "axis", -1);
+  if (axis < 0) axis += rank_of(x);
+  require(axis == rank_of(x) - 1, im, node, "only a softmax over the last axis is supported");
+  lambda(im, node, "onnx.softmax", x);
+}
+
+void leaky_relu(Importer& im, const pb::NodeProto& node) {
+  lambda(im, node, "onnx.leaky_relu", im.value(node, 0), {{"alpha", scalar(float_attribute(node, "alpha", 0.01f))}});
+}
+
+void elu(Importer& im, const pb::NodeProto& node) {
+  lambda(im, node, "onnx.elu", im.value(node, 0), {{"alpha", scalar(float_attribute(node, "alpha", 1.0f))}});
+}
+
+void hard_sigmoid(Importer& im, const pb::NodeProto& node) {
+  lambda(im, node, "onnx.hard_sigmoid", im.value(node, 0),
+         {{"alpha", scalar(float_attribute(node, "alpha", 0.2f))}, {"beta", scalar(float_attribute(node, "beta", 0.5f))}});
+}
+
+void clip(Importer& im, const pb::NodeProto& node) {
+  auto bound = [&](int i, float fallback) {
+    return im.num_inputs(node) > static_cast<size_t>(i) && !node.input(i).empty() ? im.constant(node, i).reshape({})
+                                                                                  : scalar(fallback);
+  };
+  lambda(im, node, "onnx.clip", im.value(node, 0),
+         {{"min", bound(1, -std::numeric_limits<float>::max())}, {"max", bound(2, std::numeric_limits<float>::max())}});
+}
+
+// Binary arithmetic: with a constant operand, a Lambda holding it; between two values, an
+// Elementwise merge.
+template <const char* kOp>
+void binary(Importer& im, const pb::NodeProto& node) {
+  const std::string op = kOp;
+  require(im.num_inputs(node) == 2, im, node, "needs two inputs");
+  const bool commutes = op == "add" || op == "mul";
+  if (im.is_constant(node, 1) || (commutes && im.is_constant(node, 0))) {
+    const int c = im.is_constant(node, 1) ? 1 : 0;
+    const Symbol x = im.value(node, 1 - c);
+    const Tensor k = im.constant(node, c);
+    require(k.dtype() == kFloat32 && k.dim() <= rank_of(x), im, node, "a float32 constant no larger than the input is needed");
+    return lambda(im, node, "onnx." + op, x, {{"value", k}});
+  }
+  require(commutes, im, node, "is supported with a constant second operand only");
+  im.set_output(node, im.layer(node, "elementwise", {{"combine", op == "add" ? "add" : "multiply"}, {"act", ""}},
+                               {im.value(node, 0), im.value(node, 1)}));
+}
+constexpr char kAdd[] = "add", kSub[] = "sub", kMul[] = "mul", kDiv[] = "div";
+
+template <const char* kCombine>
+void variadic(Importer& im, const pb::NodeProto& node) {
+  std::vector<Symbol> xs;
+  for (size_t i = 0; i < im.num_inputs(node); ++i) xs.push_back(im.value(node, static_cast<int>(i)));
+  if (xs.size() == 1) return im.set_output(node, xs[0]);
+  require(!xs.empty(), im, node, "needs inputs");
+  im.set_output(node, im.layer(node, "elementwise", {{"combine", kCombine}, {"act", ""}}, xs));
+}
+constexpr char kSum[] = "add", kMax[] = "maximum", kMin[] = "minimum", kMean[] = "mean";
+
+// Gemm: y = alpha A B' + beta C as a Dense layer (B and C constants, A not transposed).
+void gemm(Importer& im, const pb::NodeProto& node) {
+  const Symbol a = im.value(node, 0);
+  require(int_attribute(node, "transA", 0) == 0 && rank_of(a) == 2, im, node, "needs an untransposed 2-d A");
+  Tensor w = im.constant(node, 1);
+  require(w.dim() == 2 && w.dtype() == kFloat32, im, node, "needs a 2-d float32 B");
+  if (int_attribute(node, "transB", 0) != 0) w = contiguous(transpose(w, 0, 1));
+  require(w.size(0) == a.shape()[1], im, node, "B of shape " + w.shape().str() + " does not fit A " + a.shape().str());
+  const float alpha = float_attribute(node, "alpha", 1.0f), beta = float_attribute(node, "beta", 1.0f);
+  if (alpha != 1.0f) w = w * static_cast<double>(alpha);
+  std::vector<std::pair<std::string, Tensor>> weights{{"W", w}};
+  const bool bias = im.num_inputs(node) > 2;
+  if (bias) {  // C broadcast: one value per output, or one for all
+    const Tensor c = im.constant(node, 2);
+    require(c.dtype() == kFloat32 && (c.numel() == w.size(1) || c.numel() == 1), im, node,
+            "only a float32 C of one value per output is supported");
+    std::vector<float> b = c.to_vector<float>();
+    if (b.size() == 1) b.assign(w.size(1), b[0]);
+    for (float& v : b) v *= beta;
+    weights.push_back({"b", from_vector(b)});
+  }
+  im.set_output(node, im.layer(node, "dense", {{"units", w.size(1)}, {"act", ""}, {"in_units", w.size(0)}, {"use_bias", bias}},
+                               {a}, weights));
+}
+
+// MatMul by a constant 2-d matrix: a Dense layer without bias (over the last axis).
+void matmul(Importer& im, const pb::NodeProto& node) {
+  const Symbol a = im.value(node, 0);
+  const Tensor w = im.constant(node, 1);
+  require(w.dim() == 2 && w.dtype() == kFloat32 && w.size(0) == a.shape().back(), im, node,
+          "needs a constant 2-d float32 right operand that fits the input");
+  im.set_output(node, im.layer(node, "dense", {{"units", w.size(1)}, {"act", ""}, {"in_units", w.size(0)}, {"use_bias", false}},
+                               {a}, {{"W", w}}));
+}
+
+void flatten(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  require(int_attribute(node, "axis", 1) == 1, im, node, "only axis 1 is supported");
+  im.set_output(node, im.layer(node, "flatten", json::object(), {x}));
+}
+
+// Reshape keeping the batch axis (Strata's Reshape takes the shape after it).
+void reshape_op(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  const Tensor target = im.constant(node, 1);
+  require(target.dtype() == kInt64 && target.dim() == 1 && target.numel() >= 1 && target.numel() <= 8, im, node,
+          "needs a constant int64 shape of 1 to 8 values");
+  require(int_attribute(node, "allowzero", 0) == 0, im, node, "allowzero is not supported");
+  std::vector<int64_t> s = target.to_vector<int64_t>();
+  const Shape& in = x.shape();
+  int64_t known = 1, rest = 1;  // the product of the input's non-batch axes, and of the target's
+  for (int i = 1; i < in.size(); ++i) known *= in[i];
+  std::vector<int64_t> after;
+  for (int i = 1; i < static_cast<int>(s.size()); ++i) {
+    int64_t d = s[i];
+    if (d == 0) {
+      require(i < in.size(), im, node, "a 0 in the shape copies an axis the input lacks");
+      d = in[i];
+    }
+    require(d >= -1 && d <= (int64_t{1} << 31), im, node, "sizes must be -1 or from 0 to 2^31");
+    require(d <= 0 || rest <= (int64_t{1} << 62) / d, im, node, "the shape holds too many elements");
+    if (d > 0) rest *= d;
+    after.push_back(d);
+  }
+  // The first axis must stay the batch: 0 copies it, -1 leaves it when the rest holds the row.
+  require(s[0] == 0 || (s[0] == -1 && std::count(after.begin(), after.end(), -1) == 0 && rest == known), im, node,
+          "only reshapes that keep the first (batch) axis are supported");
+  im.set_output(node, im.layer(node, "reshape", {{"shape", after}}, {x}));
+}
+
+void transpose_op(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  std::vector<int64_t> perm = ints_attribute(node, "perm", {});
+  if (perm.empty())
+    for (int64_t i = rank_of(x) - 1; i >= 0; --i) perm.push_back(i);
+  require(static_cast<int64_t>(perm.size()) == rank_of(x), im, node, "perm must have one entry per axis");
+  im.set_output(node, im.transpose(node, x, perm));
+}
+
+void concat(Importer& im, const pb::NodeProto& node) {
+  std::vector<Symbol> xs;
+  for (size_t i = 0; i < im.num_inputs(node); ++i) xs.push_back(im.value(node, static_cast<int>(i)));
+  require(!xs.empty(), im, node, "needs inputs");
+  if (xs.size() == 1) return im.set_output(node, xs[0]);
+  int64_t axis = int_attribute(node, "axis", 1);
+  if (axis < 0) axis += rank_of(xs[0]);
+  require(axis >= 1 && axis < rank_of(xs[0]), im, node, "the axis must be one after the batch");
+  im.set_output(node, im.layer(node, "concat", {{"concat_dim", axis}}, xs));
+}
+
+// Zero padding of the spatial axes, in either layout (the batch and channel axes unpadded).
+void pad(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  const int64_t r = rank_of(x);
+  require(string_attribute(node, "mode", "constant") == "constant", im, node, "only constant padding is supported");
+  if (im.num_inputs(node) > 2) {
+    const Tensor v = im.constant(node, 2);
+    require(v.numel() == 1 && v.item<double>() == 0.0, im, node, "only zero padding is supported");
+  }
+  require(im.num_inputs(node) <= 3, im, node, "the axes input is not supported");
+  const std::vector<int64_t> pads = im.constant(node, 1).to_vector<int64_t>();
+  require(static_cast<int64_t>(pads.size()) == 2 * r && r >= 3 && r <= 5, im, node, "needs 2 pads per axis of a 3 to 5-d input");
+  for (int64_t p : pads) require(p >= 0 && p <= 4096, im, node, "pads must be between 0 and 4096");
+  auto pairs = [&](int64_t from) {
+    std::vector<std::vector<int64_t>> out;
+    for (int64_t i = from; i < from + r - 2; ++i) out.push_back({pads[i], pads[r + i]});
+    return out;
+  };
+  const std::string kind = spatial_kind("zeropad", r - 2);
+  if (pads[0] == 0 && pads[r] == 0 && pads[r - 1] == 0 && pads[2 * r - 1] == 0)  // channels-last already
+    return im.set_output(node, im.layer(node, kind, {{"padding", pairs(1)}}, {x}));
+  require(pads[0] == 0 && pads[r] == 0 && pads[1] == 0 && pads[r + 1] == 0, im, node,
+          "only padding of the spatial axes is supported");
+  const Symbol y = im.layer(node, kind, {{"padding", pairs(2)}}, {im.channels_last(node, x)});
+  im.set_output(node, im.channels_first(node, y));
+}
+
+// Identity, and Dropout at inference (its mask output unsupported).
+void identity(Importer& im, const pb::NodeProto& node) {
+  require(node.output_size() == 1, im, node, "only the first output is supported");
+  if (node.op_type() == "Dropout" && im.num_inputs(node) > 2) {
+    const Tensor training = im.constant(node, 2);
+    require(training.numel() == 1 && training.item<double>() == 0.0, im, node, "training mode is not supported");
+  }
+  im.set_output(node, im.value(node, 0));
+}
+
+// Gather from a constant table by integer ids: an Embedding.
+void gather(Importer& im, const pb::NodeProto& node) {
+  const Tensor table = im.constant(node, 0);
+  require(int_attribute(node, "axis", 0) == 0 && table.dim() == 2 && table.dtype() == kFloat32, im, node,
+          "only an embedding lookup (a constant 2-d float32 table, axis 0) is supported");
+  im.set_output(node, im.layer(node, "embedding", {{"vocabulary_size", table.size(0)}, {"embedding_size", table.size(1)}},
+                               {im.value(node, 1)}, {{"embeddings", table}}));
+}
+
+// Squeeze / Unsqueeze with constant axes (an input since opset 13, an attribute before).
+void squeeze_op(Importer& im, const pb::NodeProto& node) {
+  const Symbol x = im.value(node, 0);
+  std::vector<int64_t> axes = ints_attribute(node, "axes", {});
+  if (im.num_inputs(node) > 1) axes = im.constant(node, 1).to_vector<int64_t>();
+  const bool unsqueeze = node.op_type() == "Unsqueeze";
+  require(!axes.empty() && axes.size() <= 8, im, node, "needs 1 to 8 constant axes");
+  im.set_output(node, squeeze(im, node, x, axes, unsqueeze));
+}
+
+}  // namespace
+
+Symbol squeeze(Importer& im, const pb::NodeProto& node, const Symbol& x, std::vector<int64_t> axes, bool unsqueeze) {
+  const int64_t rank = rank_of(x) + (unsqueeze ? static_cast<int64_t>(axes.size()) : 0);
+  for (int64_t& a : axes) {
+    if (a < 0) a += rank;
+    require(a >= 0 && a < rank && (unsqueeze || x.shape()[a] == 1 || x.shape()[a] == -1), im, node,
+            "axis " + std::to_string(a) + " out of range or not of size 1 in " + x.shape().str());
+  }
+  std::sort(axes.begin(), axes.end());
+  require(std::adjacent_find(axes.begin(), axes.end()) == axes.end(), im, node, "an axis is repeated");
+  // Unsqueeze in increasing order, squeeze in decreasing: each axis is then the tensor's own.
+  if (!unsqueeze) std::reverse(axes.begin(), axes.end());
+  Symbol y = x;
+  for (int64_t a : axes) {
+    require(a < 8, im, node, "axes past 7 are not supported");
+    const std::string function = std::string(unsqueeze ? "onnx.unsqueeze." : "onnx.squeeze.") + std::to_string(a);
+    y = im.layer(node, "lambda", {{"function", function}, {"weights", json::array()}}, {y});
+  }
+  return y;
+}
+
+const std::map<std::string, OpImport>& op_imports() {
+  static const std::map<std::string, OpImport> table = {
+      {"Conv", conv},
+      {"ConvTranspose", conv_transpose},
+      {"MaxPool", pool<true>},
+      {"AveragePool", pool<false>},
+      {"GlobalMaxPool", global_pool<true>},
+      {"GlobalAveragePool", global_pool<false>},
+      {"ReduceMax", reduce<true>},
+      {"ReduceMean", reduce<false>},
+      {"BatchNormalization", batch_norm},
+      {"LayerNormalization", layer_norm},
+      {"PRelu", prelu},
+      {"InstanceNormalization", instance_norm},
+      {"Relu", unary<kRelu>},
+      {"Sigmoid", unary<kSigmoid>},
+      {"Tanh", unary<kTanh>},
+      {"Softplus", unary<kSoftplus>},
+      {"Softsign", unary<kSoftsign>},
+      {"Selu", selu},
+      {"Softmax", softmax},
+      {"LeakyRelu", leaky_relu},
+      {"Elu", elu},
+      {"HardSigmoid", hard_sigmoid},
+      {"Clip", clip},
+      {"Add", binary<kAdd>},
+      {"Sub", binary<kSub>},
+      {"Mul", binary<kMul>},
+      {"Div", binary<kDiv>},
+      {"Sum", variadic<kSum>},
+      {"Max", variadic<kMax>},
+      {"Min", variadic<kMin>},
+      {"Mean", variadic<kMean>},
+      {"Gemm", gemm},
+      {"MatMul", matmul},
+      {"Flatten", flatten},
+      {"Reshape", reshape_op},
+      {"Transpose", transpose_op},
+      {"Concat", concat},
+      {"Pad", pad},
+      {"Identity", identity},
+      {"Dropout", identity},
+      {"Gather", gather},
+      {"Squeeze", squeeze_op},
+      {"Unsqueeze", squeeze_op},
+      {"RNN", recurrent},
+      {"LSTM", recurrent},
+      {"GRU", recurrent},
+  };
+  return table;
+}
+
+}  // namespace strata::onnx::detail

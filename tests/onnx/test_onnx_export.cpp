@@ -1,0 +1,129 @@
+// Export: every example and zoo model, and a model of each exported layer, run by onnxruntime
+// gives Strata's outputs (tolerance 1e-4); a layer without an ONNX form is refused by name.
+#include <gtest/gtest.h>
+
+#include <strata/nn/functions.hpp>
+#include <strata/nn/zoo/zoo.hpp>
+#include <strata/onnx/onnx.hpp>
+#include <strata/strata.hpp>
+
+#include "../../examples/fashion_mnist_cnn_net.hpp"
+#include "expect_error.hpp"
+#include "onnx/onnx_models.hpp"
+#include "onnx/onnx_runtime.hpp"
+
+using namespace strata;
+using namespace strata::testing;
+
+namespace {
+
+// Exports `model`, runs it in onnxruntime and compares every output with Strata's.
+void check_export(nn::Model& model, const std::vector<Tensor>& inputs, const std::string& name) {
+  if (strata::testing::onnx_python().empty()) GTEST_SKIP() << "onnx and onnxruntime could not be installed from PyPI (offline?)";
+  model.eval();
+  const auto dir = strata::testing::onnx_temp_dir(name);
+  const auto path = dir / (name + ".onnx");
+  model.export_onnx(path.string());
+  const std::vector<Tensor> expected = model.run(inputs);
+  const std::vector<Tensor> got = strata::testing::onnxruntime_outputs(path, inputs);
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t i = 0; i < got.size(); ++i) expect_close(got[i], expected[i], name + " output " + std::to_string(i));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+
+TEST(OnnxExport, FashionMnistCnnExample) {
+  nn::Model net = fashion_mnist_cnn_static();
+  check_export(net, {images({3, 28, 28, 1})}, "cnn");
+}
+
+TEST(OnnxExport, FashionMnistMlpExample) {
+  // examples/fashion_mnist_mlp.cpp's static_mlp.
+  auto x = nn::Input({-1, 784}, "pixels");
+  auto h = nn::Dropout(0.3)(nn::Dense(800, nn::relu)(x));
+  h = nn::Dropout(0.3)(nn::Dense(800, nn::relu)(h));
+  nn::Model net(x, nn::Dense(10)(h), "mlp_static");
+  check_export(net, {images({4, 784})}, "mlp");
+}
+
+TEST(OnnxExport, ZooMobileNet) {
+  // Up to the classifier: a softmax over 1000 classes of random weights is ~1e-3 everywhere,
+  // too flat for a 1e-4 comparison to see anything (the classifier's 1x1 conv, reshape and
+  // softmax are exported in the other tests).
+  auto net = nn::zoo::mobilenet_v1("dropout", {-1, 32, 32, 3});
+  he_scale(*net);
+  randomize_batch_norms(*net);
+  check_export(*net, {images({2, 32, 32, 3})}, "mobilenet");
+}
+
+TEST(OnnxExport, ZooSqueezeNet) {
+  auto net = nn::zoo::squeezenet_v1("out", {-1, 64, 64, 3});
+  he_scale(*net);
+  check_export(*net, {images({2, 64, 64, 3})}, "squeezenet");
+}
+
+TEST(OnnxExport, ZooResNet50) {
+  auto net = nn::zoo::resnet50("predictions", {-1, 32, 32, 3});
+  randomize_batch_norms(*net);
+  check_export(*net, {images({1, 32, 32, 3})}, "resnet50");
+}
+
+TEST(OnnxExport, ZooVgg16) {
+  auto net = nn::zoo::vgg16("outputs", {-1, 32, 32, 3});
+  he_scale(*net);
+  check_export(*net, {images({1, 32, 32, 3})}, "vgg16");
+}
+
+// Each layer class the exporter knows (tests/onnx/onnx_models.hpp).
+TEST(OnnxExport, LayerCoverage) {
+  nn::Model net = coverage_model();
+  randomize_batch_norms(net);
+  check_export(net, {images({2, 12, 10, 3})}, "coverage");
+}
+
+TEST(OnnxExport, Embedding) {
+  auto ids = nn::Input({-1, 5}, "ids", kInt64);
+  nn::Model net(ids, nn::Dense(4, "relu")(nn::Embedding(20, 6)(ids)), "embed");
+  check_export(net, {from_vector(std::vector<int64_t>{0, 1, 2, 3, 19, 7, 7, 5, 4, 0}, Shape{2, 5})}, "embedding");
+}
+
+TEST(OnnxExport, RecurrentLayers) {
+  nn::Model net = recurrent_model();
+  check_export(net, {images({3, 6, 4})}, "recurrent");
+}
+
+TEST(OnnxExport, AttentionAndTransformers) {
+  // A pre-norm encoder stack with gelu and a final norm, a post-norm encoder layer with relu,
+  // cross-attention between the two and a LayerNorm.
+  auto x = nn::Input({-1, 5, 8}, "tokens");
+  nn::TransformerOptions pre{.dim_feedforward = 16, .activation = "gelu", .norm_first = true};
+  nn::TransformerOptions post{.dim_feedforward = 12};
+  auto a = nn::TransformerEncoder(2, 8, 2, pre, true, "encoder")(x);
+  auto b = nn::TransformerEncoderLayer(8, 4, post, "encoder_layer")(x);
+  auto c = nn::MultiheadAttention(8, 2, 0.1, true, "cross")({a, b});
+  auto y = nn::LayerNorm("tanh", 1e-5, -1, -1, true, true, "norm")(c);
+  // Decoders over the encoder's output as memory: a post-norm stack with a final norm, a
+  // pre-norm layer.
+  auto d = nn::TransformerDecoder(2, 8, 2, post, true, "decoder")({b, a});
+  d = nn::TransformerDecoderLayer(8, 2, pre, "decoder_layer")({d, a});
+  nn::Model net(std::vector<nn::Symbol>{x}, std::vector<nn::Symbol>{y, a, d}, "transformer");
+  randomize_weights(net, {"gamma", "beta"}, 17);  // away from 1 and 0
+  check_export(net, {images({2, 5, 8})}, "transformer");
+}
+
+TEST(OnnxExport, PReluAndScale) {
+  nn::Model net = prelu_model();
+  check_export(net, {images({2, 6, 5, 3})}, "prelu_scale");
+}
+
+TEST(OnnxExport, RefusesALayerWithoutAnOnnxFormByName) {
+  nn::register_function("onnx_test_twice", [](const Tensor& t) { return t * 2.0; });
+  auto x = nn::Input({-1, 4, 3});
+  nn::Model net(x, nn::Dense(2)(nn::Lambda("onnx_test_twice", {}, "my_lambda")(x)), "lambda_model");
+  const auto path = std::filesystem::temp_directory_path() / "strata_onnx_refused.onnx";
+  std::filesystem::remove(path);
+  strata::testing::expect_error([&] { net.export_onnx(path.string()); },
+                                {"layer 'my_lambda'", "class 'lambda'", "no ONNX form"});
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
