@@ -1,0 +1,405 @@
+// SRGAN (Ledig et al.; TensorLayer's srgan): 4x super-resolution of photographs. First SRResNet,
+// pre-trained with the pixel MSE; then SRGAN: the same generator, from those weights, trained
+// against a discriminator with a content loss on a feature network's activations. The feature
+// network is VGG19's conv5_4 when the user has Keras's VGG19 weights (--vgg19 vgg19.h5), and
+// otherwise a small CNN trained here first to tell how far a crop was rotated (RotNet's task,
+// which needs no labels). Data: the photographs of Debian's python3-skimage (or --images DIR),
+// random HR crops, their LR made by bicubic shrinking; the held-out photographs give the
+// quality figure: PSNR / SSIM on luma against bicubic upscaling, and a PNG strip per image
+// (low-res, bicubic, SRResNet, SRGAN, truth). The run and both generators go into the hub.
+//   strata_srgan --help
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <strata/io/keras.hpp>
+#include <strata/nn/zoo/vgg_module.hpp>
+#include <strata/strata.hpp>
+
+using namespace strata;
+
+namespace {
+
+const char* kSkimageData = "/usr/lib/python3/dist-packages/skimage/data";
+// python3-skimage's colour photographs (public domain or CC0, see docs/examples.md): four to
+// train on, two held out (a cat, a coffee cup: neither subject is in the training set).
+const std::vector<std::string> kTrainPhotos = {"astronaut.png", "motorcycle_left.png", "motorcycle_right.png",
+                                               "rocket.jpg"};
+const std::vector<std::string> kHeldOutPhotos = {"chelsea.png", "coffee.png"};
+
+struct Flags {
+  int64_t scale = 4, crop = 64, batch = 16, blocks = 6, channels = 32;
+  int64_t pretrain_steps = 1000, gan_steps = 300, feature_steps = 400, strip = 96;
+  double lr = 1e-3, gan_lr = 1e-4, adv_weight = 1e-3;
+  uint64_t seed = 42;
+  std::string images, held_out, vgg19, out = "srgan_out", hub = "srgan.db";
+};
+
+const char* kHelp =
+    "strata_srgan: SRResNet, then SRGAN, 4x super-resolution of photographs (Debian's python3-skimage).\n"
+    "  --images DIR        train on the images in DIR (default: 4 python3-skimage photographs)\n"
+    "  --held-out DIR      measure on the images in DIR (default: python3-skimage's chelsea, coffee)\n"
+    "  --scale N           upscaling factor, 2 or 4 (default 4)\n"
+    "  --crop N            HR crop side, a multiple of scale (default 64)\n"
+    "  --batch N           crops per step (default 16)\n"
+    "  --blocks N          residual blocks (default 6)\n"
+    "  --channels N        feature maps (default 32)\n"
+    "  --pretrain-steps N  SRResNet steps on the pixel MSE (default 1000)\n"
+    "  --gan-steps N       SRGAN steps (default 300)\n"
+    "  --feature-steps N   steps of the rotation classifier used as feature network (default 400)\n"
+    "  --vgg19 PATH        content loss on VGG19 conv5_4 from a Keras weight file instead\n"
+    "  --lr X, --gan-lr X  Adam learning rates of the two stages (default 1e-3, 1e-4)\n"
+    "  --adv-weight X      weight of the adversarial loss (default 1e-3)\n"
+    "  --strip N           side of the HR window shown per held-out image (default 96)\n"
+    "  --out DIR           where strip.png goes (default srgan_out)\n"
+    "  --hub PATH          the hub for the run and the models (default srgan.db)\n"
+    "  --seed N            random seed (default 42)\n";
+
+Flags parse(int argc, char** argv) {
+  Flags f;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::fputs(kHelp, stdout);
+      std::exit(0);
+    }
+    STRATA_CHECK(i + 1 < argc, "strata_srgan: ", a, " needs a value (see --help)");
+    const std::string v = argv[++i];
+    if (a == "--images") f.images = v;
+    else if (a == "--held-out") f.held_out = v;
+    else if (a == "--scale") f.scale = std::stoll(v);
+    else if (a == "--crop") f.crop = std::stoll(v);
+    else if (a == "--batch") f.batch = std::stoll(v);
+    else if (a == "--blocks") f.blocks = std::stoll(v);
+    else if (a == "--channels") f.channels = std::stoll(v);
+    else if (a == "--pretrain-steps") f.pretrain_steps = std::stoll(v);
+    else if (a == "--gan-steps") f.gan_steps = std::stoll(v);
+    else if (a == "--feature-steps") f.feature_steps = std::stoll(v);
+    else if (a == "--vgg19") f.vgg19 = v;
+    else if (a == "--lr") f.lr = std::stod(v);
+    else if (a == "--gan-lr") f.gan_lr = std::stod(v);
+    else if (a == "--adv-weight") f.adv_weight = std::stod(v);
+    else if (a == "--strip") f.strip = std::stoll(v);
+    else if (a == "--out") f.out = v;
+    else if (a == "--hub") f.hub = v;
+    else if (a == "--seed") f.seed = std::stoull(v);
+    else throw Error("strata_srgan: unknown flag " + a + " (see --help)");
+  }
+  STRATA_CHECK(f.scale == 2 || f.scale == 4, "strata_srgan: --scale must be 2 or 4, got ", f.scale);
+  STRATA_CHECK(f.crop >= 4 * f.scale && f.crop % f.scale == 0 && f.strip % f.scale == 0 && f.strip >= f.scale,
+               "strata_srgan: --crop and --strip must be multiples of --scale (crop at least 4 x scale)");
+  STRATA_CHECK(f.batch >= 2 && f.blocks >= 1 && f.channels >= 4 && f.pretrain_steps >= 1 && f.gan_steps >= 0 &&
+                   f.feature_steps >= 0,
+               "strata_srgan: need --batch >= 2, --blocks >= 1, --channels >= 4, --pretrain-steps >= 1");
+  return f;
+}
+
+// conv - PReLU - conv, added to the input (SRResNet's block, without batch norm as in EDSR: at
+// these batch sizes it only adds noise).
+struct ResidualBlock : nn::Module {
+  explicit ResidualBlock(int64_t ch) : conv1(ch), conv2(ch) {}
+  nn::Conv2d conv1, conv2;
+  nn::PRelu act;
+  Tensor forward(const Tensor& x) override { return x + conv2(act(conv1(x))); }
+};
+
+// conv to 4x the channels, then the sub-pixel shuffle: 2x the resolution.
+struct Upsample : nn::Module {
+  explicit Upsample(int64_t ch) : conv(4 * ch) {}
+  nn::Conv2d conv;
+  nn::SubpixelConv2d shuffle{2};
+  nn::PRelu act;
+  Tensor forward(const Tensor& x) override { return act(shuffle(conv(x))); }
+};
+
+// LR [N, h, w, 3] in [0, 1] -> HR [N, h*scale, w*scale, 3] (unclamped). Unlike the paper's,
+// the output adds the bicubic upscaling of the input (a global skip, as VDSR's; a constant for
+// the gradients): the network learns the missing detail only, which a run of minutes on two
+// cores can.
+struct SRResNet : nn::Module {
+  SRResNet(const Flags& f) : head(f.channels, {9, 9}), body_end(f.channels) {
+    for (int64_t b = 0; b < f.blocks; ++b) blocks.push_back(std::make_unique<ResidualBlock>(f.channels));
+    for (int64_t s = f.scale; s > 1; s /= 2) ups.push_back(std::make_unique<Upsample>(f.channels));
+  }
+  nn::Conv2d head;
+  nn::PRelu head_act;
+  std::vector<std::unique_ptr<ResidualBlock>> blocks;
+  nn::Conv2d body_end;
+  std::vector<std::unique_ptr<Upsample>> ups;
+  nn::Conv2d tail{3, {9, 9}};
+  Tensor forward(const Tensor& x) override {
+    Tensor h = head_act(head(x)), r = h;
+    for (auto& b : blocks) r = (*b)(r);
+    h = h + body_end(r);
+    for (auto& u : ups) h = (*u)(h);
+    return tail(h) + data::resize_bicubic(x.detach(), h.size(1), h.size(2));
+  }
+};
+
+// SRGAN's discriminator, narrower: strided convs with batch norm and leaky ReLU -> one logit.
+struct Discriminator : nn::Module {
+  nn::Conv2d c1{32}, c2{32, {3, 3}, {}, nn::same_padding(2)}, c3{64}, c4{64, {3, 3}, {}, nn::same_padding(2)},
+      c5{128, {3, 3}, {}, nn::same_padding(2)};
+  nn::BatchNorm2d b2, b3, b4, b5;
+  nn::GlobalMeanPool2d pool;
+  nn::Dense out{1};
+  Tensor forward(const Tensor& x) override {
+    Tensor h = leaky_relu(c1(x), 0.2);
+    h = leaky_relu(b3(c3(leaky_relu(b2(c2(h)), 0.2))), 0.2);
+    return out(pool(leaky_relu(b5(c5(leaky_relu(b4(c4(h)), 0.2))), 0.2)));
+  }
+};
+
+// The feature network trained here: which of 4 rotations a crop shows; features() are its
+// last conv activations (at half resolution), the content loss compares them.
+struct RotationNet : nn::Module {
+  nn::Conv2d c1{32}, c2{32}, c3{64}, c4{64};
+  nn::MaxPool2d pool;
+  nn::GlobalMeanPool2d gap;
+  nn::Dense out{4};
+  Tensor features(const Tensor& x) { return relu(c4(relu(c3(pool(relu(c2(relu(c1(x))))))))); }
+  Tensor forward(const Tensor& x) override { return out(gap(features(x))); }
+};
+
+std::vector<Tensor> read_photos(const std::string& dir, const std::vector<std::string>& defaults) {
+  std::vector<Tensor> photos;
+  if (dir.empty()) {
+    for (const auto& name : defaults) photos.push_back(data::read_image(std::string(kSkimageData) + "/" + name, 3));
+  } else {
+    for (const data::Example& ex : data::image_files(dir, {.channels = 3}, true).dataset()) photos.push_back(ex[0]);
+  }
+  return photos;
+}
+
+// A batch of random uint8 crops [n, side, side, 3], each from a random photograph, maybe mirrored.
+Tensor random_crops(const std::vector<Tensor>& photos, int64_t n, int64_t side) {
+  std::vector<Tensor> crops;
+  for (int64_t i = 0; i < n; ++i) {
+    const Tensor& p = photos[randint(0, static_cast<int64_t>(photos.size()), {1}).item<int64_t>()];
+    STRATA_CHECK(p.size(0) >= side && p.size(1) >= side, "strata_srgan: an image of shape ", p.shape().str(),
+                 " is smaller than the ", side, "x", side, " crop");
+    Tensor c = data::random_crop(p, side, side);
+    crops.push_back(randint(0, 2, {1}).item<int64_t>() ? data::flip_left_right(c) : c);
+  }
+  return stack(crops, 0);
+}
+
+Tensor unit(const Tensor& u8) { return cast(u8, kFloat32) / 255.0; }
+Tensor to_u8(const Tensor& x) { return cast(round(clamp(x, 0.0, 1.0) * 255.0), kUInt8); }
+
+// The content loss's feature map of images in [0, 1]: VGG19 (Keras's caffe preprocessing:
+// BGR, 0..255, ImageNet means subtracted) or the rotation network.
+struct Features {
+  std::unique_ptr<nn::zoo::VGG> vgg;
+  std::unique_ptr<RotationNet> rot;
+  double rot_scale = 1;  // the rotation network's RMS activation on photographs, divided out
+  Tensor operator()(const Tensor& x) {
+    if (!vgg) return rot->features(x) / rot_scale;
+    const Tensor bgr = flip(x, {3}) * 255.0 - tensor({103.939f, 116.779f, 123.68f});
+    return (*vgg)(bgr) / 12.75;  // SRGAN's rescaling of the VGG features
+  }
+};
+
+// Keras's VGG19 layers are block<b>_conv<c>; Strata's zoo names them conv<b>_<c>.
+void load_vgg19(nn::zoo::VGG& vgg, const std::string& path) {
+  vgg(zeros({1, 32, 32, 3}));
+  std::map<std::string, Tensor> keras;
+  for (auto& [name, t] : io::load_keras_weights(path)) keras[name] = t;
+  std::vector<Tensor> ordered;
+  for (const auto& [name, w] : vgg.named_weights()) {
+    const size_t conv = name.find("conv");
+    STRATA_CHECK(conv != std::string::npos, "strata_srgan: unexpected VGG weight ", name);
+    const std::string layer = name.substr(conv, name.find('/', conv) - conv);  // conv<b>_<c>
+    const std::string keras_name = "block" + layer.substr(4, 1) + "_conv" + layer.substr(6) + name.substr(name.rfind('/'));
+    STRATA_CHECK(keras.count(keras_name), "strata_srgan: ", path, " has no weight ", keras_name, " (for ", name, ")");
+    ordered.push_back(keras.at(keras_name));
+  }
+  nn::assign_weights(vgg, ordered);
+}
+
+Features make_features(const Flags& f, const std::vector<Tensor>& photos) {
+  Features feat;
+  if (!f.vgg19.empty()) {
+    feat.vgg = std::make_unique<nn::zoo::VGG>(19, "conv5_4");
+    load_vgg19(*feat.vgg, f.vgg19);
+    feat.vgg->eval();
+    return feat;
+  }
+  feat.rot = std::make_unique<RotationNet>();
+  RotationNet& net = *feat.rot;
+  net(zeros({2, 32, 32, 3}));
+  optim::Adam adam(net.trainable_weights(), {.lr = 1e-3});
+  double accuracy = 0;
+  for (int64_t s = 1; s <= f.feature_steps; ++s) {
+    const Tensor k = randint(0, 4, {64});
+    const std::vector<int64_t> turns = k.to_vector<int64_t>();
+    std::vector<Tensor> turned;
+    const Tensor crops = random_crops(photos, 64, 32);
+    for (int64_t i = 0; i < 64; ++i) turned.push_back(data::rot90(select(crops, 0, i), static_cast<int>(turns[i])));
+    const Tensor logits = net(unit(stack(turned, 0)));
+    Tensor loss = cross_entropy(logits, k);
+    adam.zero_grad();
+    loss.backward();
+    adam.step();
+    accuracy = 0.95 * accuracy + 0.05 * mean(cast(eq(argmax(logits, 1), k), kFloat32)).item<double>();
+  }
+  net.eval();
+  // Scaled so that the content loss is a relative error, of the order of SRGAN's rescaled VGG loss.
+  NoGradGuard no_grad;
+  feat.rot_scale = std::sqrt(mean(square(net.features(unit(random_crops(photos, 64, f.crop))))).item<double>()) + 1e-12;
+  std::printf("feature network: rotation accuracy %.3f (running mean) after %lld steps, RMS activation %.4f\n",
+              accuracy, static_cast<long long>(f.feature_steps), feat.rot_scale);
+  return feat;
+}
+
+struct HeldOut {
+  Tensor hr, lr, bicubic;  // uint8 HWC; hr cut to a multiple of the scale
+};
+
+std::vector<HeldOut> held_out_set(const Flags& f) {
+  std::vector<HeldOut> set;
+  for (const Tensor& p : read_photos(f.held_out, kHeldOutPhotos)) {
+    const int64_t h = p.size(0) / f.scale * f.scale, w = p.size(1) / f.scale * f.scale;
+    HeldOut e;
+    e.hr = contiguous(p.narrow(0, 0, h).narrow(1, 0, w));
+    e.lr = data::resize_bicubic(e.hr, h / f.scale, w / f.scale);
+    e.bicubic = data::resize_bicubic(e.lr, h, w);
+    set.push_back(e);
+  }
+  return set;
+}
+
+struct Quality {
+  double psnr = 0, ssim = 0;
+};
+
+// Mean PSNR / SSIM on luma over the held-out images, with `scale` border pixels shaved (as
+// SRGAN's paper measures).
+Quality quality(const std::vector<Tensor>& outputs, const std::vector<HeldOut>& set, int64_t shave) {
+  Quality q;
+  for (size_t i = 0; i < set.size(); ++i) {
+    auto inner = [&](const Tensor& t) {
+      return data::rgb_to_luma(t).narrow(0, shave, t.size(0) - 2 * shave).narrow(1, shave, t.size(1) - 2 * shave);
+    };
+    q.psnr += data::psnr(inner(outputs[i]), inner(set[i].hr), 255) / static_cast<double>(set.size());
+    q.ssim += data::ssim(inner(outputs[i]), inner(set[i].hr), 255) / static_cast<double>(set.size());
+  }
+  return q;
+}
+
+std::vector<Tensor> super_resolve(SRResNet& g, const std::vector<HeldOut>& set) {
+  NoGradGuard no_grad;
+  std::vector<Tensor> out;
+  for (const HeldOut& e : set) out.push_back(select(to_u8(g(unit(e.lr).unsqueeze(0))), 0, 0));
+  return out;
+}
+
+void report(hub::Run& run, const char* name, const Quality& q, int64_t step) {
+  std::printf("%-9s PSNR %.2f dB  SSIM %.4f\n", name, q.psnr, q.ssim);
+  run.log(step, hub::Split::test, {{std::string(name) + "_psnr", q.psnr}, {std::string(name) + "_ssim", q.ssim}});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Flags f = parse(argc, argv);
+  manual_seed(f.seed);
+  const std::vector<Tensor> photos = read_photos(f.images, kTrainPhotos);
+  const std::vector<HeldOut> held_out = held_out_set(f);
+  std::printf("%zu training photographs, %zu held out\n", photos.size(), held_out.size());
+  std::filesystem::create_directories(f.out);
+  hub::Hub store = hub::Hub::open(f.hub);
+  hub::Run run = store.create_run("srgan", nlohmann::json({{"scale", f.scale}, {"crop", f.crop}, {"batch", f.batch},
+                                                          {"blocks", f.blocks}, {"channels", f.channels},
+                                                          {"pretrain_steps", f.pretrain_steps}, {"gan_steps", f.gan_steps},
+                                                          {"features", f.vgg19.empty() ? "rotation_net" : "vgg19"}})
+                                                .dump());
+  // A batch of (LR in [0, 1], HR in [0, 1]) crops.
+  auto batch = [&] {
+    const Tensor hr = random_crops(photos, f.batch, f.crop);
+    return std::pair{unit(data::resize_bicubic(hr, f.crop / f.scale, f.crop / f.scale)), unit(hr)};
+  };
+
+  // The feature network first: a bad --vgg19 file fails before any training.
+  Features features = make_features(f, photos);
+
+  // Stage 1: SRResNet on the pixel MSE.
+  SRResNet g(f);
+  g(zeros({1, 8, 8, 3}));
+  optim::Adam g_opt(g.trainable_weights(), {.lr = f.lr});
+  for (int64_t s = 1; s <= f.pretrain_steps; ++s) {
+    const auto [lr, hr] = batch();
+    Tensor loss = mse_loss(g(lr), hr);
+    g_opt.zero_grad();
+    loss.backward();
+    g_opt.step();
+    run.log(s, hub::Split::train, "mse", loss.item<double>());
+    if (s % 100 == 0 || s == f.pretrain_steps)
+      std::printf("srresnet step %lld: mse %.5f\n", static_cast<long long>(s), loss.item<double>());
+  }
+  std::vector<Tensor> bicubic;
+  for (const HeldOut& e : held_out) bicubic.push_back(e.bicubic);
+  report(run, "bicubic", quality(bicubic, held_out, f.scale), f.pretrain_steps);
+  const std::vector<Tensor> srresnet = super_resolve(g, held_out);
+  const Quality q_srresnet = quality(srresnet, held_out, f.scale);
+  report(run, "srresnet", q_srresnet, f.pretrain_steps);
+  store.save_model("srresnet", g.named_weights(), {.architecture = "SRResNet", .metrics = {{"psnr", q_srresnet.psnr}}, .run_id = run.id()});
+
+  // Stage 2: SRGAN, content loss on the feature network plus the adversarial loss.
+  Discriminator d;
+  d(zeros({2, f.crop, f.crop, 3}));
+  optim::Adam d_opt(d.trainable_weights(), {.lr = f.gan_lr, .beta1 = 0.9});
+  optim::Adam gan_opt(g.trainable_weights(), {.lr = f.gan_lr});
+  const Tensor ones = full({f.batch, 1}, 1.0), zero = zeros({f.batch, 1});
+  for (int64_t s = 1; s <= f.gan_steps; ++s) {
+    const auto [lr, hr] = batch();
+    const Tensor fake = g(lr);
+    Tensor d_loss = binary_cross_entropy_with_logits(d(hr), ones) + binary_cross_entropy_with_logits(d(fake.detach()), zero);
+    d_opt.zero_grad();
+    d_loss.backward();
+    d_opt.step();
+    Tensor content = mse_loss(features(fake), features(hr).detach());
+    Tensor adversarial = binary_cross_entropy_with_logits(d(fake), ones);
+    Tensor g_loss = content + f.adv_weight * adversarial;
+    gan_opt.zero_grad();
+    g_loss.backward();
+    gan_opt.step();
+    const int64_t step = f.pretrain_steps + s;
+    run.log(step, hub::Split::train,
+            {{"d_loss", d_loss.item<double>()}, {"content", content.item<double>()}, {"adversarial", adversarial.item<double>()}});
+    if (s % 50 == 0 || s == f.gan_steps)
+      std::printf("srgan step %lld: d_loss %.4f content %.5f adversarial %.4f\n", static_cast<long long>(s),
+                  d_loss.item<double>(), content.item<double>(), adversarial.item<double>());
+  }
+  const std::vector<Tensor> srgan = super_resolve(g, held_out);
+  const Quality q_srgan = quality(srgan, held_out, f.scale);
+  report(run, "srgan", q_srgan, f.pretrain_steps + f.gan_steps);
+  store.save_model("srgan", g.named_weights(), {.architecture = "SRResNet", .metrics = {{"psnr", q_srgan.psnr}}, .run_id = run.id()});
+
+  // The strip: per held-out image, a central window: low-res (nearest, to size), bicubic,
+  // SRResNet, SRGAN, truth.
+  std::vector<Tensor> cells;
+  for (size_t i = 0; i < held_out.size(); ++i) {
+    const HeldOut& e = held_out[i];
+    const int64_t side = std::min({f.strip, e.hr.size(0), e.hr.size(1)}) / f.scale * f.scale;
+    const int64_t top = (e.hr.size(0) - side) / 2 / f.scale * f.scale, left = (e.hr.size(1) - side) / 2 / f.scale * f.scale;
+    auto window = [&](const Tensor& t, int64_t k) { return t.narrow(0, top / k, side / k).narrow(1, left / k, side / k); };
+    cells.push_back(data::resize(contiguous(window(e.lr, f.scale)), side, side, data::Interpolation::nearest));
+    for (const Tensor* t : {&e.bicubic, &srresnet[i], &srgan[i], &e.hr}) cells.push_back(contiguous(window(*t, 1)));
+  }
+  const std::string strip = (std::filesystem::path(f.out) / "strip.png").string();
+  data::save_images(stack(cells, 0), strip, static_cast<int64_t>(held_out.size()), 5, 2);
+  run.finish();
+  std::printf("strip (low-res / bicubic / SRResNet / SRGAN / truth) -> %s; run %lld and models srresnet, srgan in %s\n",
+              strip.c_str(), static_cast<long long>(run.id()), f.hub.c_str());
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "%s\n", e.what());
+  return 2;
+}
