@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <strata/io/keras.hpp>
 #include <strata/nn/zoo/vgg_module.hpp>
@@ -35,68 +36,43 @@ const std::vector<std::string> kHeldOutPhotos = {"chelsea.png", "coffee.png"};
 
 struct Flags {
   int64_t scale = 4, crop = 64, batch = 16, blocks = 6, channels = 32;
-  int64_t pretrain_steps = 1000, gan_steps = 300, feature_steps = 400, strip = 96;
-  double lr = 1e-3, gan_lr = 1e-4, adv_weight = 1e-3;
+  int64_t pretrain_steps = 1000, gan_steps = 200, feature_steps = 300, strip = 96;
+  double lr = 1e-3, gan_lr = 1e-4, content_weight = 1e-2, adv_weight = 1e-3;
   uint64_t seed = 42;
   std::string images, held_out, vgg19, out = "srgan_out", hub = "srgan.db";
 };
 
-const char* kHelp =
-    "strata_srgan: SRResNet, then SRGAN, 4x super-resolution of photographs (Debian's python3-skimage).\n"
-    "  --images DIR        train on the images in DIR (default: 4 python3-skimage photographs)\n"
-    "  --held-out DIR      measure on the images in DIR (default: python3-skimage's chelsea, coffee)\n"
-    "  --scale N           upscaling factor, 2 or 4 (default 4)\n"
-    "  --crop N            HR crop side, a multiple of scale (default 64)\n"
-    "  --batch N           crops per step (default 16)\n"
-    "  --blocks N          residual blocks (default 6)\n"
-    "  --channels N        feature maps (default 32)\n"
-    "  --pretrain-steps N  SRResNet steps on the pixel MSE (default 1000)\n"
-    "  --gan-steps N       SRGAN steps (default 300)\n"
-    "  --feature-steps N   steps of the rotation classifier used as feature network (default 400)\n"
-    "  --vgg19 PATH        content loss on VGG19 conv5_4 from a Keras weight file instead\n"
-    "  --lr X, --gan-lr X  Adam learning rates of the two stages (default 1e-3, 1e-4)\n"
-    "  --adv-weight X      weight of the adversarial loss (default 1e-3)\n"
-    "  --strip N           side of the HR window shown per held-out image (default 96)\n"
-    "  --out DIR           where strip.png goes (default srgan_out)\n"
-    "  --hub PATH          the hub for the run and the models (default srgan.db)\n"
-    "  --seed N            random seed (default 42)\n";
-
+// The flags, parsed by CLI11 (--help lists them with their defaults).
 Flags parse(int argc, char** argv) {
   Flags f;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::fputs(kHelp, stdout);
-      std::exit(0);
-    }
-    STRATA_CHECK(i + 1 < argc, "strata_srgan: ", a, " needs a value (see --help)");
-    const std::string v = argv[++i];
-    if (a == "--images") f.images = v;
-    else if (a == "--held-out") f.held_out = v;
-    else if (a == "--scale") f.scale = std::stoll(v);
-    else if (a == "--crop") f.crop = std::stoll(v);
-    else if (a == "--batch") f.batch = std::stoll(v);
-    else if (a == "--blocks") f.blocks = std::stoll(v);
-    else if (a == "--channels") f.channels = std::stoll(v);
-    else if (a == "--pretrain-steps") f.pretrain_steps = std::stoll(v);
-    else if (a == "--gan-steps") f.gan_steps = std::stoll(v);
-    else if (a == "--feature-steps") f.feature_steps = std::stoll(v);
-    else if (a == "--vgg19") f.vgg19 = v;
-    else if (a == "--lr") f.lr = std::stod(v);
-    else if (a == "--gan-lr") f.gan_lr = std::stod(v);
-    else if (a == "--adv-weight") f.adv_weight = std::stod(v);
-    else if (a == "--strip") f.strip = std::stoll(v);
-    else if (a == "--out") f.out = v;
-    else if (a == "--hub") f.hub = v;
-    else if (a == "--seed") f.seed = std::stoull(v);
-    else throw Error("strata_srgan: unknown flag " + a + " (see --help)");
+  CLI::App app("strata_srgan: SRResNet, then SRGAN, 4x super-resolution of photographs (python3-skimage's).");
+  app.add_option("--images", f.images, "train on the images in DIR (default: 4 python3-skimage photographs)");
+  app.add_option("--held-out", f.held_out, "measure on the images in DIR (default: python3-skimage's chelsea, coffee)");
+  app.add_option("--scale", f.scale, "upscaling factor")->check(CLI::IsMember({2, 4}))->capture_default_str();
+  app.add_option("--crop", f.crop, "HR crop side, a multiple of scale")->capture_default_str();
+  app.add_option("--batch", f.batch, "crops per step")->check(CLI::Range(2, 1024))->capture_default_str();
+  app.add_option("--blocks", f.blocks, "residual blocks")->check(CLI::Range(1, 64))->capture_default_str();
+  app.add_option("--channels", f.channels, "feature maps")->check(CLI::Range(4, 512))->capture_default_str();
+  app.add_option("--pretrain-steps", f.pretrain_steps, "SRResNet steps on the pixel MSE")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--gan-steps", f.gan_steps, "SRGAN steps")->check(CLI::NonNegativeNumber)->capture_default_str();
+  app.add_option("--feature-steps", f.feature_steps, "steps of the rotation classifier (the feature network)")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  app.add_option("--vgg19", f.vgg19, "content loss on VGG19 conv5_4 from this Keras weight file instead");
+  app.add_option("--lr", f.lr, "Adam learning rate of SRResNet")->capture_default_str();
+  app.add_option("--gan-lr", f.gan_lr, "Adam learning rate of SRGAN's two networks")->capture_default_str();
+  app.add_option("--content-weight", f.content_weight, "weight of the feature (content) loss")->capture_default_str();
+  app.add_option("--adv-weight", f.adv_weight, "weight of the adversarial loss")->capture_default_str();
+  app.add_option("--strip", f.strip, "side of the HR window shown per held-out image")->capture_default_str();
+  app.add_option("--out", f.out, "where strip.png goes")->capture_default_str();
+  app.add_option("--hub", f.hub, "the hub for the run and the models")->capture_default_str();
+  app.add_option("--seed", f.seed, "random seed")->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    std::exit(app.exit(e));
   }
-  STRATA_CHECK(f.scale == 2 || f.scale == 4, "strata_srgan: --scale must be 2 or 4, got ", f.scale);
   STRATA_CHECK(f.crop >= 4 * f.scale && f.crop % f.scale == 0 && f.strip % f.scale == 0 && f.strip >= f.scale,
                "strata_srgan: --crop and --strip must be multiples of --scale (crop at least 4 x scale)");
-  STRATA_CHECK(f.batch >= 2 && f.blocks >= 1 && f.channels >= 4 && f.pretrain_steps >= 1 && f.gan_steps >= 0 &&
-                   f.feature_steps >= 0,
-               "strata_srgan: need --batch >= 2, --blocks >= 1, --channels >= 4, --pretrain-steps >= 1");
   return f;
 }
 
@@ -156,15 +132,15 @@ struct Discriminator : nn::Module {
   }
 };
 
-// The feature network trained here: which of 4 rotations a crop shows; features() are its
-// last conv activations (at half resolution), the content loss compares them.
+// The feature network trained here: which of 4 rotations a 32x32 crop shows; features() are
+// its last conv activations (at half resolution, any input size), the content loss compares them.
 struct RotationNet : nn::Module {
   nn::Conv2d c1{32}, c2{32}, c3{64}, c4{64};
   nn::MaxPool2d pool;
-  nn::GlobalMeanPool2d gap;
+  nn::Flatten flatten;  // not a global pool: where things are (sky above) tells the rotation
   nn::Dense out{4};
   Tensor features(const Tensor& x) { return relu(c4(relu(c3(pool(relu(c2(relu(c1(x))))))))); }
-  Tensor forward(const Tensor& x) override { return out(gap(features(x))); }
+  Tensor forward(const Tensor& x) override { return out(flatten(features(x))); }
 };
 
 std::vector<Tensor> read_photos(const std::string& dir, const std::vector<std::string>& defaults) {
@@ -309,6 +285,7 @@ void report(hub::Run& run, const char* name, const Quality& q, int64_t step) {
 
 int main(int argc, char** argv) try {
   const Flags f = parse(argc, argv);
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress lines show as they come, also in a log file
   manual_seed(f.seed);
   const std::vector<Tensor> photos = read_photos(f.images, kTrainPhotos);
   const std::vector<HeldOut> held_out = held_out_set(f);
@@ -351,7 +328,9 @@ int main(int argc, char** argv) try {
   report(run, "srresnet", q_srresnet, f.pretrain_steps);
   store.save_model("srresnet", g.named_weights(), {.architecture = "SRResNet", .metrics = {{"psnr", q_srresnet.psnr}}, .run_id = run.id()});
 
-  // Stage 2: SRGAN, content loss on the feature network plus the adversarial loss.
+  // Stage 2: SRGAN: the pixel MSE (kept, as ESRGAN does: a feature network trained in minutes
+  // leaves colours and flat areas free) plus the content loss on the features plus the
+  // adversarial loss.
   Discriminator d;
   d(zeros({2, f.crop, f.crop, 3}));
   optim::Adam d_opt(d.trainable_weights(), {.lr = f.gan_lr, .beta1 = 0.9});
@@ -366,16 +345,18 @@ int main(int argc, char** argv) try {
     d_opt.step();
     Tensor content = mse_loss(features(fake), features(hr).detach());
     Tensor adversarial = binary_cross_entropy_with_logits(d(fake), ones);
-    Tensor g_loss = content + f.adv_weight * adversarial;
+    Tensor pixel = mse_loss(fake, hr);
+    Tensor g_loss = pixel + f.content_weight * content + f.adv_weight * adversarial;
     gan_opt.zero_grad();
     g_loss.backward();
     gan_opt.step();
     const int64_t step = f.pretrain_steps + s;
     run.log(step, hub::Split::train,
-            {{"d_loss", d_loss.item<double>()}, {"content", content.item<double>()}, {"adversarial", adversarial.item<double>()}});
+            {{"d_loss", d_loss.item<double>()}, {"mse", pixel.item<double>()}, {"content", content.item<double>()},
+             {"adversarial", adversarial.item<double>()}});
     if (s % 50 == 0 || s == f.gan_steps)
-      std::printf("srgan step %lld: d_loss %.4f content %.5f adversarial %.4f\n", static_cast<long long>(s),
-                  d_loss.item<double>(), content.item<double>(), adversarial.item<double>());
+      std::printf("srgan step %lld: d_loss %.4f mse %.5f content %.5f adversarial %.4f\n", static_cast<long long>(s),
+                  d_loss.item<double>(), pixel.item<double>(), content.item<double>(), adversarial.item<double>());
   }
   const std::vector<Tensor> srgan = super_resolve(g, held_out);
   const Quality q_srgan = quality(srgan, held_out, f.scale);
