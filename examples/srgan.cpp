@@ -2,8 +2,8 @@
 // pre-trained with the pixel MSE; then SRGAN: the same generator, from those weights, trained
 // against a discriminator with a content loss on a feature network's activations. The feature
 // network is VGG19's conv5_4 when the user has Keras's VGG19 weights (--vgg19 vgg19.h5), and
-// otherwise a small CNN trained here first to tell how far a crop was rotated (RotNet's task,
-// which needs no labels). Data: the photographs of Debian's python3-skimage (or --images DIR),
+// otherwise a small CNN trained here first to tell which training photograph a crop is from
+// (no labels needed; telling rotations apart, RotNet's task, stayed at chance in 300 steps). Data: the photographs of Debian's python3-skimage (or --images DIR),
 // random HR crops, their LR made by bicubic shrinking; the held-out photographs give the
 // quality figure: PSNR / SSIM on luma against bicubic upscaling, and a PNG strip per image
 // (low-res, bicubic, SRResNet, SRGAN, truth). The run and both generators go into the hub.
@@ -36,7 +36,7 @@ const std::vector<std::string> kHeldOutPhotos = {"chelsea.png", "coffee.png"};
 
 struct Flags {
   int64_t scale = 4, crop = 64, batch = 16, blocks = 6, channels = 32;
-  int64_t pretrain_steps = 1000, gan_steps = 200, feature_steps = 300, strip = 96;
+  int64_t pretrain_steps = 1200, gan_steps = 150, feature_steps = 200, strip = 96;
   double lr = 1e-3, gan_lr = 1e-4, content_weight = 1e-2, adv_weight = 1e-3;
   uint64_t seed = 42;
   std::string images, held_out, vgg19, out = "srgan_out", hub = "srgan.db";
@@ -55,10 +55,10 @@ Flags parse(int argc, char** argv) {
   app.add_option("--channels", f.channels, "feature maps")->check(CLI::Range(4, 512))->capture_default_str();
   app.add_option("--pretrain-steps", f.pretrain_steps, "SRResNet steps on the pixel MSE")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--gan-steps", f.gan_steps, "SRGAN steps")->check(CLI::NonNegativeNumber)->capture_default_str();
-  app.add_option("--feature-steps", f.feature_steps, "steps of the rotation classifier (the feature network)")
+  app.add_option("--feature-steps", f.feature_steps, "steps of the photograph classifier (the feature network)")
       ->check(CLI::NonNegativeNumber)->capture_default_str();
   app.add_option("--vgg19", f.vgg19, "content loss on VGG19 conv5_4 from this Keras weight file instead");
-  app.add_option("--lr", f.lr, "Adam learning rate of SRResNet")->capture_default_str();
+  app.add_option("--lr", f.lr, "Adam learning rate of SRResNet (a tenth for its last 30% of steps)")->capture_default_str();
   app.add_option("--gan-lr", f.gan_lr, "Adam learning rate of SRGAN's two networks")->capture_default_str();
   app.add_option("--content-weight", f.content_weight, "weight of the feature (content) loss")->capture_default_str();
   app.add_option("--adv-weight", f.adv_weight, "weight of the adversarial loss")->capture_default_str();
@@ -132,15 +132,16 @@ struct Discriminator : nn::Module {
   }
 };
 
-// The feature network trained here: which of 4 rotations a 32x32 crop shows; features() are
-// its last conv activations (at half resolution, any input size), the content loss compares them.
-struct RotationNet : nn::Module {
+// The feature network trained here: which training photograph a 32x32 crop is from; features()
+// are its last conv activations (half resolution, any input size): the content loss compares them.
+struct PhotoNet : nn::Module {
+  explicit PhotoNet(int64_t photos) : out(photos) {}
   nn::Conv2d c1{32}, c2{32}, c3{64}, c4{64};
   nn::MaxPool2d pool;
-  nn::Flatten flatten;  // not a global pool: where things are (sky above) tells the rotation
-  nn::Dense out{4};
-  Tensor features(const Tensor& x) { return relu(c4(relu(c3(pool(relu(c2(relu(c1(x))))))))); }
-  Tensor forward(const Tensor& x) override { return out(flatten(features(x))); }
+  nn::Flatten flatten;
+  nn::Dense out;
+  Tensor features(const Tensor& x) { return relu(c4(relu(c3(pool(relu(c2(relu(c1(x - 0.5))))))))); }
+  Tensor forward(const Tensor& x) override { return out(flatten(pool(features(x)))); }
 };
 
 std::vector<Tensor> read_photos(const std::string& dir, const std::vector<std::string>& defaults) {
@@ -170,13 +171,13 @@ Tensor unit(const Tensor& u8) { return cast(u8, kFloat32) / 255.0; }
 Tensor to_u8(const Tensor& x) { return cast(round(clamp(x, 0.0, 1.0) * 255.0), kUInt8); }
 
 // The content loss's feature map of images in [0, 1]: VGG19 (Keras's caffe preprocessing:
-// BGR, 0..255, ImageNet means subtracted) or the rotation network.
+// BGR, 0..255, ImageNet means subtracted) or the photograph classifier.
 struct Features {
   std::unique_ptr<nn::zoo::VGG> vgg;
-  std::unique_ptr<RotationNet> rot;
-  double rot_scale = 1;  // the rotation network's RMS activation on photographs, divided out
+  std::unique_ptr<PhotoNet> own;
+  double own_scale = 1;  // the classifier's RMS activation on photographs, divided out
   Tensor operator()(const Tensor& x) {
-    if (!vgg) return rot->features(x) / rot_scale;
+    if (!vgg) return own->features(x) / own_scale;
     const Tensor bgr = flip(x, {3}) * 255.0 - tensor({103.939f, 116.779f, 123.68f});
     return (*vgg)(bgr) / 12.75;  // SRGAN's rescaling of the VGG features
   }
@@ -207,18 +208,17 @@ Features make_features(const Flags& f, const std::vector<Tensor>& photos) {
     feat.vgg->eval();
     return feat;
   }
-  feat.rot = std::make_unique<RotationNet>();
-  RotationNet& net = *feat.rot;
+  const auto n = static_cast<int64_t>(photos.size());
+  feat.own = std::make_unique<PhotoNet>(n);
+  PhotoNet& net = *feat.own;
   net(zeros({2, 32, 32, 3}));
   optim::Adam adam(net.trainable_weights(), {.lr = 1e-3});
   double accuracy = 0;
   for (int64_t s = 1; s <= f.feature_steps; ++s) {
-    const Tensor k = randint(0, 4, {64});
-    const std::vector<int64_t> turns = k.to_vector<int64_t>();
-    std::vector<Tensor> turned;
-    const Tensor crops = random_crops(photos, 64, 32);
-    for (int64_t i = 0; i < 64; ++i) turned.push_back(data::rot90(select(crops, 0, i), static_cast<int>(turns[i])));
-    const Tensor logits = net(unit(stack(turned, 0)));
+    const Tensor k = randint(0, n, {64});
+    std::vector<Tensor> crops;
+    for (int64_t i : k.to_vector<int64_t>()) crops.push_back(random_crops({photos[i]}, 1, 32));
+    const Tensor logits = net(unit(concat(crops, 0)));
     Tensor loss = cross_entropy(logits, k);
     adam.zero_grad();
     loss.backward();
@@ -228,9 +228,9 @@ Features make_features(const Flags& f, const std::vector<Tensor>& photos) {
   net.eval();
   // Scaled so that the content loss is a relative error, of the order of SRGAN's rescaled VGG loss.
   NoGradGuard no_grad;
-  feat.rot_scale = std::sqrt(mean(square(net.features(unit(random_crops(photos, 64, f.crop))))).item<double>()) + 1e-12;
-  std::printf("feature network: rotation accuracy %.3f (running mean) after %lld steps, RMS activation %.4f\n",
-              accuracy, static_cast<long long>(f.feature_steps), feat.rot_scale);
+  feat.own_scale = std::sqrt(mean(square(net.features(unit(random_crops(photos, 64, f.crop))))).item<double>()) + 1e-12;
+  std::printf("feature network: photograph accuracy %.3f (running mean) after %lld steps, RMS activation %.4f\n",
+              accuracy, static_cast<long long>(f.feature_steps), feat.own_scale);
   return feat;
 }
 
@@ -295,7 +295,7 @@ int main(int argc, char** argv) try {
   hub::Run run = store.create_run("srgan", nlohmann::json({{"scale", f.scale}, {"crop", f.crop}, {"batch", f.batch},
                                                           {"blocks", f.blocks}, {"channels", f.channels},
                                                           {"pretrain_steps", f.pretrain_steps}, {"gan_steps", f.gan_steps},
-                                                          {"features", f.vgg19.empty() ? "rotation_net" : "vgg19"}})
+                                                          {"features", f.vgg19.empty() ? "photo_net" : "vgg19"}})
                                                 .dump());
   // A batch of (LR in [0, 1], HR in [0, 1]) crops.
   auto batch = [&] {
@@ -311,6 +311,7 @@ int main(int argc, char** argv) try {
   g(zeros({1, 8, 8, 3}));
   optim::Adam g_opt(g.trainable_weights(), {.lr = f.lr});
   for (int64_t s = 1; s <= f.pretrain_steps; ++s) {
+    if (s == f.pretrain_steps * 7 / 10 + 1) g_opt.set_learning_rate(f.lr / 10);  // the last 30%: settle
     const auto [lr, hr] = batch();
     Tensor loss = mse_loss(g(lr), hr);
     g_opt.zero_grad();
