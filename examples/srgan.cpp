@@ -206,6 +206,8 @@ Features make_features(const Flags& f, const std::vector<Tensor>& photos) {
     feat.vgg = std::make_unique<nn::zoo::VGG>(19, "conv5_4");
     load_vgg19(*feat.vgg, f.vgg19);
     feat.vgg->eval();
+    std::printf("feature network: VGG19 up to conv5_4, %zu weights from %s\n", feat.vgg->all_weights().size(),
+                f.vgg19.c_str());
     return feat;
   }
   const auto n = static_cast<int64_t>(photos.size());
