@@ -17,6 +17,7 @@
 #include "strata/data/image.hpp"
 #include "strata/data/image_codec.hpp"
 #include "strata/data/image_folder.hpp"
+#include "strata/data/image_quality.hpp"
 #include "strata/data/iterate.hpp"
 #include "strata/data/npy.hpp"
 #include "strata/data/npz.hpp"

@@ -24,6 +24,11 @@ Tensor random_crop(const Tensor& image, int64_t height, int64_t width, Generator
 
 // Pixel centres aligned (align_corners = false, like OpenCV and tf.image.resize).
 Tensor resize(const Tensor& image, int64_t height, int64_t width, Interpolation mode = Interpolation::bilinear);
+// Bicubic (Keys, a = -0.5) as Pillow's resize(BICUBIC) and Matlab's imresize: when shrinking, the
+// kernel widens by the scale factor (antialiased, the usual way to make super-resolution inputs).
+// uint8 results are rounded once at the end (Pillow also rounds between its two passes, so
+// Pillow's uint8 results may differ by 1).
+Tensor resize_bicubic(const Tensor& image, int64_t height, int64_t width);
 
 // x + delta (delta in the image's own units: 0..255 for uint8).
 Tensor adjust_brightness(const Tensor& image, double delta);
