@@ -6,6 +6,7 @@
 // With --fid N, the quality figure: the Fréchet distance on the 256 features of the Fashion-MNIST
 // classifier of fashion_mnist_cnn.cpp (trained here first), for N generated images against N
 // real ones, beside the real-vs-real floor (train vs test images) and the untrained generator.
+// The losses per epoch are a run in the hub (--hub), and the generator a model version there.
 // With --loss wgan-gp, WGAN-GP (Gulrajani et al.) instead: a critic scores images (no sigmoid),
 // trained on 5 batches per generator step to widen the score gap between real and generated,
 // with a penalty keeping the norm of its gradient at images mixed from both near 1. That
@@ -21,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <strata/data/idx.hpp>
 #include <strata/strata.hpp>
 
@@ -67,7 +69,7 @@ struct CriticNet : nn::Module {
 struct Flags {
   int64_t epochs = 5, steps = 0, batch = 64, fid = 0, fid_train = 60000;
   uint64_t seed = 42;
-  std::string images, out = "dcgan_out", loss = "gan";
+  std::string images, out = "dcgan_out", loss = "gan", hub = "strata.db";
 };
 
 const char* kHelp =
@@ -80,7 +82,8 @@ const char* kHelp =
     "  --seed N      random seed (default 42)\n"
     "  --fid N       after training, Frechet distances on N images (Fashion-MNIST only; 0 = off)\n"
     "  --fid-train N train the feature classifier on the first N training images (default 60000)\n"
-    "  --loss L      gan (DCGAN, default) or wgan-gp (a Dense critic with gradient penalty)\n";
+    "  --loss L      gan (DCGAN, default) or wgan-gp (a Dense critic with gradient penalty)\n"
+    "  --hub URL     the hub for the run's losses and the generator (default strata.db)\n";
 
 Flags parse(int argc, char** argv) {
   Flags f;
@@ -101,6 +104,7 @@ Flags parse(int argc, char** argv) {
     else if (a == "--fid") f.fid = std::stoll(v);
     else if (a == "--fid-train") f.fid_train = std::stoll(v);
     else if (a == "--loss") f.loss = v;
+    else if (a == "--hub") f.hub = v;
     else throw Error("strata_dcgan: unknown flag " + a + " (see --help)");
   }
   STRATA_CHECK(f.epochs >= 1 && f.batch >= 2 && f.steps >= 0, "strata_dcgan: need --epochs >= 1, --batch >= 2, --steps >= 0");
@@ -137,8 +141,8 @@ Tensor generated(GeneratorNet& g, int64_t n) {
   return (g(randn({n, kNoise})) + 1.0) / 2.0;
 }
 
-// Trains the feature classifier, then prints the three distances.
-void report_fid(GeneratorNet& trained, const Flags& f) {
+// Trains the feature classifier, then prints the three distances; returns the trained generator's.
+double report_fid(GeneratorNet& trained, const Flags& f) {
   const data::FashionMnist ds = data::load_fashion_mnist();
   auto unit = [](const Tensor& u8) { return (cast(u8, kFloat32) / 255.0).reshape({-1, 28, 28, 1}); };
   const Tensor x_train = unit(ds.train_images), x_test = unit(ds.test_images);
@@ -158,6 +162,7 @@ void report_fid(GeneratorNet& trained, const Flags& f) {
   std::printf("feature classifier test accuracy %.4f; Frechet distance on %lld images: real-vs-real %.3f, "
               "untrained generator %.3f, trained generator %.3f\n",
               accuracy, static_cast<long long>(f.fid), floor, ceiling, fid);
+  return fid;
 }
 
 // The training step of each loss, on one batch of real images; the losses it computes are
@@ -244,6 +249,12 @@ int main(int argc, char** argv) try {
   Gan gan{g, *d, g_opt, d_opt};
   const Tensor fixed_z = randn({64, kNoise});
   std::map<std::string, std::vector<double>> curves;
+  // The run's losses per epoch and the trained generator go into the hub.
+  hub::Hub store = hub::Hub::open(f.hub);
+  const std::string name = wgan ? "wgan_gp" : "dcgan";
+  const nlohmann::json config = {{"loss", f.loss}, {"epochs", f.epochs}, {"batch", f.batch}, {"seed", f.seed},
+                                 {"images", f.images}};
+  hub::Run run = store.create_run(name, config.dump());
 
   const int64_t per_epoch = f.steps > 0 ? std::min(f.steps, n / f.batch) : n / f.batch;
   for (int64_t epoch = 1; epoch <= f.epochs; ++epoch) {
@@ -258,22 +269,28 @@ int main(int argc, char** argv) try {
     std::string shown;
     for (const auto& [key, total] : gan.sums) {
       curves[key].push_back(total / gan.counts[key]);
+      run.log(epoch, hub::Split::train, key, curves[key].back());
       char value[64];
       std::snprintf(value, sizeof value, " %s %.4f", key.c_str(), curves[key].back());
       shown += value;
     }
-    char name[32];
-    std::snprintf(name, sizeof name, "epoch_%03lld.png", static_cast<long long>(epoch));
+    char png[32];
+    std::snprintf(png, sizeof png, "epoch_%03lld.png", static_cast<long long>(epoch));
     {
       NoGradGuard no_grad;
       g.eval();  // batch norm on its moving statistics, so a sample does not depend on its batch
-      data::save_images(g(fixed_z), (std::filesystem::path(f.out) / name).string(), 8, 8, 2);
+      data::save_images(g(fixed_z), (std::filesystem::path(f.out) / png).string(), 8, 8, 2);
       g.train();
     }
     data::save_curves(curves, (std::filesystem::path(f.out) / "losses.png").string());
-    std::printf("epoch %lld:%s -> %s/%s\n", static_cast<long long>(epoch), shown.c_str(), f.out.c_str(), name);
+    std::printf("epoch %lld:%s -> %s/%s\n", static_cast<long long>(epoch), shown.c_str(), f.out.c_str(), png);
   }
-  if (f.fid > 0) report_fid(g, f);
+  hub::ModelMeta meta{.run_id = run.id()};
+  if (f.fid > 0) meta.metrics["frechet_distance"] = report_fid(g, f);
+  run.finish();
+  const int64_t version = train::save_model(store, name + "_generator", g, meta);
+  std::printf("saved %s_generator version %lld in %s (run %lld)\n", name.c_str(), static_cast<long long>(version),
+              f.hub.c_str(), static_cast<long long>(run.id()));
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "%s\n", e.what());
