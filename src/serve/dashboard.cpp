@@ -11,6 +11,7 @@
 
 #include "embedded_files.hpp"
 #include "hub_view.hpp"
+#include "http_listener.hpp"
 #include "json_replies.hpp"
 #include "same_secret.hpp"
 #include "strata/serve/request_error.hpp"
@@ -65,6 +66,7 @@ struct Dashboard::Routes {
   DashboardOptions options;
   HubView view;
   httplib::Server http;
+  HttpListener listener{http};
   int port = 0;
 
   Routes(const std::string& hub_url, DashboardOptions o) : options(std::move(o)), view(hub_url) {
@@ -147,8 +149,7 @@ Dashboard::~Dashboard() = default;
 
 int Dashboard::bind() {
   auto& r = *routes_;
-  r.port = r.options.port == 0 ? r.http.bind_to_any_port(r.options.host)
-                               : (r.http.bind_to_port(r.options.host, r.options.port) ? r.options.port : -1);
+  r.port = r.listener.bind(r.options.host, r.options.port);
   STRATA_CHECK(r.port > 0, "ui: cannot listen on ", r.options.host, ":", r.options.port,
                " (in use, or not an address of this machine)");
   return r.port;

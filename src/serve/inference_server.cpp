@@ -10,6 +10,7 @@
 #include "strata/serve/infer_request.hpp"
 #include "strata/serve/infer_response.hpp"
 #include "strata/serve/request_error.hpp"
+#include "http_listener.hpp"
 #include "json_replies.hpp"
 #include "same_secret.hpp"
 
@@ -57,6 +58,7 @@ struct InferenceServer::Routes {
   DynamicBatcher& batcher;
   ServerOptions options;
   httplib::Server http;
+  HttpListener listener{http};
   int port = 0;
 
   Routes(ModelRepository& m, DynamicBatcher& b, ServerOptions o) : models(m), batcher(b), options(std::move(o)) {
@@ -135,10 +137,7 @@ InferenceServer::~InferenceServer() = default;
 
 int InferenceServer::bind() {
   auto& r = *routes_;
-  if (r.options.port == 0)
-    r.port = r.http.bind_to_any_port(r.options.host);  // -1 when it cannot
-  else
-    r.port = r.http.bind_to_port(r.options.host, r.options.port) ? r.options.port : -1;
+  r.port = r.listener.bind(r.options.host, r.options.port);
   STRATA_CHECK(r.port > 0, "serve: cannot listen on ", r.options.host, ":", r.options.port,
                " (in use, or not an address of this machine)");
   return r.port;
