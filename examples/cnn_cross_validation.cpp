@@ -66,7 +66,7 @@ workflow::TaskRegistry kinds() {
     const TrainedCnn cnn = train_cnn(CnnConfig::from_json(f.config), f.config.at("epochs").get<double>(), rows.take(f.train),
                                      rows.take(f.validation), 200 + f.number);
     ctx.log("fold " + std::to_string(f.number) + " accuracy " + std::to_string(cnn.accuracy));
-    return workflow::FoldResult{weights_of(*cnn.net), {{"accuracy", cnn.accuracy}}};
+    return workflow::FoldResult{cnn.net->named_weights(), {{"accuracy", cnn.accuracy}}};
   }));
   registry.add(workflow::cross_validation_aggregate_kind());
   return registry;

@@ -78,7 +78,7 @@ workflow::TaskRegistry kinds() {
     const TrainedCnn cnn = train_cnn(CnnConfig::from_json(t.config), t.budget, rows.train, rows.test, 100 + t.number);
     ctx.log("trial " + std::to_string(t.number) + " rung " + std::to_string(t.rung) + " " + t.config.dump() +
             " accuracy " + std::to_string(cnn.accuracy));
-    return workflow::TrialResult{weights_of(*cnn.net), {{"accuracy", cnn.accuracy}}};
+    return workflow::TrialResult{cnn.net->named_weights(), {{"accuracy", cnn.accuracy}}};
   }));
   return registry;
 }

@@ -132,7 +132,7 @@ Tensor load_images(const Flags& f) {
 Tensor features(FashionMnistCnn& net, const Tensor& x01) {
   NoGradGuard no_grad;
   net.eval();
-  return net.hidden(net.flatten(net.pool2(net.conv2(net.pool1(net.conv1(x01))))));
+  return net.features(x01);
 }
 
 Tensor generated(GeneratorNet& g, int64_t n) {

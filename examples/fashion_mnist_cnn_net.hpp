@@ -13,10 +13,10 @@ struct FashionMnistCnn : strata::nn::Module {
   strata::nn::Flatten flatten;
   strata::nn::Dense hidden, out{10};
   strata::nn::Dropout drop;
-  strata::Tensor forward(const strata::Tensor& x) override {
-    strata::Tensor h = pool2(conv2(pool1(conv1(x))));
-    return out(drop(hidden(flatten(h))));
-  }
+  // The 256 penultimate features (after `hidden`'s relu): what dcgan.cpp's Frechet distance
+  // and two_stage.cpp's sequence model read.
+  strata::Tensor features(const strata::Tensor& x) { return hidden(flatten(pool2(conv2(pool1(conv1(x)))))); }
+  strata::Tensor forward(const strata::Tensor& x) override { return out(drop(features(x))); }
 };
 
 // The same network declared statically, for `strata serve`: a Module's architecture is its C++

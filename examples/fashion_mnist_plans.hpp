@@ -120,12 +120,6 @@ inline TrainedCnn train_cnn(const CnnConfig& config, double epochs, const Rows& 
   return out;
 }
 
-inline io::NamedTensors weights_of(const nn::Layer& layer) {
-  io::NamedTensors out;
-  for (auto& [name, w] : layer.named_weights()) out.emplace_back(name, w);
-  return out;
-}
-
 // `PROGRAM worker`: runs the registered kinds until SIGTERM, or until nothing is left to run.
 inline int run_worker(const std::string& hub_url, const workflow::TaskRegistry& kinds, bool exit_when_idle) {
   workflow::Worker worker(hub_url, kinds,

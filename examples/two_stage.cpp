@@ -62,7 +62,7 @@ Features cnn_features(FashionMnistCnn& net, const Tensor& images) {
   std::vector<Tensor> hidden, predicted;
   for (int64_t at = 0; at < images.shape()[0]; at += 1000) {
     const Tensor x = images.narrow(0, at, std::min<int64_t>(1000, images.shape()[0] - at));
-    const Tensor h = net.hidden(net.flatten(net.pool2(net.conv2(net.pool1(net.conv1(x))))));
+    const Tensor h = net.features(x);
     hidden.push_back(h);
     predicted.push_back(argmax(net.out(h), -1));
   }
@@ -100,7 +100,7 @@ struct SeenBeforeNet : nn::Module {
 json train_cnn_task(workflow::TaskContext& ctx) {
   const Split split = load_split(ctx.params.at("train_rows"), ctx.params.at("test_rows"));
   const TrainedCnn cnn = train_cnn({}, ctx.params.at("epochs").get<double>(), split.train, split.test, 7);
-  ctx.outputs.save_model("two_stage_cnn", weights_of(*cnn.net), {.metrics = {{"accuracy", cnn.accuracy}}});
+  ctx.outputs.save_model("two_stage_cnn", cnn.net->named_weights(), {.metrics = {{"accuracy", cnn.accuracy}}});
   ctx.log("CNN test accuracy " + std::to_string(cnn.accuracy));
   return {{"cnn_accuracy", cnn.accuracy}};
 }
@@ -142,7 +142,7 @@ json train_sequence_task(workflow::TaskContext& ctx) {
     memory_right += truth[i] == memory[i];
   }
   const double majority = double(majority_right) / truth.size(), exact_memory = double(memory_right) / truth.size();
-  ctx.outputs.save_model("two_stage_sequence", weights_of(rnn),
+  ctx.outputs.save_model("two_stage_sequence", rnn.named_weights(),
                          {.metrics = {{"accuracy", accuracy}, {"majority", majority}, {"cnn_exact_memory", exact_memory}}});
   return {{"accuracy", accuracy}, {"majority", majority}, {"cnn_exact_memory", exact_memory}};
 }

@@ -149,10 +149,7 @@ Dashboard::~Dashboard() = default;
 
 int Dashboard::bind() {
   auto& r = *routes_;
-  r.port = r.listener.bind(r.options.host, r.options.port);
-  STRATA_CHECK(r.port > 0, "ui: cannot listen on ", r.options.host, ":", r.options.port,
-               " (in use, or not an address of this machine)");
-  return r.port;
+  return r.port = r.listener.bind(r.options.host, r.options.port, "ui");
 }
 
 void Dashboard::serve() { routes_->http.listen_after_bind(); }

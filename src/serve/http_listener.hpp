@@ -12,6 +12,8 @@
 
 #include <httplib.h>
 
+#include "strata/core/error.hpp"
+
 namespace strata::serve {
 
 class HttpListener {
@@ -22,10 +24,11 @@ class HttpListener {
       socket_ = sock;  // the last made is the one bound: a failed attempt's is closed
     });
   }
-  // The bound port, or -1 when it cannot bind; port 0 picks a free one.
-  int bind(const std::string& host, int port) {
+  // The bound port; port 0 picks a free one. Throws strata::Error, `who` first, when it cannot bind.
+  int bind(const std::string& host, int port, const char* who) {
     const int bound = port == 0 ? http_.bind_to_any_port(host) : (http_.bind_to_port(host, port) ? port : -1);
-    if (bound > 0 && socket_ != INVALID_SOCKET) ::listen(socket_, SOMAXCONN);
+    STRATA_CHECK(bound > 0, who, ": cannot listen on ", host, ":", port, " (in use, or not an address of this machine)");
+    if (socket_ != INVALID_SOCKET) ::listen(socket_, SOMAXCONN);
     return bound;
   }
 

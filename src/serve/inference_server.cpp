@@ -137,10 +137,7 @@ InferenceServer::~InferenceServer() = default;
 
 int InferenceServer::bind() {
   auto& r = *routes_;
-  r.port = r.listener.bind(r.options.host, r.options.port);
-  STRATA_CHECK(r.port > 0, "serve: cannot listen on ", r.options.host, ":", r.options.port,
-               " (in use, or not an address of this machine)");
-  return r.port;
+  return r.port = r.listener.bind(r.options.host, r.options.port, "serve");
 }
 
 void InferenceServer::serve() { routes_->http.listen_after_bind(); }
