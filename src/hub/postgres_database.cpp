@@ -104,17 +104,14 @@ class PostgresDatabase final : public Database {
     this->busy_budget_ms = busy_budget_ms;
     secret_ = password_in(url);
     if (const char* env = std::getenv("PGPASSWORD"); secret_.empty() && env) secret_ = env;
-    conn_ = PQconnectdb(url.c_str());
+    conn_.handle = PQconnectdb(url.c_str());
     if (!conn_ || PQstatus(conn_) != CONNECTION_OK) {
       const std::string msg = conn_ ? PQerrorMessage(conn_) : "out of memory";
-      PQfinish(conn_);
-      conn_ = nullptr;
       throw Error("hub: cannot connect to PostgreSQL at " + url_ + ": " + scrub(msg));
     }
     if (const char* pw = PQpass(conn_)) secret_ = pw;  // also one taken from PGPASSWORD / PGPASSFILE
     execute("SET client_min_messages = warning");
   }
-  ~PostgresDatabase() override { PQfinish(conn_); }
 
   Dialect dialect() const override { return Dialect::postgres; }
 
@@ -248,7 +245,16 @@ class PostgresDatabase final : public Database {
 
   std::string url_;  // redacted
   std::string secret_;
-  PGconn* conn_ = nullptr;
+  // Owns the connection as a member, not in ~PostgresDatabase: the constructor's own statements
+  // can throw (a connection killed right after it opened), and then only members are destroyed.
+  struct Connection {
+    PGconn* handle = nullptr;
+    Connection() = default;
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+    ~Connection() { PQfinish(handle); }
+    operator PGconn*() const { return handle; }
+  } conn_;
   std::unordered_map<std::string, std::string> prepared_;
   std::set<std::string> listening_;  // channels LISTENed to on this connection
 };
