@@ -1,6 +1,10 @@
 #include "strata/serve/dynamic_batcher.hpp"
 
+#include <algorithm>
+#include <exception>
+
 #include "strata/autograd/grad_mode.hpp"
+#include "strata/core/intra_op_threads.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/serve/request_error.hpp"
 
@@ -34,6 +38,7 @@ DynamicBatcher::DynamicBatcher(BatchingOptions options) : options_(options) {
   STRATA_CHECK(options_.max_batch_size >= 1, "serve: the max batch size must be at least 1, got ",
                options_.max_batch_size);
   STRATA_CHECK(options_.workers >= 1, "serve: at least one batch worker is needed, got ", options_.workers);
+  replica_busy_.assign(static_cast<size_t>(options_.workers), 0);
   for (int i = 0; i < options_.workers; ++i) workers_.emplace_back([this, i] { work(i); });
 }
 
@@ -48,8 +53,9 @@ std::future<std::vector<Tensor>> DynamicBatcher::submit(std::shared_ptr<const Se
   Job job{std::move(model), std::move(inputs), rows, std::chrono::steady_clock::now(), {}};
   auto outputs = job.outputs.get_future();
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     if (draining_) throw RequestError(503, "the server is shutting down and accepts no new requests");
+    if (run_on_caller(job, lock)) return outputs;
     if (queue_.size() >= options_.max_queue)
       throw RequestError(503, "the request queue is full (" + std::to_string(options_.max_queue) +
                                   " requests waiting); retry later");
@@ -57,6 +63,34 @@ std::future<std::vector<Tensor>> DynamicBatcher::submit(std::shared_ptr<const Se
   }
   queued_.notify_all();
   return outputs;
+}
+
+bool DynamicBatcher::run_on_caller(Job& job, std::unique_lock<std::mutex>& lock) {
+  // With requests queued, or a delay to gather more in, a worker may batch this one with others;
+  // a request of many rows has work enough to be worth a worker's OpenMP team.
+  const bool runs_alone = options_.max_batch_size == 1 || options_.max_queue_delay.count() == 0;
+  if (!runs_alone || !queue_.empty() || job.rows != 1) return false;
+  const auto free = std::find(replica_busy_.begin(), replica_busy_.end(), 0);
+  if (free == replica_busy_.end()) return false;
+  *free = 1;
+  const auto replica = static_cast<size_t>(free - replica_busy_.begin());
+  lock.unlock();
+  try {
+    IntraOpThreadLimit this_thread_only(1);
+    job.outputs.set_value(std::move(run_batch(*job.model->replicas.at(replica), {&job.inputs}).front()));
+  } catch (...) {
+    job.outputs.set_exception(std::current_exception());
+  }
+  release(replica);
+  return true;
+}
+
+void DynamicBatcher::release(size_t replica) {
+  {
+    std::lock_guard lock(mutex_);
+    replica_busy_[replica] = 0;
+  }
+  queued_.notify_all();  // its worker may be waiting for it with requests queued
 }
 
 void DynamicBatcher::drain() {
@@ -67,9 +101,9 @@ void DynamicBatcher::drain() {
   queued_.notify_all();
 }
 
-std::vector<DynamicBatcher::Job> DynamicBatcher::take_batch(std::unique_lock<std::mutex>& lock) {
+std::vector<DynamicBatcher::Job> DynamicBatcher::take_batch(std::unique_lock<std::mutex>& lock, size_t replica) {
   for (;;) {
-    queued_.wait(lock, [this] { return !queue_.empty() || draining_; });
+    queued_.wait(lock, [&] { return (!queue_.empty() || draining_) && !replica_busy_[replica]; });
     if (queue_.empty()) return {};  // draining and nothing left
     // The longest prefix of the queue that can run as one batch: same model version, rows fit.
     size_t count = 1;
@@ -85,6 +119,7 @@ std::vector<DynamicBatcher::Job> DynamicBatcher::take_batch(std::unique_lock<std
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
       }
+      replica_busy_[replica] = 1;
       return batch;
     }
     queued_.wait_until(lock, deadline);  // woken early by a new request or drain()
@@ -96,16 +131,22 @@ void DynamicBatcher::work(size_t replica) {
     std::vector<Job> batch;
     {
       std::unique_lock lock(mutex_);
-      batch = take_batch(lock);
+      batch = take_batch(lock, replica);
     }
     if (batch.empty()) return;
     std::vector<const std::vector<Tensor>*> inputs;
     for (const Job& job : batch) inputs.push_back(&job.inputs);
+    std::vector<std::vector<Tensor>> outputs;
+    std::exception_ptr failure;
     try {
-      auto outputs = run_batch(*batch.front().model->replicas.at(replica), inputs);
-      for (size_t j = 0; j < batch.size(); ++j) batch[j].outputs.set_value(std::move(outputs[j]));
+      outputs = run_batch(*batch.front().model->replicas.at(replica), inputs);
     } catch (...) {
-      for (Job& job : batch) job.outputs.set_exception(std::current_exception());
+      failure = std::current_exception();
+    }
+    release(replica);  // before answering: a client's next request may then run on it at once
+    for (size_t j = 0; j < batch.size(); ++j) {
+      if (failure) batch[j].outputs.set_exception(failure);
+      else batch[j].outputs.set_value(std::move(outputs[j]));
     }
   }
 }

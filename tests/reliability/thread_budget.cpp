@@ -7,12 +7,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <thread>
 #include <vector>
 
 #include "kernels/cpu/thread_budget.hpp"
+#include "strata/core/error.hpp"
+#include "strata/core/intra_op_threads.hpp"
 
 namespace strata::kernels::cpu {
 namespace {
@@ -60,6 +63,29 @@ TEST(ThreadBudget, FallsToOneThreadWhenEveryCoreIsBusy) {
   }
   EXPECT_EQ(budget, 1);
   EXPECT_EQ(omp_get_max_threads(), 1);  // applied to this thread's OpenMP regions
+}
+
+// A thread's IntraOpThreadLimit caps what its kernels use and, once gone, gives the budget back;
+// another thread's cap is its own.
+TEST(ThreadBudget, IntraOpThreadLimitCapsOnlyTheCallingThreadForItsScope) {
+  const int uncapped = apply_thread_budget();
+  {
+    IntraOpThreadLimit one(1);
+    EXPECT_EQ(intra_op_thread_limit(), 1);
+    EXPECT_EQ(apply_thread_budget(), 1);
+    EXPECT_EQ(omp_get_max_threads(), 1);  // what this thread's OpenMP regions start with
+    int other_thread_cap = -1;
+    std::thread([&] { other_thread_cap = intra_op_thread_limit(); }).join();
+    EXPECT_EQ(other_thread_cap, 0);
+  }
+  EXPECT_EQ(intra_op_thread_limit(), 0);
+  // The budget may have moved with the machine's load meanwhile; whatever it is now, this
+  // thread's OpenMP regions get it again, not the cap.
+  const int after = apply_thread_budget();
+  EXPECT_GE(after, 1);
+  EXPECT_LE(after, std::max(uncapped, omp_get_num_procs()));
+  EXPECT_EQ(omp_get_max_threads(), after);
+  EXPECT_THROW(IntraOpThreadLimit(0), Error);
 }
 
 }  // namespace

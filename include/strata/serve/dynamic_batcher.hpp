@@ -3,6 +3,11 @@
 // one are concatenated along the batch axis (up to `max_batch_size` rows), run as one batch, and
 // each gets its own rows of the outputs back. A request waits in the queue, and counts against
 // `max_queue`, until a worker starts its batch.
+//
+// A one-row request that could only ever run alone (nothing queued, and no delay to wait for
+// others in) runs at once on the calling thread, on a copy of the model no worker is using, with the
+// kernels capped to that one thread: handing it to a worker and waking an OpenMP team for it
+// cost more than the run (docs/serving.md, "Performance").
 #pragma once
 #include <chrono>
 #include <condition_variable>
@@ -46,12 +51,16 @@ class DynamicBatcher {
     std::promise<std::vector<Tensor>> outputs;
   };
   void work(size_t replica);
-  std::vector<Job> take_batch(std::unique_lock<std::mutex>& lock);
+  std::vector<Job> take_batch(std::unique_lock<std::mutex>& lock, size_t replica);
+  // Runs `job` on the calling thread if it could only run alone and a replica is free.
+  bool run_on_caller(Job& job, std::unique_lock<std::mutex>& lock);
+  void release(size_t replica);
 
   BatchingOptions options_;
   std::mutex mutex_;
   std::condition_variable queued_;
   std::deque<Job> queue_;
+  std::vector<char> replica_busy_;  // a batch (a worker's, or one run on a caller) is using it
   bool draining_ = false;
   std::vector<std::thread> workers_;
 };

@@ -53,29 +53,39 @@ ConvGeometry without_relu(ConvGeometry g) {
   return g;
 }
 
+// A reorder of the weights between our layout and a primitive's.
+struct Reorder {
+  dnnl::reorder::primitive_desc pd;
+  dnnl::reorder prim;
+  void run(const memory& from, const memory& to) const {
+    run_primitive(prim, pd, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+  }
+};
+
 // A primitive with, when it wants the weights in another layout than ours, the reorder to (or
 // from) its layout; both built once per geometry.
 struct Forward {
   dnnl::convolution_forward::primitive_desc pd;
   dnnl::convolution_forward prim;
-  std::optional<dnnl::reorder> weights_in;  // set when the primitive wants another layout
+  std::optional<Reorder> weights_in;  // set when the primitive wants another layout
 };
 
 struct BackwardData {
   dnnl::convolution_backward_data::primitive_desc pd;
   dnnl::convolution_backward_data prim;
-  std::optional<dnnl::reorder> weights_in;
+  std::optional<Reorder> weights_in;
 };
 
 struct BackwardWeights {
   dnnl::convolution_backward_weights::primitive_desc pd;
   dnnl::convolution_backward_weights prim;
-  std::optional<dnnl::reorder> weights_out;
+  std::optional<Reorder> weights_out;
 };
 
-std::optional<dnnl::reorder> reorder_between(const memory::desc& from, const memory::desc& to) {
+std::optional<Reorder> reorder_between(const memory::desc& from, const memory::desc& to) {
   if (from == to) return std::nullopt;
-  return dnnl::reorder(dnnl::reorder::primitive_desc(dnnl_engine(), from, dnnl_engine(), to));
+  dnnl::reorder::primitive_desc pd(dnnl_engine(), from, dnnl_engine(), to, own_scratchpad());
+  return Reorder{pd, dnnl::reorder(pd)};
 }
 
 Forward& forward_primitive(const ConvGeometry& g, bool bias) {
@@ -91,7 +101,7 @@ Forward& forward_primitive(const ConvGeometry& g, bool bias) {
     const auto alg = dnnl::algorithm::convolution_direct;
     D d = bias ? D(prop, alg, src, weights, memory::desc({g.out_channels}, f32, tag::a), dst, strides, dil, pl, pr)
                : D(prop, alg, src, weights, dst, strides, dil, pl, pr);
-    dnnl::primitive_attr attr;
+    dnnl::primitive_attr attr = own_scratchpad();
     if (g.relu) {
       dnnl::post_ops relu;
       relu.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
@@ -110,7 +120,8 @@ BackwardData& backward_data_primitive(const ConvGeometry& g) {
         dnnl::algorithm::convolution_direct, channels_last_md(w, w.in, g.in_channels), any_weights_md(g),
         channels_last_md(w, w.out, g.out_channels), real_axes(w, w.stride), real_axes(w, w.dilation, 1),
         real_axes(w, w.pad_before), real_axes(w, w.pad_after));
-    dnnl::convolution_backward_data::primitive_desc pd(d, dnnl_engine(), forward_primitive(without_relu(g), false).pd);
+    dnnl::convolution_backward_data::primitive_desc pd(d, own_scratchpad(), dnnl_engine(),
+                                                       forward_primitive(without_relu(g), false).pd);
     return BackwardData{pd, dnnl::convolution_backward_data(pd),
                         reorder_between(user_weights_md(g), pd.weights_desc())};
   });
@@ -128,7 +139,7 @@ BackwardWeights& backward_weights_primitive(const ConvGeometry& g, bool bias) {
     const auto alg = dnnl::algorithm::convolution_direct;
     D d = bias ? D(alg, src, weights, memory::desc({g.out_channels}, f32, tag::a), dst, strides, dil, pl, pr)
                : D(alg, src, weights, dst, strides, dil, pl, pr);
-    dnnl::convolution_backward_weights::primitive_desc pd(d, dnnl_engine(),
+    dnnl::convolution_backward_weights::primitive_desc pd(d, own_scratchpad(), dnnl_engine(),
                                                           forward_primitive(without_relu(g), bias).pd);
     return BackwardWeights{pd, dnnl::convolution_backward_weights(pd),
                            reorder_between(pd.diff_weights_desc(), user_weights_md(g))};
@@ -138,12 +149,12 @@ BackwardWeights& backward_weights_primitive(const ConvGeometry& g, bool bias) {
 memory wrap(const memory::desc& md, const Tensor& t) { return memory(md, dnnl_engine(), t.raw_data()); }
 
 // The weights as the primitive wants them: ours in place, or reordered into a scratch memory.
-memory primitive_weights(const std::optional<dnnl::reorder>& reorder, const memory::desc& want,
+memory primitive_weights(const std::optional<Reorder>& reorder, const memory::desc& want,
                          const ConvGeometry& g, const Tensor& w) {
   memory user = wrap(user_weights_md(g), w);
   if (!reorder) return user;
   memory m(want, dnnl_engine());
-  reorder->execute(dnnl_stream(), user, m);
+  reorder->run(user, m);
   return m;
 }
 
@@ -167,8 +178,7 @@ Tensor conv_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in, 
                                        {DNNL_ARG_WEIGHTS, weights},
                                        {DNNL_ARG_DST, wrap(f.pd.dst_desc(), y)}};
   if (b.defined()) args.emplace(DNNL_ARG_BIAS, wrap(f.pd.bias_desc(), b));
-  f.prim.execute(dnnl_stream(), args);
-  dnnl_stream().wait();
+  run_primitive(f.prim, f.pd, std::move(args));
   return y;
 }
 
@@ -183,10 +193,10 @@ Tensor conv_backward_data(const Tensor& dy_in, const Tensor& w_in, const ConvGeo
   if (dx.numel() == 0) return dx;
   BackwardData& p = backward_data_primitive(g);
   memory weights = primitive_weights(p.weights_in, p.pd.weights_desc(), g, w);
-  p.prim.execute(dnnl_stream(), {{DNNL_ARG_DIFF_DST, wrap(p.pd.diff_dst_desc(), dy)},
-                                 {DNNL_ARG_WEIGHTS, weights},
-                                 {DNNL_ARG_DIFF_SRC, wrap(p.pd.diff_src_desc(), dx)}});
-  dnnl_stream().wait();
+  run_primitive(p.prim, p.pd,
+                {{DNNL_ARG_DIFF_DST, wrap(p.pd.diff_dst_desc(), dy)},
+                 {DNNL_ARG_WEIGHTS, weights},
+                 {DNNL_ARG_DIFF_SRC, wrap(p.pd.diff_src_desc(), dx)}});
   return dx;
 }
 
@@ -213,9 +223,8 @@ std::pair<Tensor, Tensor> conv_backward_weights(const Tensor& x_in, const Tensor
                                        {DNNL_ARG_DIFF_DST, wrap(p.pd.diff_dst_desc(), dy)},
                                        {DNNL_ARG_DIFF_WEIGHTS, diff_weights}};
   if (with_bias) args.emplace(DNNL_ARG_DIFF_BIAS, wrap(p.pd.diff_bias_desc(), db));
-  p.prim.execute(dnnl_stream(), args);
-  if (p.weights_out) p.weights_out->execute(dnnl_stream(), diff_weights, user);
-  dnnl_stream().wait();
+  run_primitive(p.prim, p.pd, std::move(args));
+  if (p.weights_out) p.weights_out->run(diff_weights, user);
   return {dw, db};
 }
 

@@ -4,6 +4,10 @@
 #include <pmmintrin.h>
 #include <omp.h>
 
+#include <cstdlib>
+#include <memory>
+#include <new>
+
 #include "strata/core/error.hpp"
 
 namespace strata::kernels::cpu {
@@ -36,6 +40,33 @@ dnnl::stream& dnnl_stream() {
   // training two models (a worker running tasks concurrently) must not share one.
   thread_local dnnl::stream s(dnnl_engine());
   return s;
+}
+
+dnnl::primitive_attr own_scratchpad(dnnl::primitive_attr attr) {
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+void run_primitive(const dnnl::primitive& prim, const dnnl::primitive_desc_base& pd,
+                   std::unordered_map<int, dnnl::memory> args) {
+  // Grown to the largest need seen on this thread and kept: primitives run one at a time here.
+  struct FreeAligned {
+    void operator()(void* p) const { std::free(p); }
+  };
+  thread_local std::unique_ptr<void, FreeAligned> buffer;
+  thread_local size_t capacity = 0;
+  const dnnl::memory::desc need = pd.scratchpad_desc();
+  if (const size_t bytes = need.get_size(); bytes > 0) {
+    if (bytes > capacity) {
+      const size_t rounded = (bytes + 63) / 64 * 64;
+      buffer.reset(std::aligned_alloc(64, rounded));
+      if (!buffer) throw std::bad_alloc();
+      capacity = rounded;
+    }
+    args.emplace(DNNL_ARG_SCRATCHPAD, dnnl::memory(need, dnnl_engine(), buffer.get()));
+  }
+  prim.execute(dnnl_stream(), args);
+  dnnl_stream().wait();
 }
 
 dnnl::memory::data_type dnnl_type(DType t) {

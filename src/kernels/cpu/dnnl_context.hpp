@@ -16,6 +16,19 @@ dnnl::engine& dnnl_engine();
 dnnl::stream& dnnl_stream();
 dnnl::memory::data_type dnnl_type(DType t);  // throws for dtypes oneDNN does not compute in
 
+// oneDNN as Debian builds it (without DNNL_ENABLE_CONCURRENT_EXEC) gives primitives in its
+// default scratchpad mode a scratchpad common to all of them, which the docs allow only if each
+// primitive runs on the thread that created it. The caches here serve every thread, so a
+// primitive made on one thread ran on another (two served replicas, a worker's concurrent
+// tasks) and silently got wrong numbers. So every primitive is made with `own_scratchpad` and
+// run by `run_primitive`, which lends it the calling thread's own (the "user" mode, safe while
+// no two runs share a buffer). tests/reliability/concurrent_primitives.cpp.
+dnnl::primitive_attr own_scratchpad(dnnl::primitive_attr attr = {});
+// Runs `prim`, made from `pd`, on this thread's stream with `args` and this thread's scratchpad,
+// and waits for it.
+void run_primitive(const dnnl::primitive& prim, const dnnl::primitive_desc_base& pd,
+                   std::unordered_map<int, dnnl::memory> args);
+
 // A thread-safe map from a key string to a primitive (or primitive descriptor bundle) P. oneDNN
 // plans a primitive for the thread count of its creation, so that count (the thread budget,
 // applied here) is part of the key.

@@ -43,10 +43,10 @@ void matmul_dnnl(const Tensor& a, const Tensor& b, const Tensor& bias, Tensor& o
     memory::desc c_md(dims_of(out.shape()), memory::data_type::f32, memory::format_tag::abc);
     if (bias.defined()) {
       memory::desc bias_md({1, 1, bs[2]}, memory::data_type::f32, memory::format_tag::abc);
-      dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_md, bias_md, c_md), dnnl_engine());
+      dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_md, bias_md, c_md), own_scratchpad(), dnnl_engine());
       return MatmulPrimitive{pd, dnnl::matmul(pd)};
     }
-    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_md, c_md), dnnl_engine());
+    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_md, c_md), own_scratchpad(), dnnl_engine());
     return MatmulPrimitive{pd, dnnl::matmul(pd)};
   });
   const auto& pd = entry.pd;
@@ -55,8 +55,7 @@ void matmul_dnnl(const Tensor& a, const Tensor& b, const Tensor& bias, Tensor& o
       {DNNL_ARG_WEIGHTS, memory(pd.weights_desc(), dnnl_engine(), b.raw_data())},
       {DNNL_ARG_DST, memory(pd.dst_desc(), dnnl_engine(), out.raw_data())}};
   if (bias.defined()) args.emplace(DNNL_ARG_BIAS, memory(pd.bias_desc(), dnnl_engine(), bias.raw_data()));
-  entry.prim.execute(dnnl_stream(), args);
-  dnnl_stream().wait();
+  run_primitive(entry.prim, pd, std::move(args));
 }
 
 template <class T>

@@ -47,7 +47,7 @@ Forward& forward_primitive(const PoolGeometry& g, bool training) {
         training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference, algorithm_of(g),
         channels_last_md(w, w.in, g.channels), channels_last_md(w, w.out, g.channels), real_axes(w, w.stride),
         real_axes(w, w.kernel), real_axes(w, w.pad_before), real_axes(w, w.pad_after));
-    dnnl::pooling_forward::primitive_desc pd(d, dnnl_engine());
+    dnnl::pooling_forward::primitive_desc pd(d, own_scratchpad(), dnnl_engine());
     return Forward{pd, dnnl::pooling_forward(pd)};
   });
 }
@@ -59,7 +59,7 @@ Backward& backward_primitive(const PoolGeometry& g) {
     dnnl::pooling_backward::desc d(algorithm_of(g), channels_last_md(w, w.in, g.channels),
                                    channels_last_md(w, w.out, g.channels), real_axes(w, w.stride),
                                    real_axes(w, w.kernel), real_axes(w, w.pad_before), real_axes(w, w.pad_after));
-    dnnl::pooling_backward::primitive_desc pd(d, dnnl_engine(), forward_primitive(g, true).pd);
+    dnnl::pooling_backward::primitive_desc pd(d, own_scratchpad(), dnnl_engine(), forward_primitive(g, true).pd);
     return Backward{pd, dnnl::pooling_backward(pd)};
   });
 }
@@ -100,8 +100,7 @@ Tensor pool_forward(const Tensor& x_in, const PoolGeometry& g, std::shared_ptr<P
     }
     *workspace = std::move(w);
   }
-  f.prim.execute(dnnl_stream(), args);
-  dnnl_stream().wait();
+  run_primitive(f.prim, f.pd, std::move(args));
   return y;
 }
 
@@ -130,8 +129,7 @@ Tensor pool_backward(const Tensor& dy_in, const Tensor& x_in, const PoolGeometry
   std::unordered_map<int, memory> args{{DNNL_ARG_DIFF_DST, wrap(b.pd.diff_dst_desc(), dy)},
                                        {DNNL_ARG_DIFF_SRC, wrap(b.pd.diff_src_desc(), dx)}};
   if (saved && saved->memory) args.emplace(DNNL_ARG_WORKSPACE, saved->memory);
-  b.prim.execute(dnnl_stream(), args);
-  dnnl_stream().wait();
+  run_primitive(b.prim, b.pd, std::move(args));
   return dx;
 }
 

@@ -14,6 +14,8 @@
 #include <mutex>
 #include <string>
 
+#include "strata/core/intra_op_threads.hpp"
+
 namespace strata::kernels::cpu {
 namespace {
 
@@ -57,6 +59,8 @@ class ThreadBudget {
     const char* env = std::getenv("STRATA_ADAPTIVE_THREADS");
     enabled_ = !(env != nullptr && std::string_view(env) == "0") && max_threads_ > 1;
   }
+
+  int max_threads() const { return max_threads_; }
 
   int current() {
     if (!enabled_) return 0;
@@ -119,10 +123,14 @@ char task_state_from_stat(std::string_view task_stat) {
 
 int apply_thread_budget() {
   static ThreadBudget budget;
-  thread_local int applied = 0;
+  thread_local int applied = 0;  // this thread's OpenMP count as last set here; 0: never set
   if (omp_in_parallel()) return omp_get_num_threads();
-  const int threads = budget.current();
-  if (threads == 0) return omp_get_max_threads();  // adaptive threads turned off
+  int threads = budget.current();  // 0: adaptive threads turned off
+  const int cap = intra_op_thread_limit();
+  if (threads == 0 && cap == 0 && applied == 0) return omp_get_max_threads();  // left alone
+  // Adaptive threads off but a cap was (or is) set here: count from OpenMP's first maximum.
+  if (threads == 0) threads = budget.max_threads();
+  if (cap > 0) threads = std::min(threads, cap);
   if (threads != applied) {
     omp_set_num_threads(threads);
     applied = threads;

@@ -12,7 +12,7 @@
 namespace strata::kernels::cpu {
 
 // Sets the calling thread's OpenMP thread count (omp_set_num_threads) to the current budget
-// and returns it. The load is re-read at most every 100 ms; between reads this is a clock read.
+// (capped by the calling thread's IntraOpThreadLimit) and returns it. The load is re-read at most every 100 ms; between reads this is a clock read.
 // Called where kernels start parallel work; a no-op inside a parallel region.
 int apply_thread_budget();
 

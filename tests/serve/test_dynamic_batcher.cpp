@@ -1,0 +1,150 @@
+// The dynamic batcher in process: which requests run at once on the calling thread (one row,
+// nothing queued, no delay to gather others in) and which go to a worker, and that every one
+// gets the outputs its own rows give, whichever path it took.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "strata/autograd/grad_mode.hpp"
+#include "strata/core/factory.hpp"
+#include "strata/core/intra_op_threads.hpp"
+#include "strata/nn/lambda.hpp"
+#include "strata/nn/nn.hpp"
+#include "strata/ops/elementwise.hpp"
+#include "strata/ops/linalg.hpp"
+#include "strata/serve/dynamic_batcher.hpp"
+
+namespace strata::serve {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Records, for every run, the thread it ran on and the intra-op cap it ran under, and whether
+// a copy of the model ever ran on two threads at once.
+struct RunLog {
+  std::mutex mutex;
+  std::vector<std::thread::id> threads;
+  std::vector<int> caps;
+  std::atomic<bool> overlapped{false};
+};
+
+// A served MLP (16 -> 4) whose first layer notes each run in `log`, with `replicas` copies
+// sharing one set of weights, and the same model for computing expected outputs here.
+struct Served {
+  std::shared_ptr<ServedVersion> version = std::make_shared<ServedVersion>();
+  std::shared_ptr<nn::Model> reference;
+};
+
+Served make_served(RunLog& log, int replicas) {
+  Served s;
+  const Tensor w = randn({16, 4});
+  auto make = [&] {
+    auto x = nn::Input({-1, 16}, "features");
+    auto running = std::make_shared<std::atomic<int>>(0);  // runs of this copy now
+    auto noted = nn::Lambda([&log, running](const Tensor& t) {
+      if (++*running > 1) log.overlapped = true;
+      {
+        std::lock_guard lock(log.mutex);
+        log.threads.push_back(std::this_thread::get_id());
+        log.caps.push_back(intra_op_thread_limit());
+      }
+      std::this_thread::sleep_for(50us);  // widen the window a second run would overlap in
+      --*running;
+      return t;
+    })(x);
+    auto y = nn::Lambda([w = w.clone()](const Tensor& t) { return matmul(t, w); })(noted);
+    auto model = std::make_shared<nn::Model>(x, y, "mlp");
+    model->eval();
+    return model;
+  };
+  for (int i = 0; i < replicas; ++i) s.version->replicas.push_back(make());
+  s.reference = make();
+  log.threads.clear();  // building a model runs its layers once to infer their shapes
+  log.caps.clear();
+  s.version->name = "mlp";
+  s.version->version = 1;
+  return s;
+}
+
+Tensor expected(nn::Model& model, const Tensor& x) {
+  NoGradGuard no_grad;
+  return model.run({x})[0];
+}
+
+// A batch's rows come from a matrix product, one row's alone from a vector one: they differ in
+// the last bits. Another request's rows would differ by the values' whole size (about 4).
+bool same(const Tensor& a, const Tensor& b) { return allclose(a, b, 1e-5, 1e-5); }
+
+TEST(DynamicBatcher, AOneRowRequestOnAnIdleBatcherRunsOnTheCallingThreadAlone) {
+  RunLog log;
+  Served s = make_served(log, 1);
+  DynamicBatcher batcher({.max_batch_size = 64, .max_queue_delay = 0us});
+  const Tensor x = randn({1, 16});
+  auto outputs = batcher.submit(s.version, {x});
+  ASSERT_EQ(outputs.wait_for(0s), std::future_status::ready) << "answered before submit returned";
+  EXPECT_TRUE(same(outputs.get().at(0), expected(*s.reference, x)));
+  ASSERT_EQ(log.threads.size(), 2u);  // the batcher's run, then the reference
+  EXPECT_EQ(log.threads[0], std::this_thread::get_id());
+  EXPECT_EQ(log.caps[0], 1) << "a batch-1 run on the caller must not wake an OpenMP team";
+  EXPECT_EQ(intra_op_thread_limit(), 0) << "the cap ends with the run";
+}
+
+TEST(DynamicBatcher, RequestsThatCouldBatchGoToAWorker) {
+  RunLog log;
+  Served s = make_served(log, 1);
+  {
+    // A delay to gather others in: even an idle batcher waits for them, on its worker.
+    DynamicBatcher batcher({.max_batch_size = 64, .max_queue_delay = 20ms});
+    const Tensor x = randn({1, 16});
+    const Tensor answer = batcher.submit(s.version, {x}).get().at(0);
+    EXPECT_TRUE(same(answer, expected(*s.reference, x)));
+  }
+  {
+    // Many rows: work enough for the worker's OpenMP team.
+    DynamicBatcher batcher({.max_batch_size = 64, .max_queue_delay = 0us});
+    const Tensor x = randn({5, 16});
+    const Tensor answer = batcher.submit(s.version, {x}).get().at(0);
+    EXPECT_TRUE(same(answer, expected(*s.reference, x)));
+  }
+  ASSERT_EQ(log.threads.size(), 4u);
+  for (size_t run : {0, 2}) {
+    EXPECT_NE(log.threads[run], std::this_thread::get_id());
+    EXPECT_EQ(log.caps[run], 0);
+  }
+}
+
+// Many threads at once on two replicas: requests run on callers and in workers' batches side by
+// side, each replica by one run at a time (a model keeps per-call state), and every answer is
+// its own rows'.
+TEST(DynamicBatcher, CallersAndWorkersShareTheReplicasAndEveryAnswerIsItsOwn) {
+  RunLog log;
+  Served s = make_served(log, 2);
+  DynamicBatcher batcher({.max_batch_size = 8, .max_queue_delay = 0us, .workers = 2});
+  constexpr int kThreads = 8, kRequests = 40;
+  std::vector<Tensor> inputs;
+  for (int i = 0; i < kThreads * kRequests; ++i) inputs.push_back(randn({1 + i % 2, 16}));
+  std::vector<Tensor> answers(inputs.size());
+  std::vector<std::thread> callers;
+  for (int t = 0; t < kThreads; ++t)
+    callers.emplace_back([&, t] {
+      for (int r = 0; r < kRequests; ++r) {
+        const size_t i = static_cast<size_t>(t * kRequests + r);
+        answers[i] = batcher.submit(s.version, {inputs[i]}).get().at(0);
+      }
+    });
+  for (auto& c : callers) c.join();
+  EXPECT_FALSE(log.overlapped) << "a copy of the model ran two batches at once";
+  size_t on_callers = 0;  // runs under a caller's cap
+  for (int cap : log.caps) on_callers += cap == 1;
+  EXPECT_GT(on_callers, 0u);
+  EXPECT_LT(on_callers, log.caps.size()) << "two-row requests always go to a worker";
+  for (size_t i = 0; i < inputs.size(); ++i)
+    ASSERT_TRUE(same(answers[i], expected(*s.reference, inputs[i]))) << "request " << i;
+}
+
+}  // namespace
+}  // namespace strata::serve
