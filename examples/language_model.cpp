@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <strata/data/sword_text.hpp>
 #include <strata/strata.hpp>
 
@@ -57,59 +58,49 @@ struct Flags {
   std::string ptb, hub = "strata.db", out = "language_model_out", prompt = "in the beginning";
 };
 
-const char* kHelp =
-    "strata_language_model: 2x200 LSTM language model (PTB small) with truncated BPTT.\n"
-    "  --ptb DIR        train on ptb.train.txt / ptb.valid.txt / ptb.test.txt in DIR\n"
-    "                   (default: the World English Bible, sword-text-web, split 90/5/5)\n"
-    "  --epochs N       passes over the training words (default 13, PTB small's)\n"
-    "  --full-rate N    epochs at the initial learning rate, then halved each epoch (default 4)\n"
-    "  --max-steps N    at most N batches per epoch, 0 = all (default 0)\n"
-    "  --batch N        sequences per batch (default 20)\n"
-    "  --steps N        BPTT length (default 20, PTB small's num_steps)\n"
-    "  --hidden N       embedding and LSTM width (default 200)\n"
-    "  --vocabulary N   Bible vocabulary size, <unk> included (default 10000)\n"
-    "  --lr X           SGD learning rate (default 1.0)\n"
-    "  --dropout X      dropout on embeddings and LSTM outputs (default 0, PTB small's keep_prob 1)\n"
-    "  --sample N       words of text to sample after training (default 60)\n"
-    "  --temperature X  sampling temperature (default 0.8)\n"
-    "  --top-k N        sample among the N likeliest words (default 40)\n"
-    "  --prompt TEXT    the sampled text's start (default \"in the beginning\")\n"
-    "  --seed N         random seed (default 1)\n"
-    "  --hub PATH       the hub (SQLite file) for the run's log and the model (default strata.db)\n"
-    "  --out DIR        where perplexity.png goes (default language_model_out)\n";
-
+// The flags, parsed by CLI11 (--help lists them with their defaults).
 Flags parse(int argc, char** argv) {
   Flags f;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::fputs(kHelp, stdout);
-      std::exit(0);
-    }
-    STRATA_CHECK(i + 1 < argc, "strata_language_model: ", a, " needs a value (see --help)");
-    const std::string v = argv[++i];
-    if (a == "--ptb") f.ptb = v;
-    else if (a == "--epochs") f.epochs = std::stoll(v);
-    else if (a == "--max-steps") f.max_steps = std::stoll(v);
-    else if (a == "--full-rate") f.full_rate_epochs = std::stoll(v);
-    else if (a == "--batch") f.batch = std::stoll(v);
-    else if (a == "--steps") f.steps = std::stoll(v);
-    else if (a == "--hidden") f.hidden = std::stoll(v);
-    else if (a == "--vocabulary") f.vocabulary = std::stoll(v);
-    else if (a == "--lr") f.lr = std::stod(v);
-    else if (a == "--dropout") f.dropout = std::stod(v);
-    else if (a == "--sample") f.sample = std::stoll(v);
-    else if (a == "--temperature") f.temperature = std::stod(v);
-    else if (a == "--top-k") f.top_k = std::stoll(v);
-    else if (a == "--prompt") f.prompt = v;
-    else if (a == "--seed") f.seed = std::stoull(v);
-    else if (a == "--hub") f.hub = v;
-    else if (a == "--out") f.out = v;
-    else throw Error("strata_language_model: unknown flag " + a + " (see --help)");
+  CLI::App app("strata_language_model: 2x200 LSTM language model (PTB small) with truncated BPTT.");
+  app.add_option("--ptb", f.ptb,
+                 "train on ptb.train.txt / ptb.valid.txt / ptb.test.txt in DIR (default: the World English Bible, "
+                 "sword-text-web, split 90/5/5)")
+      ->type_name("DIR");
+  app.add_option("--epochs", f.epochs, "passes over the training words (13: PTB small's)")
+      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--full-rate", f.full_rate_epochs, "epochs at the initial learning rate, then halved each epoch")
+      ->type_name("N")->capture_default_str();
+  app.add_option("--max-steps", f.max_steps, "at most N batches per epoch, 0 = all")
+      ->type_name("N")->check(CLI::NonNegativeNumber)->capture_default_str();
+  app.add_option("--batch", f.batch, "sequences per batch")
+      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--steps", f.steps, "BPTT length (20: PTB small's num_steps)")
+      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--hidden", f.hidden, "embedding and LSTM width")
+      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--vocabulary", f.vocabulary, "Bible vocabulary size, <unk> included")
+      ->type_name("N")->capture_default_str();
+  app.add_option("--lr", f.lr, "SGD learning rate")->type_name("X")->capture_default_str();
+  app.add_option("--dropout", f.dropout, "dropout on embeddings and LSTM outputs (0: PTB small's keep_prob 1)")
+      ->type_name("X")->capture_default_str();
+  app.add_option("--sample", f.sample, "words of text to sample after training")
+      ->type_name("N")->check(CLI::NonNegativeNumber)->capture_default_str();
+  app.add_option("--temperature", f.temperature, "sampling temperature")
+      ->type_name("X")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--top-k", f.top_k, "sample among the N likeliest words")
+      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--prompt", f.prompt, "the sampled text's start")->type_name("TEXT")->capture_default_str();
+  app.add_option("--seed", f.seed, "random seed")->type_name("N")->capture_default_str();
+  app.add_option("--hub", f.hub, "the hub (SQLite file) for the run's log and the model")
+      ->type_name("PATH")->capture_default_str();
+  app.add_option("--out", f.out, "where perplexity.png goes")->type_name("DIR")->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    std::exit(app.exit(e));
   }
-  STRATA_CHECK(f.epochs >= 1 && f.batch >= 1 && f.steps >= 1 && f.hidden >= 1 && f.vocabulary >= 2 && f.top_k >= 1 &&
-                   f.max_steps >= 0 && f.sample >= 0 && f.temperature > 0 && f.dropout >= 0 && f.dropout < 1,
-               "strata_language_model: a flag is out of range (see --help)");
+  STRATA_CHECK(f.vocabulary >= 2 && f.dropout >= 0 && f.dropout < 1,
+               "strata_language_model: --vocabulary must be >= 2 and --dropout in [0, 1)");
   return f;
 }
 

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <strata/data/skip_gram.hpp>
 #include <strata/data/sword_text.hpp>
 #include <strata/nn/skip_gram_training.hpp>
@@ -36,57 +37,48 @@ struct Flags {
   std::string probes = "god,jerusalem,king,gold,sheep,water,father,sword";
 };
 
-const char* kHelp =
-    "strata_word2vec: skip-gram with negative sampling on the World English Bible (sword-text-web) or a text file.\n"
-    "  --text FILE     train on FILE, one sentence per line (default: the World English Bible)\n"
-    "  --max-lines N   use only the first N lines / verses, 0 = all (default 0)\n"
-    "  --dim N         embedding size (default 100)\n"
-    "  --window N      context words either side (default 5)\n"
-    "  --negative N    negative samples per pair (default 5)\n"
-    "  --epochs N      passes over the corpus (default 5)\n"
-    "  --threads N     Hogwild training threads (default 2)\n"
-    "  --min-count N   rarer words are dropped (default 5)\n"
-    "  --alpha X       initial learning rate, falling linearly to 1e-4 (default 0.025)\n"
-    "  --sample X      subsampling threshold of frequent words (default 1e-3)\n"
-    "  --probes W,W    words whose nearest neighbours are printed\n"
-    "  --seed N        random seed (default 1)\n"
-    "  --hub PATH      the hub (SQLite file) for the run's log and the model (default strata.db)\n"
-    "  --out DIR       where losses.png and vocabulary.txt go (default word2vec_out)\n"
-    "  --write-corpus FILE  also write the tokenised corpus (in-vocabulary words, a line per sentence)\n"
-    "  --loss sgns|nce  sgns: the fused negative-sampling trainer (default); nce: TensorLayer's way, the\n"
-    "                   layer's NCE loss through autograd on skip-gram batches of 128, Adagrad (lr 1)\n";
-
+// The flags, parsed by CLI11 (--help lists them with their defaults).
 Flags parse(int argc, char** argv) {
   Flags f;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::fputs(kHelp, stdout);
-      std::exit(0);
-    }
-    STRATA_CHECK(i + 1 < argc, "strata_word2vec: ", a, " needs a value (see --help)");
-    const std::string v = argv[++i];
-    if (a == "--text") f.text = v;
-    else if (a == "--max-lines") f.max_lines = std::stoll(v);
-    else if (a == "--dim") f.dim = std::stoll(v);
-    else if (a == "--window") f.window = std::stoll(v);
-    else if (a == "--negative") f.negative = std::stoll(v);
-    else if (a == "--epochs") f.epochs = std::stoll(v);
-    else if (a == "--threads") f.threads = std::stoll(v);
-    else if (a == "--min-count") f.min_count = std::stoll(v);
-    else if (a == "--alpha") f.alpha = std::stod(v);
-    else if (a == "--sample") f.sample = std::stod(v);
-    else if (a == "--probes") f.probes = v;
-    else if (a == "--seed") f.seed = std::stoull(v);
-    else if (a == "--hub") f.hub = v;
-    else if (a == "--out") f.out = v;
-    else if (a == "--write-corpus") f.write_corpus = v;
-    else if (a == "--loss") f.loss = v;
-    else throw Error("strata_word2vec: unknown flag " + a + " (see --help)");
+  CLI::App app("strata_word2vec: skip-gram with negative sampling on the World English Bible (sword-text-web) or a "
+               "text file.");
+  app.add_option("--text", f.text, "train on FILE, one sentence per line (default: the World English Bible)")
+      ->type_name("FILE");
+  app.add_option("--max-lines", f.max_lines, "use only the first N lines / verses, 0 = all")
+      ->type_name("N")->check(CLI::NonNegativeNumber)->capture_default_str();
+  app.add_option("--dim", f.dim, "embedding size")->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--window", f.window, "context words either side")
+      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--negative", f.negative, "negative samples per pair")
+      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--epochs", f.epochs, "passes over the corpus")
+      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--threads", f.threads, "Hogwild training threads")
+      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--min-count", f.min_count, "rarer words are dropped")
+      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--alpha", f.alpha, "initial learning rate, falling linearly to 1e-4")
+      ->type_name("X")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--sample", f.sample, "subsampling threshold of frequent words (0: keep all)")
+      ->type_name("X")->check(CLI::NonNegativeNumber)->capture_default_str();
+  app.add_option("--probes", f.probes, "words whose nearest neighbours are printed")
+      ->type_name("W,W")->capture_default_str();
+  app.add_option("--seed", f.seed, "random seed")->type_name("N")->capture_default_str();
+  app.add_option("--hub", f.hub, "the hub (SQLite file) for the run's log and the model")
+      ->type_name("PATH")->capture_default_str();
+  app.add_option("--out", f.out, "where losses.png and vocabulary.txt go")->type_name("DIR")->capture_default_str();
+  app.add_option("--write-corpus", f.write_corpus,
+                 "also write the tokenised corpus (in-vocabulary words, a line per sentence)")
+      ->type_name("FILE");
+  app.add_option("--loss", f.loss,
+                 "sgns: the fused negative-sampling trainer; nce: TensorLayer's way, the layer's NCE loss "
+                 "through autograd on skip-gram batches of 128, Adagrad (lr 1)")
+      ->type_name("sgns|nce")->check(CLI::IsMember({"sgns", "nce"}))->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    std::exit(app.exit(e));
   }
-  STRATA_CHECK(f.loss == "sgns" || f.loss == "nce", "strata_word2vec: --loss is sgns or nce, got ", f.loss);
-  STRATA_CHECK(f.dim >= 1 && f.window >= 1 && f.negative >= 1 && f.epochs >= 1 && f.threads >= 1 && f.min_count >= 1,
-               "strata_word2vec: --dim, --window, --negative, --epochs, --threads and --min-count must be >= 1");
   return f;
 }
 

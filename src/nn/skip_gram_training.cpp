@@ -8,6 +8,7 @@
 
 #include <time.h>
 
+#include "nn/skip_gram_kernel.hpp"
 #include "strata/core/error.hpp"
 
 namespace strata::nn {
@@ -29,28 +30,11 @@ Tables tables_of(Tensor& embeddings, Tensor& output, const char* what) {
   STRATA_CHECK(embeddings.is_contiguous() && output.is_contiguous() && embeddings.device().type == DeviceType::CPU &&
                    output.device().type == DeviceType::CPU,
                what, ": tables must be contiguous CPU tensors");
-  return {embeddings.data<float>(), output.data<float>(), embeddings.shape()[0], embeddings.shape()[1]};
-}
-
-float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
-
-// The fused update of one (centre, target) with label 1 (context) or 0 (negative): the output
-// row moves at once, the centre's gradient gathers in `grad` and is applied after all targets.
-// Adds the target's loss to *loss when asked (a log per target is a cost the trainer samples).
-inline void update(const Tables& t, const float* v, int64_t target, float label, float alpha, float* grad,
-                   double* loss) {
-  float* o = t.out + target * t.dim;
-  float f = 0;
-#pragma omp simd reduction(+ : f)
-  for (int64_t k = 0; k < t.dim; ++k) f += o[k] * v[k];
-  const float p = sigmoid(f);
-  const float g = (label - p) * alpha;
-#pragma omp simd
-  for (int64_t k = 0; k < t.dim; ++k) {
-    grad[k] += g * o[k];
-    o[k] += g * v[k];
-  }
-  if (loss != nullptr) *loss -= std::log(std::max(label > 0 ? p : 1 - p, 1e-7f));
+  float *in = embeddings.data<float>(), *out = output.data<float>();
+  const int64_t size = embeddings.numel();
+  // The kernel reads and writes the two through restrict pointers: they must not overlap.
+  STRATA_CHECK(in + size <= out || out + size <= in, what, ": embeddings and output must be two tables, not views of one");
+  return {in, out, embeddings.shape()[0], embeddings.shape()[1]};
 }
 
 // word2vec.c's generator: a 64-bit linear congruential step, far cheaper than mt19937 and
@@ -97,15 +81,13 @@ double skip_gram_step(Tensor& embeddings, Tensor& output, int64_t centre, int64_
   auto in_range = [&](int64_t id) { return id >= 0 && id < t.vocab; };
   STRATA_CHECK(in_range(centre) && in_range(context), "skip_gram_step: ids ", centre, " and ", context,
                " must lie in [0, ", t.vocab, ")");
-  std::vector<float> grad(t.dim, 0.0f);
-  float* v = t.in + centre * t.dim;
   for (int64_t n : negatives)
     STRATA_CHECK(in_range(n), "skip_gram_step: negative id ", n, " must lie in [0, ", t.vocab, ")");
-  double loss = 0;
-  update(t, v, context, 1, static_cast<float>(alpha), grad.data(), &loss);
-  for (int64_t n : negatives) update(t, v, n, 0, static_cast<float>(alpha), grad.data(), &loss);
-  for (int64_t k = 0; k < t.dim; ++k) v[k] += grad[k];
-  return loss;
+  std::vector<int64_t> targets{context};
+  targets.insert(targets.end(), negatives.begin(), negatives.end());
+  std::vector<float> scale(targets.size()), grad(t.dim);
+  return detail::pair_update(t.in + centre * t.dim, t.out, t.dim, targets.data(), static_cast<int64_t>(targets.size()),
+                             static_cast<float>(alpha), scale.data(), grad.data(), true);
 }
 
 SkipGramStats train_skip_gram(Tensor& embeddings, Tensor& output, const std::vector<int64_t>& corpus,
@@ -137,7 +119,8 @@ SkipGramStats train_skip_gram(Tensor& embeddings, Tensor& output, const std::vec
   auto worker = [&](int64_t thread) {
     Lcg rng{o.seed * 1000003 + static_cast<uint64_t>(thread)};
     const int64_t begin = n * thread / o.threads, end = n * (thread + 1) / o.threads;
-    std::vector<float> grad(t.dim);
+    std::vector<int64_t> targets(o.negative + 1);  // the positive, then the negatives
+    std::vector<float> scale(o.negative + 1), grad(t.dim);
     std::vector<int64_t> sentence;
     for (int64_t epoch = 0; epoch < o.epochs; ++epoch) {
       double epoch_loss = 0, epoch_pairs = 0;
@@ -167,19 +150,17 @@ SkipGramStats train_skip_gram(Tensor& embeddings, Tensor& output, const std::vec
           const int64_t reach = o.window - static_cast<int64_t>((rng.next() >> 16) % o.window);
           for (int64_t j = std::max<int64_t>(0, i - reach); j <= std::min(len - 1, i + reach); ++j) {
             if (j == i) continue;
-            std::fill(grad.begin(), grad.end(), 0.0f);
             // word2vec.c and gensim train the context word's input vector on the centre word.
-            float* ctx_in = t.in + sentence[j] * t.dim;
-            double* loss = i % 8 == 0 ? &epoch_loss : nullptr;  // the loss of every 8th centre word
-            update(t, ctx_in, sentence[i], 1, alpha, grad.data(), loss);
+            targets[0] = sentence[i];
+            int64_t count = 1;
             for (int64_t k = 0; k < o.negative; ++k) {
               const int64_t neg = noise.draw(rng);
-              if (neg == sentence[i]) continue;
-              update(t, ctx_in, neg, 0, alpha, grad.data(), loss);
+              if (neg != sentence[i]) targets[count++] = neg;
             }
-#pragma omp simd
-            for (int64_t k = 0; k < t.dim; ++k) ctx_in[k] += grad[k];
-            if (loss != nullptr) epoch_pairs += 1;
+            const bool sampled = i % 8 == 0;  // the loss of every 8th centre word
+            epoch_loss += detail::pair_update(t.in + sentence[j] * t.dim, t.out, t.dim, targets.data(), count, alpha,
+                                              scale.data(), grad.data(), sampled);
+            if (sampled) epoch_pairs += 1;
           }
         }
         if (local_done >= 10000) {  // progress and the learning rate, shared by all threads

@@ -12,23 +12,42 @@ namespace {
 
 using testing_nn::expect_error;
 
-TEST(SkipGramTraining, StepIsOneGradientStepOfTheNegativeSamplingLoss) {
-  manual_seed(3);
-  Tensor emb = randn({6, 4}), out = randn({6, 4}) * 0.5;
+// The step on random [V, E] tables against -log σ(o_context·e_centre) - Σ_n log σ(-o_n·e_centre)
+// differentiated by autograd in float64; `spread` scales the output table, so the logits reach
+// across the sigmoid table's range.
+void expect_one_gradient_step(int64_t vocab, int64_t dim, int64_t centre, int64_t context,
+                              const std::vector<int64_t>& negatives, double spread) {
+  Tensor emb = randn({vocab, dim}) / std::sqrt(static_cast<double>(dim)), out = randn({vocab, dim}) * spread;
   const double alpha = 0.1;
-  // The loss by autograd: -log σ(o_4·e_2) - log σ(-o_0·e_2) - log σ(-o_5·e_2).
   Tensor e64 = emb.to(kFloat64).detach().requires_grad_(true), o64 = out.to(kFloat64).detach().requires_grad_(true);
-  Tensor v = index_select(e64, 0, tensor({int64_t{2}}));
-  Tensor u = index_select(o64, 0, tensor({int64_t{4}, int64_t{0}, int64_t{5}}));
-  Tensor logits = sum(u * v, {-1}) * tensor({1.0, -1.0, -1.0});
+  std::vector<int64_t> targets{context};
+  targets.insert(targets.end(), negatives.begin(), negatives.end());
+  std::vector<double> signs(targets.size(), -1.0);
+  signs[0] = 1.0;
+  Tensor v = index_select(e64, 0, tensor({centre}));
+  Tensor u = index_select(o64, 0, from_vector(targets));
+  Tensor logits = sum(u * v, {-1}) * from_vector(signs);
   Tensor loss = -sum(log(sigmoid(logits)));
   loss.backward();
   const Tensor want_emb = (e64 - e64.grad() * alpha).to(kFloat32), want_out = (o64 - o64.grad() * alpha).to(kFloat32);
 
-  const double got_loss = nn::skip_gram_step(emb, out, 2, 4, {0, 5}, alpha);
+  const double got_loss = nn::skip_gram_step(emb, out, centre, context, negatives, alpha);
   EXPECT_NEAR(got_loss, loss.item<double>(), 1e-4);
   EXPECT_TRUE(allclose(emb, want_emb, 1e-5, 1e-5));
   EXPECT_TRUE(allclose(out, want_out, 1e-5, 1e-5));
+}
+
+TEST(SkipGramTraining, StepIsOneGradientStepOfTheNegativeSamplingLoss) {
+  manual_seed(3);
+  expect_one_gradient_step(6, 4, 2, 4, {0, 5}, 0.5);  // rows shorter than a vector block
+}
+
+// E = 100 (word2vec's size): six 16-float blocks and a tail of 4; logits up to about ±6, where an
+// uninterpolated table (word2vec.c's) would be off by 1e-3 in σ.
+TEST(SkipGramTraining, StepIsExactOnVectorBlocksAndAcrossTheSigmoidRange) {
+  manual_seed(5);
+  expect_one_gradient_step(40, 100, 7, 3, {11, 0, 39, 25, 18, 30, 2, 9}, 2.0);
+  expect_one_gradient_step(40, 37, 39, 0, {1, 38}, 1.0);
 }
 
 TEST(SkipGramTraining, BadTablesAndIdsAreErrors) {
@@ -36,6 +55,7 @@ TEST(SkipGramTraining, BadTablesAndIdsAreErrors) {
   expect_error([&] { nn::skip_gram_step(emb, out, 5, 0, {}, 0.1); }, {"skip_gram_step", "ids 5 and 0", "[0, 5)"});
   expect_error([&] { nn::skip_gram_step(emb, out, 0, 1, {-1}, 0.1); }, {"negative id -1"});
   expect_error([&] { nn::skip_gram_step(emb, other, 0, 1, {}, 0.1); }, {"same [V, E] shape"});
+  expect_error([&] { nn::skip_gram_step(emb, emb, 0, 1, {}, 0.1); }, {"not views of one"});
   expect_error([&] { nn::train_skip_gram(emb, out, {0, 7}, {1, 1, 1, 1, 1}); }, {"corpus id 7"});
   expect_error([&] { nn::train_skip_gram(emb, out, {0, 1}, {1, 1}); }, {"2 counts", "vocabulary of 5"});
   expect_error([&] { nn::train_skip_gram(emb, out, {0, 1}, {1, -1, 1, 1, 1}); }, {"negative count, -1"});

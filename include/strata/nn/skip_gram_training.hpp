@@ -13,9 +13,11 @@ namespace strata::nn {
 
 // One SGD step on -log σ(o[context]·e[centre]) - Σ_n log σ(-o[n]·e[centre]) with learning rate
 // alpha, in place on embeddings (row centre) and output (rows context and negatives); float32,
-// contiguous [V, E] tables. The output rows move in order, each by its gradient at the start of
+// contiguous [V, E] tables, not views of one. Every row moves by its gradient at the start of
 // the step, so the step is exact gradient descent when the negatives are distinct from each
-// other and from context (word2vec.c's order). Returns the loss before the step.
+// other and from context (a repeated row sees its first move, as in word2vec.c's sequential
+// order). The logistic comes from an interpolated table (within 3e-6). Returns the loss before
+// the step.
 double skip_gram_step(Tensor& embeddings, Tensor& output, int64_t centre, int64_t context,
                       const std::vector<int64_t>& negatives, double alpha);
 
