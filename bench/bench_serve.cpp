@@ -1,17 +1,20 @@
 // bench_serve: `strata serve`'s throughput and latency for the Fashion-MNIST MLP (784-800-800-10,
-// random weights) with 1, 16 and 64 concurrent clients, without dynamic batching
+// random weights) or the CNN `make run` trains (random weights) with 1, 16 and 64 concurrent clients, without dynamic batching
 // (--max-batch-size 1) and with it, against the in-process batch-1 latency (the floor).
 // Each client keeps one connection and sends batch-1 requests with binary input and output
 // (the binary tensor data extension: JSON text would measure number formatting, not serving).
 //
-//   bench_serve [--seconds S]     (default 3 per row)
+//   bench_serve [--model mlp|cnn] [--seconds S] [--client wrk]
+//     (defaults: the MLP, 3 s per row, httplib client threads in this process)
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,6 +27,7 @@
 #include "strata/nn/nn.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/train/hub_models.hpp"
+#include "../examples/fashion_mnist_cnn_net.hpp"
 
 using namespace strata;
 using Clock = std::chrono::steady_clock;
@@ -41,17 +45,35 @@ double percentile(std::vector<double>& values, double q) {
   return values[at];
 }
 
+// The served model: TensorLayer's MLP or the CNN `make run` trains, both on one 28x28 image.
+struct Served {
+  std::string name;
+  std::vector<int64_t> input_shape;  // with the batch axis, 1
+  nn::Model model;
+};
+
+Served make_served(const std::string& which) {
+  if (which == "cnn") return {"fashion_mnist_cnn", {1, 28, 28, 1}, fashion_mnist_cnn_static()};
+  auto x = nn::Input({-1, 784}, "image");
+  auto h = nn::Dense(800, "relu")(nn::Dense(800, "relu")(x));
+  return {"mlp", {1, 784}, nn::Model(x, nn::Dense(10)(h), "mlp")};
+}
+
 std::string binary_request(const Tensor& x, size_t& header_length) {
+  std::string shape;
+  for (int64_t d : x.shape()) shape += (shape.empty() ? "" : ",") + std::to_string(d);
   const std::string header =
-      R"({"inputs":[{"name":"image","datatype":"FP32","shape":[1,784],"parameters":{"binary_data_size":3136}}],)"
+      R"({"inputs":[{"name":"image","datatype":"FP32","shape":[)" + shape +
+      R"(],"parameters":{"binary_data_size":)" + std::to_string(x.nbytes()) + "}}]," +
       R"("outputs":[{"name":"output_0","parameters":{"binary_data":true}}]})";
   header_length = header.size();
   return header + std::string(static_cast<const char*>(x.raw_data()), x.nbytes());
 }
 
-Row load(const testing::ServeProcess& server, int clients, double seconds) {
+Row load(const testing::ServeProcess& server, const Served& served, int clients, double seconds) {
   size_t header_length = 0;
-  const std::string body = binary_request(randn({1, 784}), header_length);
+  const std::string body = binary_request(randn(served.input_shape), header_length);
+  const std::string path = "/v2/models/" + served.name + "/infer";
   const httplib::Headers headers = {{"Inference-Header-Content-Length", std::to_string(header_length)}};
   std::vector<std::vector<double>> latencies(clients);
   std::atomic<int64_t> failures{0};
@@ -65,7 +87,7 @@ Row load(const testing::ServeProcess& server, int clients, double seconds) {
       client.set_keep_alive(true);
       while (Clock::now() < end) {
         const auto start = Clock::now();
-        auto res = client.Post("/v2/models/mlp/infer", headers, body, "application/octet-stream");
+        auto res = client.Post(path, headers, body, "application/octet-stream");
         if (!res || res->status != 200) {
           if (failures++ == 0) {
             std::lock_guard lock(first_failure_mutex);
@@ -84,8 +106,59 @@ Row load(const testing::ServeProcess& server, int clients, double seconds) {
   return {all.size() / seconds, percentile(all, 0.5), percentile(all, 0.99)};
 }
 
-double in_process_p50_us(nn::Model& model) {
-  const Tensor x = randn({1, 784});
+// wrk's latency figure ("245.12us", "1.23ms", "2.00s") in microseconds.
+double wrk_microseconds(const std::string& text) {
+  const double value = std::atof(text.c_str());
+  if (text.ends_with("us")) return value;
+  if (text.ends_with("ms")) return value * 1e3;
+  return value * 1e6;
+}
+
+// The same load from wrk (Debian's `wrk`, epoll-driven, 2 threads), whose clients cost the two
+// cores far less than 64 blocking httplib client threads: the server gets the CPU it would get
+// from clients on other machines. The request is wrk's Lua `wrk.body`, read from `body_file`.
+Row load_with_wrk(const testing::ServeProcess& server, const std::string& model_name, int clients, double seconds,
+                  const std::string& body_file, size_t header_length, const std::filesystem::path& dir) {
+  const auto script = dir / "infer.lua";
+  {
+    std::FILE* f = std::fopen(script.c_str(), "w");
+    std::fprintf(f,
+                 "wrk.method = \"POST\"\n"
+                 "wrk.headers[\"Content-Type\"] = \"application/octet-stream\"\n"
+                 "wrk.headers[\"Inference-Header-Content-Length\"] = \"%zu\"\n"
+                 "local file = io.open(\"%s\", \"rb\")\n"
+                 "wrk.body = file:read(\"*all\")\n"
+                 "file:close()\n"
+                 "function response(status) if status ~= 200 then print(\"FAILED \" .. status) end end\n",
+                 header_length, body_file.c_str());
+    std::fclose(f);
+  }
+  const std::string command = "wrk --latency -t " + std::to_string(std::min(clients, 2)) + " -c " +
+                              std::to_string(clients) + " -d " + std::to_string(static_cast<int>(seconds)) + "s -s " +
+                              script.string() + " http://127.0.0.1:" + std::to_string(server.port()) +
+                              "/v2/models/" + model_name + "/infer 2>&1";
+  std::FILE* out = ::popen(command.c_str(), "r");
+  if (!out) throw std::runtime_error("bench_serve: cannot run wrk");
+  Row row;
+  int failures = 0;
+  char line[512];
+  while (std::fgets(line, sizeof line, out)) {
+    char figure[64];
+    double value = 0;
+    if (std::sscanf(line, " 50%% %63s", figure) == 1) row.p50_us = wrk_microseconds(figure);
+    else if (std::sscanf(line, " 99%% %63s", figure) == 1) row.p99_us = wrk_microseconds(figure);
+    else if (std::sscanf(line, "Requests/sec: %lf", &value) == 1) row.requests_per_s = value;
+    else if (std::strncmp(line, "FAILED", 6) == 0 || std::strstr(line, "Non-2xx") || std::strstr(line, "Socket errors"))
+      ++failures;
+  }
+  ::pclose(out);
+  if (failures > 0) std::fprintf(stderr, "bench_serve: wrk saw failed requests or socket errors\n");
+  return row;
+}
+
+double in_process_p50_us(Served& served) {
+  const Tensor x = randn(served.input_shape);
+  nn::Model& model = served.model;
   NoGradGuard no_grad;
   std::vector<double> times;
   for (int i = 0; i < 2000; ++i) {
@@ -100,24 +173,37 @@ double in_process_p50_us(nn::Model& model) {
 
 int main(int argc, char** argv) {
   double seconds = 3;
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], "--seconds") == 0) seconds = std::atof(argv[++i]);
+  bool wrk = false;
+  std::string which = "mlp";
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--model") == 0 && i + 1 < argc) which = argv[++i];
+    else if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) seconds = std::atof(argv[++i]);
+    else if (std::strcmp(argv[i], "--client") == 0 && i + 1 < argc) wrk = std::strcmp(argv[++i], "wrk") == 0;
+  }
   const auto dir = std::filesystem::temp_directory_path() / ("strata_bench_serve_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string hub_path = (dir / "hub.db").string();
-  auto x = nn::Input({-1, 784}, "image");
-  auto h = nn::Dense(800, "relu")(nn::Dense(800, "relu")(x));
-  nn::Model mlp(x, nn::Dense(10)(h), "mlp");
+  Served served = make_served(which);
   {
     auto hub = hub::Hub::open(hub_path);
-    train::save_model(hub, "mlp", mlp);
+    train::save_model(hub, served.name, served.model);
   }
-  mlp.eval();
-  std::printf("MLP 784-800-800-10, batch-1 requests, binary tensors, %.0f s per row\n", seconds);
-  std::printf("in-process batch-1 latency (the floor): p50 %.0f us", in_process_p50_us(mlp));
+  served.model.eval();
+  std::printf("%s, batch-1 requests, binary tensors, %.0f s per row, clients: %s\n",
+              which == "cnn" ? "CNN of make run (conv 16 5x5, conv 32 5x5, dense 256)" : "MLP 784-800-800-10",
+              seconds, wrk ? "wrk (2 threads)" : "httplib threads in this process");
+  size_t header_length = 0;
+  const auto body_file = dir / "request.bin";
+  {
+    const std::string body = binary_request(randn(served.input_shape), header_length);
+    std::FILE* f = std::fopen(body_file.c_str(), "wb");
+    std::fwrite(body.data(), 1, body.size(), f);
+    std::fclose(f);
+  }
+  std::printf("in-process batch-1 latency (the floor): p50 %.0f us", in_process_p50_us(served));
   {
     IntraOpThreadLimit one(1);  // as the server runs a lone batch-1 request: on the HTTP thread
-    std::printf(", on one thread %.0f us\n\n", in_process_p50_us(mlp));
+    std::printf(", on one thread %.0f us\n\n", in_process_p50_us(served));
   }
   std::printf("%-34s %8s %12s %10s %10s\n", "server", "clients", "requests/s", "p50 us", "p99 us");
   const std::vector<std::pair<std::string, std::vector<std::string>>> configs = {
@@ -125,12 +211,13 @@ int main(int argc, char** argv) {
       {"dynamic batching (64, 0 us delay)", {"--max-batch-size", "64"}},
   };
   for (const auto& [label, flags] : configs) {
-    std::vector<std::string> args = {"--model", "mlp", "--http-threads", "80"};
+    std::vector<std::string> args = {"--model", served.name, "--http-threads", "80"};
     args.insert(args.end(), flags.begin(), flags.end());
     testing::ServeProcess server(hub_path, args);
-    load(server, 4, 0.5);  // warm up: connections, the allocator's caches, oneDNN's primitives
+    load(server, served, 4, 0.5);  // warm up: connections, the allocator's caches, oneDNN's primitives
     for (int clients : {1, 16, 64}) {
-      const Row row = load(server, clients, seconds);
+      const Row row = wrk ? load_with_wrk(server, served.name, clients, seconds, body_file.string(), header_length, dir)
+                          : load(server, served, clients, seconds);
       std::printf("%-34s %8d %12.0f %10.0f %10.0f\n", label.c_str(), clients, row.requests_per_s, row.p50_us, row.p99_us);
       std::fflush(stdout);
     }
