@@ -22,29 +22,27 @@ struct Flags {
   double epochs = 2, lr = 1e-3;
 };
 
-const char* kHelp =
+const char* kAbout =
     "strata_cnn_cross_validation: k-fold cross-validation of the Fashion-MNIST CNN, run as a plan.\n"
     "  strata_cnn_cross_validation [flags]           submit it, run it on --workers local processes,\n"
     "                                                and print each fold's and the mean accuracy\n"
-    "  strata_cnn_cross_validation worker --hub URL  only run folds (one per machine on a shared hub)\n"
-    "  --hub URL          SQLite path or postgresql:// URL (default cnn_cross_validation.db)\n"
-    "  --workers N        local worker processes (default 2)\n"
-    "  --folds K          folds (default 5)\n"
-    "  --examples N       the first N training images are split into the folds (default 6000)\n"
-    "  --epochs X         epochs per fold (default 2)\n"
-    "  --lr X             Adam's learning rate (default 0.001)\n"
-    "  --exit-when-idle   (worker) exit once nothing is left to run\n";
+    "  strata_cnn_cross_validation worker --hub URL  only run folds (one per machine on a shared hub)";
 
 Flags parse(int argc, char** argv) {
+  using flag_checks::above, flag_checks::at_least;
   Flags f;
-  parse_flags(argc, argv, kHelp, f.common, [&f](const std::string& flag, const std::string& v) {
-    if (flag == "--folds") f.folds = std::stoll(v);
-    else if (flag == "--examples") f.examples = std::stoll(v);
-    else if (flag == "--epochs") f.epochs = std::stod(v);
-    else if (flag == "--lr") f.lr = std::stod(v);
-    else return false;
-    return true;
+  CLI::App app(kAbout);
+  app.add_option("--folds", f.folds, "folds")->type_name("K")->check(at_least(2))->capture_default_str();
+  app.add_option("--examples", f.examples, "the first N training images are split into the folds (at least one each)")
+      ->type_name("N")->check(at_least(2))->capture_default_str();
+  app.add_option("--epochs", f.epochs, "epochs per fold")->type_name("X")->check(above(0))->capture_default_str();
+  app.add_option("--lr", f.lr, "Adam's learning rate")->type_name("X")->check(above(0))->capture_default_str();
+  app.callback([&f] {
+    if (f.examples < f.folds)
+      throw CLI::ValidationError("--examples", std::to_string(f.examples) + " images cannot make " +
+                                                   std::to_string(f.folds) + " folds (--folds)");
   });
+  parse_flags(app, f.common, argc, argv);
   return f;
 }
 

@@ -23,33 +23,28 @@ struct Flags {
   double min_epochs = 1, eta = 3;
 };
 
-const char* kHelp =
+const char* kAbout =
     "strata_cnn_search: successive-halving search of the Fashion-MNIST CNN, run as a plan by workers.\n"
     "  strata_cnn_search [flags]             submit the search, run it on --workers local processes,\n"
     "                                        and measure the best trial on the test images\n"
-    "  strata_cnn_search worker --hub URL    only run trials (start one per machine on a shared hub)\n"
-    "  --hub URL          SQLite path or postgresql:// URL (default cnn_search.db)\n"
-    "  --workers N        local worker processes (default 2)\n"
-    "  --trials N         configurations in the first rung (default 9)\n"
-    "  --eta X            keep 1/eta of a rung, with eta times the epochs (default 3)\n"
-    "  --min-epochs X     the first rung's epochs (default 1)\n"
-    "  --train N          training images per trial (default 6000)\n"
-    "  --validation N     the next N training images score the trials (default 2000)\n"
-    "  --test N           test images that measure the winner (default 10000)\n"
-    "  --exit-when-idle   (worker) exit once nothing is left to run\n";
+    "  strata_cnn_search worker --hub URL    only run trials (start one per machine on a shared hub)";
 
 Flags parse(int argc, char** argv) {
+  using flag_checks::above, flag_checks::at_least;
   Flags f;
-  parse_flags(argc, argv, kHelp, f.common, [&f](const std::string& flag, const std::string& v) {
-    if (flag == "--trials") f.trials = std::stoll(v);
-    else if (flag == "--eta") f.eta = std::stod(v);
-    else if (flag == "--min-epochs") f.min_epochs = std::stod(v);
-    else if (flag == "--train") f.train = std::stoll(v);
-    else if (flag == "--validation") f.validation = std::stoll(v);
-    else if (flag == "--test") f.test = std::stoll(v);
-    else return false;
-    return true;
-  });
+  CLI::App app(kAbout);
+  app.add_option("--trials", f.trials, "configurations in the first rung")
+      ->type_name("N")->check(at_least(1))->capture_default_str();
+  app.add_option("--eta", f.eta, "keep 1/eta of a rung, with eta times the epochs")
+      ->type_name("X")->check(above(1))->capture_default_str();
+  app.add_option("--min-epochs", f.min_epochs, "the first rung's epochs")
+      ->type_name("X")->check(above(0))->capture_default_str();
+  app.add_option("--train", f.train, "training images per trial")->type_name("N")->check(at_least(1))->capture_default_str();
+  app.add_option("--validation", f.validation, "the next N training images score the trials")
+      ->type_name("N")->check(at_least(1))->capture_default_str();
+  app.add_option("--test", f.test, "test images that measure the winner")
+      ->type_name("N")->check(at_least(1))->capture_default_str();
+  parse_flags(app, f.common, argc, argv);
   return f;
 }
 

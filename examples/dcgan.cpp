@@ -15,18 +15,19 @@
 //   strata_dcgan --help
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <strata/data/idx.hpp>
 #include <strata/strata.hpp>
 
 #include "fashion_mnist_cnn_net.hpp"
+#include "flag_checks.hpp"
 
 using namespace strata;
 
@@ -72,45 +73,34 @@ struct Flags {
   std::string images, out = "dcgan_out", loss = "gan", hub = "strata.db";
 };
 
-const char* kHelp =
-    "strata_dcgan: DCGAN on Fashion-MNIST (Debian's dataset-fashion-mnist) or an image folder.\n"
-    "  --epochs N    passes over the data (default 5)\n"
-    "  --steps N     at most N batches per epoch, 0 = all (default 0)\n"
-    "  --batch N     batch size (default 64)\n"
-    "  --images DIR  train on the images in DIR and its sub-folders (gray, resized to 28x28)\n"
-    "  --out DIR     where epoch_NNN.png sample grids and losses.png go (default dcgan_out)\n"
-    "  --seed N      random seed (default 42)\n"
-    "  --fid N       after training, Frechet distances on N images (Fashion-MNIST only; 0 = off)\n"
-    "  --fid-train N train the feature classifier on the first N training images (default 60000)\n"
-    "  --loss L      gan (DCGAN, default) or wgan-gp (a Dense critic with gradient penalty)\n"
-    "  --hub URL     the hub for the run's losses and the generator (default strata.db)\n";
-
+// The flags, parsed by CLI11 (--help lists them with their defaults).
 Flags parse(int argc, char** argv) {
+  using flag_checks::at_least;
   Flags f;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::fputs(kHelp, stdout);
-      std::exit(0);
-    }
-    STRATA_CHECK(i + 1 < argc, "strata_dcgan: ", a, " needs a value (see --help)");
-    const std::string v = argv[++i];
-    if (a == "--epochs") f.epochs = std::stoll(v);
-    else if (a == "--steps") f.steps = std::stoll(v);
-    else if (a == "--batch") f.batch = std::stoll(v);
-    else if (a == "--seed") f.seed = std::stoull(v);
-    else if (a == "--images") f.images = v;
-    else if (a == "--out") f.out = v;
-    else if (a == "--fid") f.fid = std::stoll(v);
-    else if (a == "--fid-train") f.fid_train = std::stoll(v);
-    else if (a == "--loss") f.loss = v;
-    else if (a == "--hub") f.hub = v;
-    else throw Error("strata_dcgan: unknown flag " + a + " (see --help)");
+  CLI::App app("strata_dcgan: DCGAN on Fashion-MNIST (Debian's dataset-fashion-mnist) or an image folder.");
+  app.add_option("--epochs", f.epochs, "passes over the data")->type_name("N")->check(at_least(1))->capture_default_str();
+  app.add_option("--steps", f.steps, "at most N batches per epoch, 0 = all")
+      ->type_name("N")->check(at_least(0))->capture_default_str();
+  app.add_option("--batch", f.batch, "batch size")->type_name("N")->check(at_least(2))->capture_default_str();
+  CLI::Option* images = app.add_option("--images", f.images,
+                                       "train on the images in DIR and its sub-folders (gray, resized to 28x28) "
+                                       "instead of Fashion-MNIST")->type_name("DIR");
+  app.add_option("--out", f.out, "where epoch_NNN.png sample grids and losses.png go")
+      ->type_name("DIR")->capture_default_str();
+  app.add_option("--seed", f.seed, "random seed")->type_name("N")->capture_default_str();
+  app.add_option("--fid", f.fid, "after training, Frechet distances on N images (Fashion-MNIST only; 0 = off)")
+      ->type_name("N")->check(CLI::IsMember({int64_t{0}}) | CLI::Range(int64_t{2}, int64_t{10000}))
+      ->capture_default_str()->excludes(images);
+  app.add_option("--fid-train", f.fid_train, "train the feature classifier of --fid on the first N training images")
+      ->type_name("N")->check(at_least(128))->capture_default_str();
+  app.add_option("--loss", f.loss, "gan: DCGAN; wgan-gp: WGAN-GP, a Dense critic with gradient penalty")
+      ->type_name("L")->check(CLI::IsMember({"gan", "wgan-gp"}))->capture_default_str();
+  app.add_option("--hub", f.hub, "the hub for the run's losses and the generator")->type_name("URL")->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    std::exit(app.exit(e));
   }
-  STRATA_CHECK(f.epochs >= 1 && f.batch >= 2 && f.steps >= 0, "strata_dcgan: need --epochs >= 1, --batch >= 2, --steps >= 0");
-  STRATA_CHECK(f.loss == "gan" || f.loss == "wgan-gp", "strata_dcgan: --loss must be gan or wgan-gp, got ", f.loss);
-  STRATA_CHECK(f.fid == 0 || (f.fid >= 2 && f.fid <= 10000 && f.fid_train >= 128 && f.images.empty()),
-               "strata_dcgan: --fid needs 2 to 10000 images, --fid-train >= 128, and Fashion-MNIST (no --images)");
   return f;
 }
 

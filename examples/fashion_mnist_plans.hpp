@@ -13,11 +13,11 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <strata/data/idx.hpp>
 #include <strata/strata.hpp>
@@ -25,6 +25,7 @@
 #include <strata/workflow/worker.hpp>
 
 #include "fashion_mnist_cnn_net.hpp"
+#include "flag_checks.hpp"
 
 extern char** environ;
 
@@ -39,29 +40,24 @@ struct PlanFlags {
   bool worker = false, exit_when_idle = false;
 };
 
-// Reads `PROGRAM [worker] [--flag value]...`: --help prints `help` and exits, the common flags
-// fill `common`, and every other flag and its value go to `set`, which returns false for a flag
-// it does not know.
-inline void parse_flags(int argc, char** argv, const char* help, PlanFlags& common,
-                        const std::function<bool(const std::string&, const std::string&)>& set) {
-  int i = 1;
-  if (argc > 1 && std::string(argv[1]) == "worker") common.worker = true, ++i;
-  for (; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (flag == "--help" || flag == "-h") {
-      std::fputs(help, stdout);
-      std::exit(0);
-    }
-    if (flag == "--exit-when-idle") {
-      common.exit_when_idle = true;
-      continue;
-    }
-    STRATA_CHECK(i + 1 < argc, argv[0], ": ", flag, " needs a value (see --help)");
-    const std::string value = argv[++i];
-    if (flag == "--hub") common.hub = value;
-    else if (flag == "--workers") common.workers = std::stoi(value);
-    else STRATA_CHECK(set(flag, value), argv[0], ": unknown flag ", flag, " (see --help)");
+// Adds the shared flags and the `worker` subcommand to `app`, which holds the program's own
+// flags, and parses `PROGRAM [worker] [--flag value]...` into them and `common` (whose values are
+// the defaults --help shows). Every flag is read after `worker` too (CLI11's fallthrough). A bad
+// flag or value exits with CLI11's message, which names it, and a non-zero status.
+inline void parse_flags(CLI::App& app, PlanFlags& common, int argc, char** argv) {
+  app.fallthrough();
+  const CLI::App* worker =
+      app.add_subcommand("worker", "only run the plan's tasks, until SIGTERM (its flags: --hub, --exit-when-idle)");
+  app.add_option("--hub", common.hub, "SQLite path or postgresql:// URL")->type_name("URL")->capture_default_str();
+  app.add_option("--workers", common.workers, "local worker processes")
+      ->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
+  app.add_flag("--exit-when-idle", common.exit_when_idle, "(worker) exit once nothing is left to run");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    std::exit(app.exit(e));
   }
+  common.worker = worker->parsed();
 }
 
 struct Rows {

@@ -23,31 +23,24 @@ struct Flags {
   int64_t train = 12000, test = 2000, cnn_epochs = 2, sequences = 4000, length = 8, rnn_epochs = 10;
 };
 
-const char* kHelp =
+const char* kAbout =
     "strata_two_stage: a plan of two tasks: train the Fashion-MNIST CNN, then an LSTM on its features.\n"
     "  strata_two_stage [flags]             submit the plan and run it on --workers local processes\n"
-    "  strata_two_stage worker --hub URL    only run tasks (one per machine on a shared hub)\n"
-    "  --hub URL          SQLite path or postgresql:// URL (default two_stage.db)\n"
-    "  --workers N        local worker processes (default 1: the stages run one after the other)\n"
-    "  --train N          training images (default 12000); --test N test images (default 2000)\n"
-    "  --cnn-epochs N     the CNN's epochs (default 2)\n"
-    "  --sequences N      training sequences (default 4000; test sequences: a quarter of it)\n"
-    "  --length T         images per sequence (default 8)\n"
-    "  --rnn-epochs N     the LSTM's epochs (default 10)\n"
-    "  --exit-when-idle   (worker) exit once nothing is left to run\n";
+    "                                       (one by default: the stages run one after the other)\n"
+    "  strata_two_stage worker --hub URL    only run tasks (one per machine on a shared hub)";
 
 Flags parse(int argc, char** argv) {
+  using flag_checks::at_least;
   Flags f;
-  parse_flags(argc, argv, kHelp, f.common, [&f](const std::string& flag, const std::string& v) {
-    if (flag == "--train") f.train = std::stoll(v);
-    else if (flag == "--test") f.test = std::stoll(v);
-    else if (flag == "--cnn-epochs") f.cnn_epochs = std::stoll(v);
-    else if (flag == "--sequences") f.sequences = std::stoll(v);
-    else if (flag == "--length") f.length = std::stoll(v);
-    else if (flag == "--rnn-epochs") f.rnn_epochs = std::stoll(v);
-    else return false;
-    return true;
-  });
+  CLI::App app(kAbout);
+  app.add_option("--train", f.train, "training images")->type_name("N")->check(at_least(1))->capture_default_str();
+  app.add_option("--test", f.test, "test images")->type_name("N")->check(at_least(1))->capture_default_str();
+  app.add_option("--cnn-epochs", f.cnn_epochs, "the CNN's epochs")->type_name("N")->check(at_least(1))->capture_default_str();
+  app.add_option("--sequences", f.sequences, "training sequences (test sequences: a quarter of it)")
+      ->type_name("N")->check(at_least(4))->capture_default_str();
+  app.add_option("--length", f.length, "images per sequence")->type_name("T")->check(at_least(1))->capture_default_str();
+  app.add_option("--rnn-epochs", f.rnn_epochs, "the LSTM's epochs")->type_name("N")->check(at_least(1))->capture_default_str();
+  parse_flags(app, f.common, argc, argv);
   return f;
 }
 

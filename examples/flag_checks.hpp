@@ -1,0 +1,35 @@
+// CLI11 checks of the examples' numeric flags with only a lower bound (dcgan.cpp and the plan
+// examples of fashion_mnist_plans.hpp). CLI11 2.1's Range needs an upper end and its
+// PositiveNumber states none, so both print the type's maximum in --help and in their errors;
+// these say the bound: "--batch: 1 is not an INT >= 2".
+#pragma once
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace flag_checks {
+
+// A whole number >= `least` (also rejects what is not a whole number: "abc", "2.5").
+inline CLI::Validator at_least(int64_t least) {
+  const std::string what = "INT >= " + std::to_string(least);
+  return {[least, what](std::string& value) {
+            int64_t n = 0;
+            return CLI::detail::lexical_cast(value, n) && n >= least ? std::string() : value + " is not an " + what;
+          },
+          what};
+}
+
+// A number strictly above `bound` (rejects NaN and what is not a number).
+inline CLI::Validator above(double bound) {
+  std::ostringstream what;
+  what << "NUMBER > " << bound;
+  return {[bound, what = what.str()](std::string& value) {
+            double x = 0;
+            return CLI::detail::lexical_cast(value, x) && x > bound ? std::string() : value + " is not a " + what;
+          },
+          what.str()};
+}
+
+}  // namespace flag_checks
