@@ -41,6 +41,8 @@ class Importer {
   nn::Symbol channels_first(const pb::NodeProto& node, const nn::Symbol& x);  // and back
   // Output i of the node is `s`.
   void set_output(const pb::NodeProto& node, const nn::Symbol& s, int i = 0);
+  // The node's only output is the constant `t` (computed from constants while importing).
+  void set_constant(const pb::NodeProto& node, Tensor t);
   // Whether a node or the graph's outputs read this value.
   bool used(const std::string& value) const { return used_.count(value) > 0; }
 
@@ -57,9 +59,20 @@ class Importer {
   std::vector<std::pair<std::string, Tensor>> weights_;
 };
 
+// Throws "<what>: node '...' (Op): <message>" unless ok.
+void require(bool ok, const Importer& im, const pb::NodeProto& node, const std::string& message);
+// The node's "axis" attribute (or `fallback`), checked to be in [-rank, rank), as an index.
+int64_t axis_attribute(const Importer& im, const pb::NodeProto& node, int64_t fallback, int64_t rank);
+
 // The handlers, by ONNX operator (onnx_import_ops.cpp): each adds the layers of one node.
 using OpImport = void (*)(Importer& im, const pb::NodeProto& node);
 const std::map<std::string, OpImport>& op_imports();
+// Operators computed while importing when all their inputs are constants (shape arithmetic,
+// onnx_import_constants.cpp): the node's output becomes a constant of the graph.
+using ConstantFold = Tensor (*)(const Importer& im, const pb::NodeProto& node);
+const std::map<std::string, ConstantFold>& constant_folds();
+// Shape of a value whose shape is fixed: a constant (onnx_import_constants.cpp).
+void shape_op(Importer& im, const pb::NodeProto& node);
 // RNN, LSTM and GRU (onnx_import_recurrent.cpp).
 void recurrent(Importer& im, const pb::NodeProto& node);
 // Squeeze and Unsqueeze, as lambdas (also used by the recurrent import).

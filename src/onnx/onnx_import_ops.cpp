@@ -22,10 +22,6 @@ using nn::Symbol;
 
 int64_t rank_of(const Symbol& s) { return static_cast<int64_t>(s.shape().size()); }
 
-void require(bool ok, const Importer& im, const pb::NodeProto& node, const std::string& what) {
-  STRATA_CHECK(ok, im.what(), ": ", node_str(node), ": ", what);
-}
-
 // Strata's padding for a window operator's auto_pad / pads.
 json padding_of(const Importer& im, const pb::NodeProto& node, int64_t spatial) {
   const std::string mode = string_attribute(node, "auto_pad", "NOTSET");
@@ -188,9 +184,8 @@ void batch_norm(Importer& im, const pb::NodeProto& node) {
 void layer_norm(Importer& im, const pb::NodeProto& node) {
   const Symbol x = im.value(node, 0);
   const int64_t r = rank_of(x);
-  int64_t axis = int_attribute(node, "axis", -1);
-  if (axis < 0) axis += r;
-  require(axis >= 1 && axis < r && node.output_size() == 1, im, node,
+  const int64_t axis = axis_attribute(im, node, -1, r);
+  require(axis >= 1 && node.output_size() == 1, im, node,
           "needs an axis after the batch and only the first output");
   require(int_attribute(node, "stash_type", 1) == 1, im, node, "only stash_type 1 (float) is supported");
   const Shape& s = x.shape();
@@ -247,7 +242,7 @@ void unary(Importer& im, const pb::NodeProto& node) {
   lambda(im, node, kFunction, im.value(node, 0));
 }
 constexpr char kRelu[] = "onnx.relu", kSigmoid[] = "onnx.sigmoid", kTanh[] = "onnx.tanh", kSoftplus[] = "onnx.softplus",
-               kSoftsign[] = "onnx.softsign";
+               kSoftsign[] = "onnx.softsign", kErf[] = "onnx.erf";
 
 void selu(Importer& im, const pb::NodeProto& node) {
   require(std::abs(float_attribute(node, "alpha", 1.67326319f) - 1.67326319f) < 1e-6f &&
@@ -258,9 +253,7 @@ void selu(Importer& im, const pb::NodeProto& node) {
 
 void softmax(Importer& im, const pb::NodeProto& node) {
   const Symbol x = im.value(node, 0);
-  int64_t axis = int_attribute(node, "axis", -1);
-  if (axis < 0) axis += rank_of(x);
-  require(axis == rank_of(x) - 1, im, node, "only a softmax over the last axis is supported");
+  require(axis_attribute(im, node, -1, rank_of(x)) == rank_of(x) - 1, im, node, "only a softmax over the last axis is supported");
   lambda(im, node, "onnx.softmax", x);
 }
 
@@ -400,9 +393,8 @@ void concat(Importer& im, const pb::NodeProto& node) {
   for (size_t i = 0; i < im.num_inputs(node); ++i) xs.push_back(im.value(node, static_cast<int>(i)));
   require(!xs.empty(), im, node, "needs inputs");
   if (xs.size() == 1) return im.set_output(node, xs[0]);
-  int64_t axis = int_attribute(node, "axis", 1);
-  if (axis < 0) axis += rank_of(xs[0]);
-  require(axis >= 1 && axis < rank_of(xs[0]), im, node, "the axis must be one after the batch");
+  const int64_t axis = axis_attribute(im, node, 1, rank_of(xs[0]));
+  require(axis >= 1, im, node, "the axis must be one after the batch");
   im.set_output(node, im.layer(node, "concat", {{"concat_dim", axis}}, xs));
 }
 
@@ -503,6 +495,7 @@ const std::map<std::string, OpImport>& op_imports() {
       {"Tanh", unary<kTanh>},
       {"Softplus", unary<kSoftplus>},
       {"Softsign", unary<kSoftsign>},
+      {"Erf", unary<kErf>},
       {"Selu", selu},
       {"Softmax", softmax},
       {"LeakyRelu", leaky_relu},
@@ -527,6 +520,7 @@ const std::map<std::string, OpImport>& op_imports() {
       {"Identity", identity},
       {"Dropout", identity},
       {"Gather", gather},
+      {"Shape", shape_op},
       {"Squeeze", squeeze_op},
       {"Unsqueeze", squeeze_op},
       {"RNN", recurrent},
