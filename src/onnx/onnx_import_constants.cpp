@@ -87,6 +87,8 @@ Tensor expand_fold(const Importer& im, const pb::NodeProto& node) {
   return contiguous(broadcast_to(x, Shape(shape)));
 }
 
+Tensor identity_fold(const Importer& im, const pb::NodeProto& node) { return im.constant(node, 0); }
+
 }  // namespace
 
 // Shape of a value whose shape is fixed (a symbolic batch has no constant shape).
@@ -104,7 +106,8 @@ void shape_op(Importer& im, const pb::NodeProto& node) {
 
 const std::map<std::string, ConstantFold>& constant_folds() {
   static const std::map<std::string, ConstantFold> table = {
-      {"Gather", gather}, {"Unsqueeze", unsqueeze_fold}, {"Concat", concat_fold}, {"Expand", expand_fold}};
+      {"Gather", gather}, {"Unsqueeze", unsqueeze_fold}, {"Concat", concat_fold}, {"Expand", expand_fold},
+      {"Identity", identity_fold}};
   return table;
 }
 
