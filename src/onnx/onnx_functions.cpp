@@ -3,6 +3,7 @@
 // parameters (LeakyRelu's alpha, an added constant) are the Lambda's weights.
 #include "strata/nn/functions.hpp"
 #include "strata/ops/elementwise.hpp"
+#include "strata/ops/linalg.hpp"
 #include "strata/ops/shape.hpp"
 #include "strata/ops/softmax.hpp"
 
@@ -38,6 +39,7 @@ struct Registration {
     // max(0, min(1, alpha x + beta))
     nn::register_function("onnx.hard_sigmoid",
                           [](const Tensor& x, Ws w) { return clamp(x * scalar(w, 0) + scalar(w, 1), 0.0, 1.0); });
+    nn::register_function("onnx.matmul", [](const std::vector<Tensor>& xs, Ws) { return matmul(xs.at(0), xs.at(1)); });
     nn::register_function("onnx.add", [](const Tensor& x, Ws w) { return x + w.at(0); });
     nn::register_function("onnx.sub", [](const Tensor& x, Ws w) { return x - w.at(0); });
     nn::register_function("onnx.mul", [](const Tensor& x, Ws w) { return x * w.at(0); });
@@ -48,6 +50,10 @@ struct Registration {
       nn::register_function("onnx.squeeze." + std::to_string(axis), [axis](const Tensor& x) { return squeeze(x, axis); });
       nn::register_function("onnx.unsqueeze." + std::to_string(axis),
                             [axis](const Tensor& x) { return unsqueeze(x, axis); });
+      // Gather of one index (the weight, whose value the shape does not depend on)
+      nn::register_function("onnx.select." + std::to_string(axis), [axis](const Tensor& x, Ws w) {
+        return select(x, axis, static_cast<int64_t>(scalar(w, 0)));
+      });
     }
   }
 };

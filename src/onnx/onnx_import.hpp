@@ -71,6 +71,9 @@ const std::map<std::string, OpImport>& op_imports();
 // onnx_import_constants.cpp): the node's output becomes a constant of the graph.
 using ConstantFold = Tensor (*)(const Importer& im, const pb::NodeProto& node);
 const std::map<std::string, ConstantFold>& constant_folds();
+// A Reshape node's target for an input of fixed shape `in` (0 copies an axis, -1 takes the rest),
+// checked to hold the same elements.
+Shape reshaped(const Importer& im, const pb::NodeProto& node, const Shape& in, const Tensor& target);
 // Shape of a value whose shape is fixed: a constant (onnx_import_constants.cpp).
 void shape_op(Importer& im, const pb::NodeProto& node);
 // RNN, LSTM and GRU (onnx_import_recurrent.cpp).

@@ -1,13 +1,18 @@
 // Shape arithmetic the importer computes while it reads the graph. PyTorch's exporter writes a
 // recurrent module's zero initial state as Expand(0, Concat(1, Unsqueeze(Gather(Shape(x), 1)),
-// units)): with the input's shape fixed, Shape is a constant and so is all that follows, which
-// becomes one more constant of the graph (here) instead of layers of the model.
+// units)), and attention's head reshapes and 1/sqrt(d) from Shape, Slice, Mod, Cast and Sqrt:
+// with the input's shape fixed, Shape is a constant and so is all that follows, which becomes
+// one more constant of the graph (here) instead of layers of the model.
 #include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
 
 #include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/ops/combine.hpp"
+#include "strata/ops/elementwise.hpp"
 #include "strata/ops/indexing.hpp"
 #include "strata/ops/shape.hpp"
 
@@ -69,27 +74,135 @@ Tensor concat_fold(const Importer& im, const pb::NodeProto& node) {
   return bounded(im, node, concat(xs, axis));
 }
 
+// The NumPy broadcast of two shapes, refused naming the node when they do not broadcast.
+std::vector<int64_t> broadcast(const Importer& im, const pb::NodeProto& node, const std::vector<int64_t>& x,
+                               const std::vector<int64_t>& y) {
+  const size_t rank = std::max(x.size(), y.size());
+  std::vector<int64_t> shape(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t a = i + x.size() >= rank ? x[i + x.size() - rank] : 1, b = i + y.size() >= rank ? y[i + y.size() - rank] : 1;
+    require(a == b || a == 1 || b == 1, im, node, "shapes " + Shape(x).str() + " and " + Shape(y).str() + " do not broadcast");
+    shape[i] = a == 1 ? b : a;
+  }
+  return shape;
+}
+
 // Expand: NumPy broadcasting of the input and the shape, both ways.
 Tensor expand_fold(const Importer& im, const pb::NodeProto& node) {
   const Tensor x = im.constant(node, 0), target = im.constant(node, 1);
   require(target.dtype() == kInt64 && target.dim() == 1 && target.numel() <= 8, im, node,
           "needs an int64 shape of 8 values at most");
-  const std::vector<int64_t> to = target.to_vector<int64_t>();
-  const size_t rank = std::max<size_t>(to.size(), x.dim());
-  std::vector<int64_t> shape(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    const int64_t a = i + x.dim() >= rank ? x.size(i + x.dim() - rank) : 1,
-                  b = i + to.size() >= rank ? to[i + to.size() - rank] : 1;
-    require(a == b || a == 1 || b == 1, im, node, "shape " + target.shape().str() + " does not broadcast with " + x.shape().str());
-    shape[i] = a == 1 ? b : a;
-  }
+  const std::vector<int64_t> shape = broadcast(im, node, x.shape().vec(), target.to_vector<int64_t>());
   checked_size(shape, itemsize(x.dtype()), im.what() + ": " + node_str(node));
   return contiguous(broadcast_to(x, Shape(shape)));
+}
+
+Tensor reshape_fold(const Importer& im, const pb::NodeProto& node) {
+  const Tensor x = im.constant(node, 0);
+  return reshape(x, reshaped(im, node, x.shape(), im.constant(node, 1)));
+}
+
+// Slice (opset 10+: starts, ends, axes and steps as inputs), positive steps.
+Tensor slice_fold(const Importer& im, const pb::NodeProto& node) {
+  Tensor x = im.constant(node, 0);
+  auto input = [&](int i) {
+    if (im.num_inputs(node) <= static_cast<size_t>(i) || node.input(i).empty()) return std::vector<int64_t>{};
+    const Tensor t = im.constant(node, i);
+    require(t.dtype() == kInt64 && t.dim() == 1 && t.numel() <= 8, im, node, "starts, ends, axes and steps must be int64 vectors of 8 values at most");
+    return t.to_vector<int64_t>();
+  };
+  const std::vector<int64_t> starts = input(1), ends = input(2);
+  std::vector<int64_t> axes = input(3), steps = input(4);
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+  if (steps.empty()) steps.assign(starts.size(), 1);
+  require(ends.size() == starts.size() && axes.size() == starts.size() && steps.size() == starts.size(), im, node,
+          "starts, ends, axes and steps must have one value per sliced axis");
+  for (size_t i = 0; i < starts.size(); ++i) {
+    require(axes[i] >= -x.dim() && axes[i] < x.dim() && steps[i] >= 1, im, node, "an axis is out of range or a step is not positive");
+    const int64_t axis = axes[i] < 0 ? axes[i] + x.dim() : axes[i], n = x.size(axis);
+    // ONNX clamps the bounds into [0, n] after counting negative ones from the end.
+    auto clamped = [n](int64_t v) { return std::clamp(v < 0 ? std::max(v, -n) + n : v, int64_t{0}, n); };
+    x = slice(x, axis, clamped(starts[i]), std::max(clamped(starts[i]), clamped(ends[i])), steps[i]);
+  }
+  return contiguous(x);
+}
+
+Tensor cast_fold(const Importer& im, const pb::NodeProto& node) {
+  const int64_t to = int_attribute(node, "to", 0);
+  require(to == pb::TensorProto::FLOAT || to == pb::TensorProto::INT64, im, node, "only casts to float32 and int64 are supported");
+  return cast(im.constant(node, 0), to == pb::TensorProto::FLOAT ? kFloat32 : kInt64);
+}
+
+Tensor sqrt_fold(const Importer& im, const pb::NodeProto& node) {
+  const Tensor x = im.constant(node, 0);
+  require(x.dtype() == kFloat32, im, node, "needs a float32 input");
+  return strata::sqrt(x);
+}
+
+// Add, Sub, Mul, Div and Mod of two constants of one dtype, broadcast as NumPy does: float32 by
+// Strata's ops, int64 here (ONNX's integer Div truncates, its Mod takes the divisor's sign).
+template <char kOp>
+Tensor arithmetic_fold(const Importer& im, const pb::NodeProto& node) {
+  const Tensor a = im.constant(node, 0), b = im.constant(node, 1);
+  require(a.dtype() == b.dtype(), im, node, "needs operands of one element type");
+  require(kOp != '%' || int_attribute(node, "fmod", 0) == 0, im, node, "fmod is not supported");
+  if (a.dtype() == kFloat32 && kOp != '%')
+    return kOp == '+' ? a + b : kOp == '-' ? a - b : kOp == '*' ? a * b : a / b;
+  require(a.dtype() == kInt64, im, node, "needs float32 or int64 operands");
+  const std::vector<int64_t> shape = broadcast(im, node, a.shape().vec(), b.shape().vec());
+  checked_size(shape, itemsize(kInt64), im.what() + ": " + node_str(node));
+  const Tensor ab = contiguous(broadcast_to(a, Shape(shape))), bb = contiguous(broadcast_to(b, Shape(shape)));
+  std::vector<int64_t> x = ab.to_vector<int64_t>();
+  const std::vector<int64_t> y = bb.to_vector<int64_t>();
+  for (size_t i = 0; i < x.size(); ++i) {
+    require((kOp != '/' && kOp != '%') || (y[i] != 0 && !(x[i] == std::numeric_limits<int64_t>::min() && y[i] == -1)),
+            im, node, "integer division by zero or overflowing");
+    // wrap around as ONNX's int64 does, without C++'s undefined overflow
+    const auto ux = static_cast<uint64_t>(x[i]), uy = static_cast<uint64_t>(y[i]);
+    if (kOp == '+') x[i] = static_cast<int64_t>(ux + uy);
+    if (kOp == '-') x[i] = static_cast<int64_t>(ux - uy);
+    if (kOp == '*') x[i] = static_cast<int64_t>(ux * uy);
+    if (kOp == '/') x[i] = x[i] / y[i];
+    if (kOp == '%') x[i] = (x[i] % y[i] != 0 && (x[i] % y[i] < 0) != (y[i] < 0)) ? x[i] % y[i] + y[i] : x[i] % y[i];
+  }
+  return from_vector(x, ab.shape());
 }
 
 Tensor identity_fold(const Importer& im, const pb::NodeProto& node) { return im.constant(node, 0); }
 
 }  // namespace
+
+Shape reshaped(const Importer& im, const pb::NodeProto& node, const Shape& in, const Tensor& target) {
+  require(target.dtype() == kInt64 && target.dim() == 1 && target.numel() >= 1 && target.numel() <= 8, im, node,
+          "needs a constant int64 shape of 1 to 8 values");
+  require(int_attribute(node, "allowzero", 0) == 0, im, node, "allowzero is not supported");
+  std::vector<int64_t> out = target.to_vector<int64_t>();
+  int64_t numel = 1, known = 1, unknown = -1;
+  for (int64_t d : in.vec()) numel *= d;  // bounded: the input exists (checked_size)
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == 0) {
+      require(i < in.size(), im, node, "a 0 in the shape copies an axis the input lacks");
+      out[i] = in[static_cast<int64_t>(i)];
+    }
+    require(out[i] >= -1 && (out[i] != -1 || unknown < 0), im, node, "sizes must be positive, 0 or one -1");
+    if (out[i] == -1) {
+      unknown = static_cast<int64_t>(i);
+      continue;
+    }
+    require(out[i] <= numel && (out[i] == 0 || known <= numel / out[i]), im, node,
+            "shape " + target.shape().str() + " holds more elements than the input's " + in.str());
+    known *= out[i];
+  }
+  if (unknown >= 0) {
+    require(known > 0 && numel % known == 0, im, node, "no size for -1 makes the input's " + in.str() + " fit");
+    out[unknown] = numel / known;
+  }
+  int64_t total = 1;
+  for (int64_t d : out) total *= d;
+  require(total == numel, im, node, "shape " + Shape(out).str() + " does not hold the input's " + in.str());
+  return Shape(out);
+}
 
 // Shape of a value whose shape is fixed (a symbolic batch has no constant shape).
 void shape_op(Importer& im, const pb::NodeProto& node) {
@@ -107,7 +220,9 @@ void shape_op(Importer& im, const pb::NodeProto& node) {
 const std::map<std::string, ConstantFold>& constant_folds() {
   static const std::map<std::string, ConstantFold> table = {
       {"Gather", gather}, {"Unsqueeze", unsqueeze_fold}, {"Concat", concat_fold}, {"Expand", expand_fold},
-      {"Identity", identity_fold}};
+      {"Identity", identity_fold}, {"Reshape", reshape_fold}, {"Slice", slice_fold},  {"Cast", cast_fold},
+      {"Sqrt", sqrt_fold},         {"Add", arithmetic_fold<'+'>}, {"Sub", arithmetic_fold<'-'>},
+      {"Mul", arithmetic_fold<'*'>}, {"Div", arithmetic_fold<'/'>}, {"Mod", arithmetic_fold<'%'>}};
   return table;
 }
 

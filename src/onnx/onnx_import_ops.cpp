@@ -334,9 +334,16 @@ void gemm(Importer& im, const pb::NodeProto& node) {
                                {a}, weights));
 }
 
-// MatMul by a constant 2-d matrix: a Dense layer without bias (over the last axis).
+// MatMul by a constant 2-d matrix: a Dense layer without bias (over the last axis); of two
+// values (attention's q kᵀ and its weights times v): NumPy's batched matmul, a merge.
 void matmul(Importer& im, const pb::NodeProto& node) {
   const Symbol a = im.value(node, 0);
+  if (!im.is_constant(node, 1)) {
+    const Symbol b = im.value(node, 1);
+    require(rank_of(a) >= 2 && rank_of(a) == rank_of(b), im, node, "needs two values of one rank, 2 or more");
+    return im.set_output(node, im.layer(node, "elementwiselambda", {{"function", "onnx.matmul"}, {"weights", json::array()}},
+                                        {a, b}));
+  }
   const Tensor w = im.constant(node, 1);
   require(w.dim() == 2 && w.dtype() == kFloat32 && w.size(0) == a.shape().back(), im, node,
           "needs a constant 2-d float32 right operand that fits the input");
@@ -350,15 +357,25 @@ void flatten(Importer& im, const pb::NodeProto& node) {
   im.set_output(node, im.layer(node, "flatten", json::object(), {x}));
 }
 
-// Reshape keeping the batch axis (Strata's Reshape takes the shape after it).
+// Reshape keeping a symbolic batch axis (Strata's Reshape takes the shape after it); with every
+// size fixed, any reshape (attention's [T, B·H, d] -> [B, H, T, d]): one of the first axis
+// goes through an added axis of size 1, Reshape keeping that one.
 void reshape_op(Importer& im, const pb::NodeProto& node) {
   const Symbol x = im.value(node, 0);
   const Tensor target = im.constant(node, 1);
+  const Shape& in = x.shape();
+  if (in[0] != -1) {
+    const Shape out = reshaped(im, node, in, im.constant(node, 1));
+    if (out[0] == in[0])
+      return im.set_output(node, im.layer(node, "reshape", {{"shape", std::vector<int64_t>(out.begin() + 1, out.end())}}, {x}));
+    require(out.size() < 8, im, node, "a reshape of the first axis needs a result of rank 7 at most");
+    const Symbol y = im.layer(node, "reshape", {{"shape", out.vec()}}, {squeeze(im, node, x, {0}, true)});
+    return im.set_output(node, squeeze(im, node, y, {0}, false));
+  }
   require(target.dtype() == kInt64 && target.dim() == 1 && target.numel() >= 1 && target.numel() <= 8, im, node,
           "needs a constant int64 shape of 1 to 8 values");
   require(int_attribute(node, "allowzero", 0) == 0, im, node, "allowzero is not supported");
   std::vector<int64_t> s = target.to_vector<int64_t>();
-  const Shape& in = x.shape();
   int64_t known = 1, rest = 1;  // the product of the input's non-batch axes, and of the target's
   for (int i = 1; i < in.size(); ++i) known *= in[i];
   std::vector<int64_t> after;
@@ -435,8 +452,19 @@ void identity(Importer& im, const pb::NodeProto& node) {
   im.set_output(node, im.value(node, 0));
 }
 
-// Gather from a constant table by integer ids: an Embedding.
+// Gather from a constant table by integer ids: an Embedding; from a value by one constant index
+// (attention's q, k, v out of one projection): a selection, the index the lambda's weight.
 void gather(Importer& im, const pb::NodeProto& node) {
+  if (!im.is_constant(node, 0)) {
+    const Symbol x = im.value(node, 0);
+    const Tensor index = im.constant(node, 1);
+    const int64_t axis = axis_attribute(im, node, 0, rank_of(x)), n = x.shape()[axis];
+    require(index.dtype() == kInt64 && index.dim() == 0 && axis < 8 && n > 0, im, node,
+            "from a computed value, only one int64 index (a scalar) on a fixed axis 0-7 is supported");
+    const int64_t i = index.item<int64_t>();
+    require(i >= -n && i < n, im, node, "index " + std::to_string(i) + " is out of range for " + x.shape().str());
+    return lambda(im, node, "onnx.select." + std::to_string(axis), x, {{"index", scalar(static_cast<float>(i < 0 ? i + n : i))}});
+  }
   const Tensor table = im.constant(node, 0);
   require(int_attribute(node, "axis", 0) == 0 && table.dim() == 2 && table.dtype() == kFloat32, im, node,
           "only an embedding lookup (a constant 2-d float32 table, axis 0) is supported");

@@ -1,7 +1,7 @@
 // Import of ONNX files written by PyTorch's own exporter (torch 2.5.1, torch.onnx.export with
 // opset 17, dynamo=False): each committed file (tests/onnx/fixtures/torch, made by
 // make_torch_fixtures.py there) computes in Strata what onnxruntime computed for the stored input
-// (tolerance 1e-4). No torch or Python at test time.
+// (tolerance 1e-4), and saves and loads whole. No torch or Python at test time.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -30,6 +30,13 @@ void check_torch(const std::string& name) {
   const std::vector<Tensor> got = model->run({arrays[0].second});
   ASSERT_EQ(got.size(), 1u);
   expect_close(got[0], arrays[1].second, name);
+  // An imported model is an ordinary static model: it saves and loads whole.
+  const auto dir = onnx_temp_dir("torch_" + name);
+  model->save((dir / "imported.safetensors").string());
+  auto loaded = nn::Model::load((dir / "imported.safetensors").string());
+  loaded->eval();
+  expect_close(loaded->run({arrays[0].second})[0], arrays[1].second, name + " saved and loaded");
+  std::filesystem::remove_all(dir);
 }
 
 std::string read(const std::string& path) {
@@ -47,6 +54,10 @@ TEST(OnnxTorch, Cnn) { check_torch("cnn"); }            // Conv, Relu, BatchNorm
 TEST(OnnxTorch, Lstm) { check_torch("lstm"); }          // Shape -> Expand (zero state), LSTM, MatMul
 TEST(OnnxTorch, Gru) { check_torch("gru"); }
 TEST(OnnxTorch, BidirectionalLstm) { check_torch("bilstm"); }
+// nn.TransformerEncoderLayer's modules (make_torch_fixtures.py says why not its forward): MatMul
+// of two values, Softmax, head reshapes of the first axis, Gather of q/k/v, shape arithmetic
+// (Shape, Slice, Mod, Cast, Sqrt, Div), LayerNormalization.
+TEST(OnnxTorch, TransformerEncoderLayer) { check_torch("encoder_layer"); }
 
 // An operator the import lacks is refused by name, the node named: every "Relu" of the MLP's
 // file renamed (the same length: the protobuf stays well formed), the operator among them.
