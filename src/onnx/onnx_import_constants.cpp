@@ -131,7 +131,11 @@ Tensor slice_fold(const Importer& im, const pb::NodeProto& node) {
 Tensor cast_fold(const Importer& im, const pb::NodeProto& node) {
   const int64_t to = int_attribute(node, "to", 0);
   require(to == pb::TensorProto::FLOAT || to == pb::TensorProto::INT64, im, node, "only casts to float32 and int64 are supported");
-  return cast(im.constant(node, 0), to == pb::TensorProto::FLOAT ? kFloat32 : kInt64);
+  const Tensor x = im.constant(node, 0);
+  if (to == pb::TensorProto::INT64 && x.dtype() == kFloat32)  // a float outside int64 has no value there
+    for (float v : x.to_vector<float>())
+      require(std::isfinite(v) && std::abs(v) < 9.2e18f, im, node, "a value cast to int64 is not finite or too large");
+  return cast(x, to == pb::TensorProto::FLOAT ? kFloat32 : kInt64);
 }
 
 Tensor sqrt_fold(const Importer& im, const pb::NodeProto& node) {
@@ -147,11 +151,12 @@ Tensor arithmetic_fold(const Importer& im, const pb::NodeProto& node) {
   const Tensor a = im.constant(node, 0), b = im.constant(node, 1);
   require(a.dtype() == b.dtype(), im, node, "needs operands of one element type");
   require(kOp != '%' || int_attribute(node, "fmod", 0) == 0, im, node, "fmod is not supported");
+  // Checked before anything is computed: two small operands can broadcast to a huge result.
+  const std::vector<int64_t> shape = broadcast(im, node, a.shape().vec(), b.shape().vec());
+  checked_size(shape, itemsize(a.dtype()), im.what() + ": " + node_str(node));
   if (a.dtype() == kFloat32 && kOp != '%')
     return kOp == '+' ? a + b : kOp == '-' ? a - b : kOp == '*' ? a * b : a / b;
   require(a.dtype() == kInt64, im, node, "needs float32 or int64 operands");
-  const std::vector<int64_t> shape = broadcast(im, node, a.shape().vec(), b.shape().vec());
-  checked_size(shape, itemsize(kInt64), im.what() + ": " + node_str(node));
   const Tensor ab = contiguous(broadcast_to(a, Shape(shape))), bb = contiguous(broadcast_to(b, Shape(shape)));
   std::vector<int64_t> x = ab.to_vector<int64_t>();
   const std::vector<int64_t> y = bb.to_vector<int64_t>();
@@ -182,7 +187,7 @@ Shape reshaped(const Importer& im, const pb::NodeProto& node, const Shape& in, c
   for (int64_t d : in.vec()) numel *= d;  // bounded: the input exists (checked_size)
   for (size_t i = 0; i < out.size(); ++i) {
     if (out[i] == 0) {
-      require(i < in.size(), im, node, "a 0 in the shape copies an axis the input lacks");
+      require(i < static_cast<size_t>(in.size()), im, node, "a 0 in the shape copies an axis the input lacks");
       out[i] = in[static_cast<int64_t>(i)];
     }
     require(out[i] >= -1 && (out[i] != -1 || unknown < 0), im, node, "sizes must be positive, 0 or one -1");

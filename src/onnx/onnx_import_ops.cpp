@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/nn/layer_config.hpp"
@@ -341,6 +342,13 @@ void matmul(Importer& im, const pb::NodeProto& node) {
   if (!im.is_constant(node, 1)) {
     const Symbol b = im.value(node, 1);
     require(rank_of(a) >= 2 && rank_of(a) == rank_of(b), im, node, "needs two values of one rank, 2 or more");
+    // The product's size, bounded as a file's tensors are (a symbolic batch counted as 1):
+    // small operands can make a huge one ([1, n, 1] times [1, 1, n]).
+    std::vector<int64_t> out;
+    for (int64_t i = 0; i < rank_of(a) - 1; ++i) out.push_back(std::max({a.shape()[i], b.shape()[i], int64_t{1}}));
+    out.back() = std::max<int64_t>(a.shape()[rank_of(a) - 2], 1);
+    out.push_back(std::max<int64_t>(b.shape().back(), 1));
+    checked_size(out, 4, im.what() + ": " + node_str(node));
     return im.set_output(node, im.layer(node, "elementwiselambda", {{"function", "onnx.matmul"}, {"weights", json::array()}},
                                         {a, b}));
   }
@@ -364,7 +372,7 @@ void reshape_op(Importer& im, const pb::NodeProto& node) {
   const Symbol x = im.value(node, 0);
   const Tensor target = im.constant(node, 1);
   const Shape& in = x.shape();
-  if (in[0] != -1) {
+  if (std::find(in.begin(), in.end(), -1) == in.end()) {
     const Shape out = reshaped(im, node, in, im.constant(node, 1));
     if (out[0] == in[0])
       return im.set_output(node, im.layer(node, "reshape", {{"shape", std::vector<int64_t>(out.begin() + 1, out.end())}}, {x}));
