@@ -1,6 +1,7 @@
 // The functions imported ONNX activations and constant arithmetic run as (nn::Lambda layers of
 // registered functions, so that an imported model saves and loads like any static model). Their
 // parameters (LeakyRelu's alpha, an added constant) are the Lambda's weights.
+#include "strata/core/error.hpp"
 #include "strata/nn/functions.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/linalg.hpp"
@@ -50,9 +51,13 @@ struct Registration {
       nn::register_function("onnx.squeeze." + std::to_string(axis), [axis](const Tensor& x) { return squeeze(x, axis); });
       nn::register_function("onnx.unsqueeze." + std::to_string(axis),
                             [axis](const Tensor& x) { return unsqueeze(x, axis); });
-      // Gather of one index (the weight, whose value the shape does not depend on)
+      // Gather of one index (the weight, whose value the shape does not depend on; a saved
+      // model's weight is outside input too: checked before it becomes an integer)
       nn::register_function("onnx.select." + std::to_string(axis), [axis](const Tensor& x, Ws w) {
-        return select(x, axis, static_cast<int64_t>(scalar(w, 0)));
+        const double i = scalar(w, 0);
+        STRATA_CHECK(axis < x.dim() && i >= 0 && i < static_cast<double>(x.size(axis)), "onnx.select.", axis,
+                     ": index ", i, " is out of range for ", x.shape().str());
+        return select(x, axis, static_cast<int64_t>(i));
       });
     }
   }

@@ -373,7 +373,7 @@ void reshape_op(Importer& im, const pb::NodeProto& node) {
   const Tensor target = im.constant(node, 1);
   const Shape& in = x.shape();
   if (std::find(in.begin(), in.end(), -1) == in.end()) {
-    const Shape out = reshaped(im, node, in, im.constant(node, 1));
+    const Shape out = reshaped(im, node, in, target);
     if (out[0] == in[0])
       return im.set_output(node, im.layer(node, "reshape", {{"shape", std::vector<int64_t>(out.begin() + 1, out.end())}}, {x}));
     require(out.size() < 8, im, node, "a reshape of the first axis needs a result of rank 7 at most");
@@ -467,8 +467,9 @@ void gather(Importer& im, const pb::NodeProto& node) {
     const Symbol x = im.value(node, 0);
     const Tensor index = im.constant(node, 1);
     const int64_t axis = axis_attribute(im, node, 0, rank_of(x)), n = x.shape()[axis];
-    require(index.dtype() == kInt64 && index.dim() == 0 && axis < 8 && n > 0, im, node,
-            "from a computed value, only one int64 index (a scalar) on a fixed axis 0-7 is supported");
+    // The index is kept as a float32 weight: exact up to 2^24.
+    require(index.dtype() == kInt64 && index.dim() == 0 && axis < 8 && n > 0 && n <= (1 << 24), im, node,
+            "from a computed value, only one int64 index (a scalar) on a fixed axis 0-7 of at most 2^24 is supported");
     const int64_t i = index.item<int64_t>();
     require(i >= -n && i < n, im, node, "index " + std::to_string(i) + " is out of range for " + x.shape().str());
     return lambda(im, node, "onnx.select." + std::to_string(axis), x, {{"index", scalar(static_cast<float>(i < 0 ? i + n : i))}});
