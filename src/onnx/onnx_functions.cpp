@@ -41,6 +41,15 @@ struct Registration {
     nn::register_function("onnx.hard_sigmoid",
                           [](const Tensor& x, Ws w) { return clamp(x * scalar(w, 0) + scalar(w, 1), 0.0, 1.0); });
     nn::register_function("onnx.matmul", [](const std::vector<Tensor>& xs, Ws) { return matmul(xs.at(0), xs.at(1)); });
+    // Comparisons as float32 0/1 (onnx_import_select.cpp), of two values or of a value and a
+    // constant (the weight).
+    nn::register_function("onnx.greater", [](const std::vector<Tensor>& xs, Ws w) {
+      return cast(gt(xs.at(0), xs.size() > 1 ? xs[1] : w.at(0)), kFloat32);
+    });
+    nn::register_function("onnx.less", [](const std::vector<Tensor>& xs, Ws w) {
+      return cast(lt(xs.at(0), xs.size() > 1 ? xs[1] : w.at(0)), kFloat32);
+    });
+    nn::register_function("onnx.where", [](const std::vector<Tensor>& xs, Ws) { return where(xs.at(0), xs.at(1), xs.at(2)); });
     nn::register_function("onnx.add", [](const Tensor& x, Ws w) { return x + w.at(0); });
     nn::register_function("onnx.sub", [](const Tensor& x, Ws w) { return x - w.at(0); });
     nn::register_function("onnx.mul", [](const Tensor& x, Ws w) { return x * w.at(0); });
@@ -51,6 +60,18 @@ struct Registration {
       nn::register_function("onnx.squeeze." + std::to_string(axis), [axis](const Tensor& x) { return squeeze(x, axis); });
       nn::register_function("onnx.unsqueeze." + std::to_string(axis),
                             [axis](const Tensor& x) { return unsqueeze(x, axis); });
+      // Slice: weights start, step and one whose length is the slice's (its shape, which a saved
+      // model's config keeps; values are zeros until assigned: a step of 0 is then taken as 1).
+      nn::register_function("onnx.slice." + std::to_string(axis), [axis](const Tensor& x, Ws w) {
+        const double start = scalar(w, 0), step = scalar(w, 1) == 0 ? 1 : scalar(w, 1);
+        const int64_t length = w.at(2).numel(), n = axis < x.dim() ? x.size(axis) : 0;
+        STRATA_CHECK(start >= 0 && start < n && step >= 1 && step <= n && length >= 1 &&
+                         start + static_cast<double>(length - 1) * step < n,
+                     "onnx.slice.", axis, ": start ", start, ", step ", step, " and length ", length, " do not fit ",
+                     x.shape().str());
+        const auto first = static_cast<int64_t>(start), stride = static_cast<int64_t>(step);
+        return slice(x, axis, first, first + (length - 1) * stride + 1, stride);
+      });
       // Gather of one index (the weight, whose value the shape does not depend on; a saved
       // model's weight is outside input too: checked before it becomes an integer)
       nn::register_function("onnx.select." + std::to_string(axis), [axis](const Tensor& x, Ws w) {

@@ -6,6 +6,7 @@
 
 #include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
+#include "strata/core/factory.hpp"
 #include "strata/nn/lambda.hpp"
 #include "strata/nn/layer_config.hpp"
 #include "strata/nn/load_weights.hpp"
@@ -50,6 +51,8 @@ DType input_dtype(const pb::ValueInfoProto& in, const std::string& what) {
 }
 
 }  // namespace
+
+Tensor scalar(float v) { return from_vector(std::vector<float>{v}, Shape{}); }
 
 void require(bool ok, const Importer& im, const pb::NodeProto& node, const std::string& message) {
   STRATA_CHECK(ok, im.what(), ": ", node_str(node), ": ", message);
@@ -129,6 +132,12 @@ nn::Symbol Importer::layer(const pb::NodeProto& node, const std::string& kind, c
   } catch (const Error& e) {
     throw Error(what_ + ": " + node_str(node) + ": " + e.what());
   }
+}
+
+nn::Symbol Importer::function(const pb::NodeProto& node, const std::string& function, const std::vector<nn::Symbol>& args,
+                              const std::vector<std::pair<std::string, Tensor>>& weights) {
+  return layer(node, args.size() == 1 ? "lambda" : "elementwiselambda",
+               {{"function", function}, {"weights", nn::lambda_weights_config(weights)}}, args, weights);
 }
 
 nn::Symbol Importer::transpose(const pb::NodeProto& node, const nn::Symbol& x, const std::vector<int64_t>& perm) {

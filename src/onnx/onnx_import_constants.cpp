@@ -102,29 +102,9 @@ Tensor reshape_fold(const Importer& im, const pb::NodeProto& node) {
   return reshape(x, reshaped(im, node, x.shape(), im.constant(node, 1)));
 }
 
-// Slice (opset 10+: starts, ends, axes and steps as inputs), positive steps.
 Tensor slice_fold(const Importer& im, const pb::NodeProto& node) {
   Tensor x = im.constant(node, 0);
-  auto input = [&](int i) {
-    if (im.num_inputs(node) <= static_cast<size_t>(i) || node.input(i).empty()) return std::vector<int64_t>{};
-    const Tensor t = im.constant(node, i);
-    require(t.dtype() == kInt64 && t.dim() == 1 && t.numel() <= 8, im, node, "starts, ends, axes and steps must be int64 vectors of 8 values at most");
-    return t.to_vector<int64_t>();
-  };
-  const std::vector<int64_t> starts = input(1), ends = input(2);
-  std::vector<int64_t> axes = input(3), steps = input(4);
-  if (axes.empty())
-    for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
-  if (steps.empty()) steps.assign(starts.size(), 1);
-  require(ends.size() == starts.size() && axes.size() == starts.size() && steps.size() == starts.size(), im, node,
-          "starts, ends, axes and steps must have one value per sliced axis");
-  for (size_t i = 0; i < starts.size(); ++i) {
-    require(axes[i] >= -x.dim() && axes[i] < x.dim() && steps[i] >= 1, im, node, "an axis is out of range or a step is not positive");
-    const int64_t axis = axes[i] < 0 ? axes[i] + x.dim() : axes[i], n = x.size(axis);
-    // ONNX clamps the bounds into [0, n] after counting negative ones from the end.
-    auto clamped = [n](int64_t v) { return std::clamp(v < 0 ? std::max(v, -n) + n : v, int64_t{0}, n); };
-    x = slice(x, axis, clamped(starts[i]), std::max(clamped(starts[i]), clamped(ends[i])), steps[i]);
-  }
+  for (const SliceRange& r : slice_ranges(im, node, x.shape())) x = slice(x, r.axis, r.start, r.end, r.step);
   return contiguous(x);
 }
 

@@ -229,13 +229,10 @@ void prelu(Importer& im, const pb::NodeProto& node) {
   im.set_output(node, im.channels_first(node, im.layer(node, "prelu", config, {im.channels_last(node, x)}, w)));
 }
 
-Tensor scalar(float v) { return from_vector(std::vector<float>{v}, Shape{}); }
-
 // A registered function of nn::Lambda (onnx_functions.cpp) with these parameters as weights.
 void lambda(Importer& im, const pb::NodeProto& node, const std::string& function, const Symbol& x,
             const std::vector<std::pair<std::string, Tensor>>& params = {}) {
-  const json config = {{"function", function}, {"weights", nn::lambda_weights_config(params)}};
-  im.set_output(node, im.layer(node, "lambda", config, {x}, params));
+  im.set_output(node, im.function(node, function, {x}, params));
 }
 
 template <const char* kFunction>
@@ -349,8 +346,7 @@ void matmul(Importer& im, const pb::NodeProto& node) {
     out.back() = std::max<int64_t>(a.shape()[rank_of(a) - 2], 1);
     out.push_back(std::max<int64_t>(b.shape().back(), 1));
     checked_size(out, 4, im.what() + ": " + node_str(node));
-    return im.set_output(node, im.layer(node, "elementwiselambda", {{"function", "onnx.matmul"}, {"weights", json::array()}},
-                                        {a, b}));
+    return im.set_output(node, im.function(node, "onnx.matmul", {a, b}));
   }
   const Tensor w = im.constant(node, 1);
   require(w.dim() == 2 && w.dtype() == kFloat32 && w.size(0) == a.shape().back(), im, node,
@@ -508,7 +504,7 @@ Symbol squeeze(Importer& im, const pb::NodeProto& node, const Symbol& x, std::ve
   for (int64_t a : axes) {
     require(a < 8, im, node, "axes past 7 are not supported");
     const std::string function = std::string(unsqueeze ? "onnx.unsqueeze." : "onnx.squeeze.") + std::to_string(a);
-    y = im.layer(node, "lambda", {{"function", function}, {"weights", json::array()}}, {y});
+    y = im.function(node, function, {y});
   }
   return y;
 }
@@ -558,6 +554,10 @@ const std::map<std::string, OpImport>& op_imports() {
       {"Dropout", identity},
       {"Gather", gather},
       {"Shape", shape_op},
+      {"Slice", slice_op},
+      {"Where", where_op},
+      {"Greater", compare_op},
+      {"Less", compare_op},
       {"Squeeze", squeeze_op},
       {"Unsqueeze", squeeze_op},
       {"RNN", recurrent},
