@@ -88,8 +88,9 @@ struct SliceRange {
   int64_t length() const { return end > start ? (end - start + step - 1) / step : 0; }
 };
 std::vector<SliceRange> slice_ranges(const Importer& im, const pb::NodeProto& node, const Shape& shape);
-// Slice, Where and the comparisons feeding it, on values (onnx_import_select.cpp).
+// Slice, Split, Where and the comparisons feeding it, on values (onnx_import_select.cpp).
 void slice_op(Importer& im, const pb::NodeProto& node);
+void split_op(Importer& im, const pb::NodeProto& node);
 void where_op(Importer& im, const pb::NodeProto& node);
 void compare_op(Importer& im, const pb::NodeProto& node);
 // Shape of a value whose shape is fixed: a constant (onnx_import_constants.cpp).

@@ -555,6 +555,7 @@ const std::map<std::string, OpImport>& op_imports() {
       {"Gather", gather},
       {"Shape", shape_op},
       {"Slice", slice_op},
+      {"Split", split_op},
       {"Where", where_op},
       {"Greater", compare_op},
       {"Less", compare_op},

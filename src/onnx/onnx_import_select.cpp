@@ -1,4 +1,4 @@
-// Selecting parts of values: Slice (PyTorch's chunk and x[:, a:b]), and Where with the
+// Selecting parts of values: Slice and Split (PyTorch's chunk, x[:, a:b], torch.split), and Where with the
 // comparisons that feed it (torch.where(h > 0, h, 0.1 * h)). A slice's start and step are its
 // lambda's weights and its length the shape of a third, so that a saved model, whose config keeps
 // weights' shapes but not their values, declares the same output shapes when it loads.
@@ -16,20 +16,32 @@ namespace strata::onnx::detail {
 
 namespace {
 
-std::vector<int64_t> int64s(const Importer& im, const pb::NodeProto& node, int i) {
+// Input i (absent: empty), a constant int64 vector of 8 values at most.
+std::vector<int64_t> int64s(const Importer& im, const pb::NodeProto& node, int i, const std::string& what) {
   if (im.num_inputs(node) <= static_cast<size_t>(i) || node.input(i).empty()) return {};
   const Tensor t = im.constant(node, i);
   require(t.dtype() == kInt64 && t.dim() == 1 && t.numel() <= 8, im, node,
-          "starts, ends, axes and steps must be constant int64 vectors of 8 values at most");
+          what + " must be a constant int64 vector of 8 values at most");
   return t.to_vector<int64_t>();
+}
+
+// The values [start, start + length) of x's axis, a lambda whose weights a saved model keeps.
+nn::Symbol slice(Importer& im, const pb::NodeProto& node, const nn::Symbol& x, int64_t axis, int64_t start,
+                 int64_t step, int64_t length) {
+  require(axis < 8 && length >= 1 && x.shape()[axis] <= (1 << 24), im, node,
+          "a part of a value needs one element or more, on an axis 0-7 of at most 2^24 (exact as float32 weights)");
+  return im.function(node, "onnx.slice." + std::to_string(axis), {x},
+                     {{"start", scalar(static_cast<float>(start))},
+                      {"step", scalar(static_cast<float>(step))},
+                      {"length", zeros(Shape{length})}});
 }
 
 }  // namespace
 
 std::vector<SliceRange> slice_ranges(const Importer& im, const pb::NodeProto& node, const Shape& shape) {
   const int64_t rank = static_cast<int64_t>(shape.size());
-  const std::vector<int64_t> starts = int64s(im, node, 1), ends = int64s(im, node, 2);
-  std::vector<int64_t> axes = int64s(im, node, 3), steps = int64s(im, node, 4);
+  const std::vector<int64_t> starts = int64s(im, node, 1, "starts"), ends = int64s(im, node, 2, "ends");
+  std::vector<int64_t> axes = int64s(im, node, 3, "axes"), steps = int64s(im, node, 4, "steps");
   if (axes.empty())
     for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
   if (steps.empty()) steps.assign(starts.size(), 1);
@@ -51,15 +63,32 @@ std::vector<SliceRange> slice_ranges(const Importer& im, const pb::NodeProto& no
 
 void slice_op(Importer& im, const pb::NodeProto& node) {
   nn::Symbol x = im.value(node, 0);
-  for (const SliceRange& r : slice_ranges(im, node, x.shape())) {
-    require(r.axis < 8 && r.length() >= 1 && x.shape()[r.axis] <= (1 << 24), im, node,
-            "a slice of a value needs one element or more, on an axis 0-7 of at most 2^24 (exact as float32 weights)");
-    x = im.function(node, "onnx.slice." + std::to_string(r.axis), {x},
-               {{"start", scalar(static_cast<float>(r.start))},
-                {"step", scalar(static_cast<float>(r.step))},
-                {"length", zeros(Shape{r.length()})}});
-  }
+  for (const SliceRange& r : slice_ranges(im, node, x.shape())) x = slice(im, node, x, r.axis, r.start, r.step, r.length());
   im.set_output(node, x);
+}
+
+// Split into the sizes given (input 1, or the attribute before opset 13) or into one equal part
+// per output (the last smaller, as opset 18 has it): one slice per output.
+void split_op(Importer& im, const pb::NodeProto& node) {
+  const nn::Symbol x = im.value(node, 0);
+  const int64_t axis = axis_attribute(im, node, 0, static_cast<int64_t>(x.shape().size())), n = x.shape()[axis],
+                parts = node.output_size();
+  require(n >= 1 && parts >= 1 && parts <= n, im, node, "needs a fixed axis with at least one element per output");
+  std::vector<int64_t> sizes = im.num_inputs(node) > 1 ? int64s(im, node, 1, "split") : ints_attribute(node, "split", {});
+  if (sizes.empty()) {
+    const int64_t part = (n + parts - 1) / parts;
+    for (int64_t i = 0; i < parts; ++i) sizes.push_back(std::min(part, n - i * part));
+  }
+  int64_t start = 0;
+  for (int64_t s : sizes) {
+    require(s >= 1 && s <= n - start, im, node, "the sizes must be positive and add up to the axis's " + std::to_string(n));
+    start += s;
+  }
+  require(start == n && static_cast<int64_t>(sizes.size()) == parts, im, node,
+          "needs one size per output, adding up to the axis's " + std::to_string(n));
+  start = 0;
+  for (int i = 0; i < parts; start += sizes[i], ++i)
+    if (!node.output(i).empty()) im.set_output(node, slice(im, node, x, axis, start, 1, sizes[i]), i);
 }
 
 // Greater / Less of a value and a constant, or of two values: 1 where it holds, else 0.

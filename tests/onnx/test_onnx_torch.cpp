@@ -55,7 +55,7 @@ TEST(OnnxTorch, Lstm) { check_torch("lstm"); }          // Shape -> Expand (zero
 TEST(OnnxTorch, Gru) { check_torch("gru"); }
 TEST(OnnxTorch, BidirectionalLstm) { check_torch("bilstm"); }
 // chunk and x[:, 1:4] (Slice of a value, its bounds from Shape arithmetic), torch.where (Greater,
-// Where), a GLU (Sigmoid, Mul of two values).
+// Where), a GLU (Sigmoid, Mul of two values), torch.split (Split) and torch.cat (Concat).
 TEST(OnnxTorch, SliceAndWhere) { check_torch("split_slice"); }
 // nn.TransformerEncoderLayer's modules (make_torch_fixtures.py says why not its forward): MatMul
 // of two values, Softmax, head reshapes of the first axis, Gather of q/k/v, shape arithmetic
