@@ -51,6 +51,8 @@ std::string read(const std::string& path) {
 TEST(OnnxTorch, Mlp) { check_torch("mlp"); }            // Gemm, Relu, Softmax
 TEST(OnnxTorch, GeluMlp) { check_torch("gelu_mlp"); }   // Div, Erf, Add, Mul: GELU
 TEST(OnnxTorch, Cnn) { check_torch("cnn"); }            // Conv, Relu, BatchNormalization, MaxPool, Flatten
+// The same CNN exported with dynamic_axes (batch "N"), run on a batch of 3.
+TEST(OnnxTorch, CnnDynamicBatch) { check_torch("cnn_dynamic_batch"); }
 TEST(OnnxTorch, Lstm) { check_torch("lstm"); }          // Shape -> Expand (zero state), LSTM, MatMul
 TEST(OnnxTorch, Gru) { check_torch("gru"); }
 TEST(OnnxTorch, BidirectionalLstm) { check_torch("bilstm"); }
