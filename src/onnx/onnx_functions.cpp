@@ -1,8 +1,10 @@
 // The functions imported ONNX activations and constant arithmetic run as (nn::Lambda layers of
 // registered functions, so that an imported model saves and loads like any static model). Their
 // parameters (LeakyRelu's alpha, an added constant) are the Lambda's weights.
+#include "strata/core/error.hpp"
 #include "strata/nn/functions.hpp"
 #include "strata/ops/elementwise.hpp"
+#include "strata/ops/linalg.hpp"
 #include "strata/ops/shape.hpp"
 #include "strata/ops/softmax.hpp"
 
@@ -12,6 +14,15 @@ namespace {
 
 double scalar(const std::vector<Tensor>& w, size_t i) { return w.at(i).item<double>(); }
 
+// erf, which Strata's ops lack (GELU computes it inside its kernel), from differentiable ops:
+// Abramowitz & Stegun 7.1.26, |error| <= 1.5e-7, near float32's own rounding of values near 1
+// and far below the 1e-4 the imports are checked to.
+Tensor erf(const Tensor& x) {
+  const Tensor a = strata::abs(x), t = reciprocal(a * 0.3275911 + 1.0);
+  const Tensor poly = t * (t * (t * (t * (t * 1.061405429 - 1.453152027) + 1.421413741) - 0.284496736) + 0.254829592);
+  return sign(x) * (1.0 - poly * strata::exp(-square(a)));
+}
+
 struct Registration {
   Registration() {
     using Ws = const std::vector<Tensor>&;
@@ -20,6 +31,7 @@ struct Registration {
     nn::register_function("onnx.tanh", [](const Tensor& x) { return strata::tanh(x); });
     nn::register_function("onnx.softplus", [](const Tensor& x) { return strata::softplus(x); });
     nn::register_function("onnx.softsign", [](const Tensor& x) { return strata::softsign(x); });
+    nn::register_function("onnx.erf", [](const Tensor& x) { return erf(x); });
     nn::register_function("onnx.selu", [](const Tensor& x) { return strata::selu(x); });
     nn::register_function("onnx.softmax", [](const Tensor& x) { return strata::softmax(x, -1); });
     nn::register_function("onnx.leaky_relu", [](const Tensor& x, Ws w) { return strata::leaky_relu(x, scalar(w, 0)); });
@@ -28,6 +40,16 @@ struct Registration {
     // max(0, min(1, alpha x + beta))
     nn::register_function("onnx.hard_sigmoid",
                           [](const Tensor& x, Ws w) { return clamp(x * scalar(w, 0) + scalar(w, 1), 0.0, 1.0); });
+    nn::register_function("onnx.matmul", [](const std::vector<Tensor>& xs, Ws) { return matmul(xs.at(0), xs.at(1)); });
+    // Comparisons as float32 0/1 (onnx_import_select.cpp), of two values or of a value and a
+    // constant (the weight).
+    nn::register_function("onnx.greater", [](const std::vector<Tensor>& xs, Ws w) {
+      return cast(gt(xs.at(0), xs.size() > 1 ? xs[1] : w.at(0)), kFloat32);
+    });
+    nn::register_function("onnx.less", [](const std::vector<Tensor>& xs, Ws w) {
+      return cast(lt(xs.at(0), xs.size() > 1 ? xs[1] : w.at(0)), kFloat32);
+    });
+    nn::register_function("onnx.where", [](const std::vector<Tensor>& xs, Ws) { return where(xs.at(0), xs.at(1), xs.at(2)); });
     nn::register_function("onnx.add", [](const Tensor& x, Ws w) { return x + w.at(0); });
     nn::register_function("onnx.sub", [](const Tensor& x, Ws w) { return x - w.at(0); });
     nn::register_function("onnx.mul", [](const Tensor& x, Ws w) { return x * w.at(0); });
@@ -38,6 +60,26 @@ struct Registration {
       nn::register_function("onnx.squeeze." + std::to_string(axis), [axis](const Tensor& x) { return squeeze(x, axis); });
       nn::register_function("onnx.unsqueeze." + std::to_string(axis),
                             [axis](const Tensor& x) { return unsqueeze(x, axis); });
+      // Slice: weights start, step and one whose length is the slice's (its shape, which a saved
+      // model's config keeps; values are zeros until assigned: a step of 0 is then taken as 1).
+      nn::register_function("onnx.slice." + std::to_string(axis), [axis](const Tensor& x, Ws w) {
+        const double start = scalar(w, 0), step = scalar(w, 1) == 0 ? 1 : scalar(w, 1);
+        const int64_t length = w.at(2).numel(), n = axis < x.dim() ? x.size(axis) : 0;
+        STRATA_CHECK(start >= 0 && start < n && step >= 1 && step <= n && length >= 1 &&
+                         start + static_cast<double>(length - 1) * step < n,
+                     "onnx.slice.", axis, ": start ", start, ", step ", step, " and length ", length, " do not fit ",
+                     x.shape().str());
+        const auto first = static_cast<int64_t>(start), stride = static_cast<int64_t>(step);
+        return slice(x, axis, first, first + (length - 1) * stride + 1, stride);
+      });
+      // Gather of one index (the weight, whose value the shape does not depend on; a saved
+      // model's weight is outside input too: checked before it becomes an integer)
+      nn::register_function("onnx.select." + std::to_string(axis), [axis](const Tensor& x, Ws w) {
+        const double i = scalar(w, 0);
+        STRATA_CHECK(axis < x.dim() && i >= 0 && i < static_cast<double>(x.size(axis)), "onnx.select.", axis,
+                     ": index ", i, " is out of range for ", x.shape().str());
+        return select(x, axis, static_cast<int64_t>(i));
+      });
     }
   }
 };

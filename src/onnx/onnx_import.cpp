@@ -6,6 +6,7 @@
 
 #include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
+#include "strata/core/factory.hpp"
 #include "strata/nn/lambda.hpp"
 #include "strata/nn/layer_config.hpp"
 #include "strata/nn/load_weights.hpp"
@@ -50,6 +51,19 @@ DType input_dtype(const pb::ValueInfoProto& in, const std::string& what) {
 }
 
 }  // namespace
+
+Tensor scalar(float v) { return from_vector(std::vector<float>{v}, Shape{}); }
+
+void require(bool ok, const Importer& im, const pb::NodeProto& node, const std::string& message) {
+  STRATA_CHECK(ok, im.what(), ": ", node_str(node), ": ", message);
+}
+
+int64_t axis_attribute(const Importer& im, const pb::NodeProto& node, int64_t fallback, int64_t rank) {
+  const int64_t axis = int_attribute(node, "axis", fallback);
+  require(axis >= -rank && axis < rank, im, node, "axis " + std::to_string(axis) + " is out of range for rank " +
+                                                       std::to_string(rank));
+  return axis < 0 ? axis + rank : axis;
+}
 
 Importer::Importer(const pb::GraphProto& graph, const std::string& what) : graph_(graph), what_(what) {
   for (const auto& init : graph.initializer()) add_constant(init.name(), tensor_from(init));
@@ -120,6 +134,12 @@ nn::Symbol Importer::layer(const pb::NodeProto& node, const std::string& kind, c
   }
 }
 
+nn::Symbol Importer::function(const pb::NodeProto& node, const std::string& function, const std::vector<nn::Symbol>& args,
+                              const std::vector<std::pair<std::string, Tensor>>& weights) {
+  return layer(node, args.size() == 1 ? "lambda" : "elementwiselambda",
+               {{"function", function}, {"weights", nn::lambda_weights_config(weights)}}, args, weights);
+}
+
 nn::Symbol Importer::transpose(const pb::NodeProto& node, const nn::Symbol& x, const std::vector<int64_t>& perm) {
   return layer(node, "transpose", {{"perm", perm}}, {x});
 }
@@ -145,6 +165,12 @@ void Importer::set_output(const pb::NodeProto& node, const nn::Symbol& s, int i)
                node.output(i), "' is defined twice");
 }
 
+void Importer::set_constant(const pb::NodeProto& node, Tensor t) {
+  STRATA_CHECK(node.output_size() == 1 && !values_.count(node.output(0)), what_, ": ", node_str(node),
+               " must have one output, defined once");
+  add_constant(node.output(0), std::move(t));
+}
+
 std::shared_ptr<nn::Model> Importer::run(const std::string& name) {
   std::vector<nn::Symbol> inputs, outputs;
   for (const auto& in : graph_.input()) {
@@ -168,6 +194,14 @@ std::shared_ptr<nn::Model> Importer::run(const std::string& name) {
       STRATA_CHECK(v != nullptr && v->type() == pb::AttributeProto::TENSOR && node.output_size() == 1, what_, ": ",
                    node_str(node), ": only a Constant holding a tensor 'value' is supported");
       add_constant(node.output(0), tensor_from(v->t()));
+      continue;
+    }
+    const auto fold = constant_folds().find(node.op_type());
+    bool constant = fold != constant_folds().end() && num_inputs(node) > 0;
+    for (size_t i = 0; constant && i < num_inputs(node); ++i)
+      constant = node.input(static_cast<int>(i)).empty() || constants_.count(node.input(static_cast<int>(i)));
+    if (constant) {
+      set_constant(node, fold->second(*this, node));
       continue;
     }
     auto it = op_imports().find(node.op_type());

@@ -36,11 +36,17 @@ class Importer {
   // the node's. `weights` ("W" -> tensor) are assigned once the model is built.
   nn::Symbol layer(const pb::NodeProto& node, const std::string& kind, const nlohmann::json& config,
                    const std::vector<nn::Symbol>& args, const std::vector<std::pair<std::string, Tensor>>& weights = {});
+  // A registered function (onnx_functions.cpp) of args with these weights: a `lambda` layer of
+  // one value, an `elementwiselambda` of several.
+  nn::Symbol function(const pb::NodeProto& node, const std::string& function, const std::vector<nn::Symbol>& args,
+                      const std::vector<std::pair<std::string, Tensor>>& weights = {});
   nn::Symbol transpose(const pb::NodeProto& node, const nn::Symbol& x, const std::vector<int64_t>& perm);
   nn::Symbol channels_last(const pb::NodeProto& node, const nn::Symbol& x);   // [N, C, ...] -> [N, ..., C]
   nn::Symbol channels_first(const pb::NodeProto& node, const nn::Symbol& x);  // and back
   // Output i of the node is `s`.
   void set_output(const pb::NodeProto& node, const nn::Symbol& s, int i = 0);
+  // The node's only output is the constant `t` (computed from constants while importing).
+  void set_constant(const pb::NodeProto& node, Tensor t);
   // Whether a node or the graph's outputs read this value.
   bool used(const std::string& value) const { return used_.count(value) > 0; }
 
@@ -57,9 +63,38 @@ class Importer {
   std::vector<std::pair<std::string, Tensor>> weights_;
 };
 
+// A float32 scalar (a lambda's parameter).
+Tensor scalar(float v);
+// Throws "<what>: node '...' (Op): <message>" unless ok.
+void require(bool ok, const Importer& im, const pb::NodeProto& node, const std::string& message);
+// The node's "axis" attribute (or `fallback`), checked to be in [-rank, rank), as an index.
+int64_t axis_attribute(const Importer& im, const pb::NodeProto& node, int64_t fallback, int64_t rank);
+
 // The handlers, by ONNX operator (onnx_import_ops.cpp): each adds the layers of one node.
 using OpImport = void (*)(Importer& im, const pb::NodeProto& node);
 const std::map<std::string, OpImport>& op_imports();
+// Operators computed while importing when all their inputs are constants (shape arithmetic,
+// onnx_import_constants.cpp): the node's output becomes a constant of the graph.
+using ConstantFold = Tensor (*)(const Importer& im, const pb::NodeProto& node);
+const std::map<std::string, ConstantFold>& constant_folds();
+// A Reshape node's target for an input of fixed shape `in` (0 copies an axis, -1 takes the rest),
+// checked to hold the same elements.
+Shape reshaped(const Importer& im, const pb::NodeProto& node, const Shape& in, const Tensor& target);
+// A Slice node's ranges (starts, ends, axes and steps as constant inputs, opset 10 on; positive
+// steps) on a value of this shape, its bounds clamped into the axes as ONNX does
+// (onnx_import_select.cpp). The sliced axes must have a fixed size.
+struct SliceRange {
+  int64_t axis, start, end, step;
+  int64_t length() const { return end > start ? (end - start + step - 1) / step : 0; }
+};
+std::vector<SliceRange> slice_ranges(const Importer& im, const pb::NodeProto& node, const Shape& shape);
+// Slice, Split, Where and the comparisons feeding it, on values (onnx_import_select.cpp).
+void slice_op(Importer& im, const pb::NodeProto& node);
+void split_op(Importer& im, const pb::NodeProto& node);
+void where_op(Importer& im, const pb::NodeProto& node);
+void compare_op(Importer& im, const pb::NodeProto& node);
+// Shape of a value whose shape is fixed: a constant (onnx_import_constants.cpp).
+void shape_op(Importer& im, const pb::NodeProto& node);
 // RNN, LSTM and GRU (onnx_import_recurrent.cpp).
 void recurrent(Importer& im, const pb::NodeProto& node);
 // Squeeze and Unsqueeze, as lambdas (also used by the recurrent import).

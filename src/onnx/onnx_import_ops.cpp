@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/nn/layer_config.hpp"
@@ -21,10 +22,6 @@ using nlohmann::json;
 using nn::Symbol;
 
 int64_t rank_of(const Symbol& s) { return static_cast<int64_t>(s.shape().size()); }
-
-void require(bool ok, const Importer& im, const pb::NodeProto& node, const std::string& what) {
-  STRATA_CHECK(ok, im.what(), ": ", node_str(node), ": ", what);
-}
 
 // Strata's padding for a window operator's auto_pad / pads.
 json padding_of(const Importer& im, const pb::NodeProto& node, int64_t spatial) {
@@ -188,9 +185,8 @@ void batch_norm(Importer& im, const pb::NodeProto& node) {
 void layer_norm(Importer& im, const pb::NodeProto& node) {
   const Symbol x = im.value(node, 0);
   const int64_t r = rank_of(x);
-  int64_t axis = int_attribute(node, "axis", -1);
-  if (axis < 0) axis += r;
-  require(axis >= 1 && axis < r && node.output_size() == 1, im, node,
+  const int64_t axis = axis_attribute(im, node, -1, r);
+  require(axis >= 1 && node.output_size() == 1, im, node,
           "needs an axis after the batch and only the first output");
   require(int_attribute(node, "stash_type", 1) == 1, im, node, "only stash_type 1 (float) is supported");
   const Shape& s = x.shape();
@@ -233,13 +229,10 @@ void prelu(Importer& im, const pb::NodeProto& node) {
   im.set_output(node, im.channels_first(node, im.layer(node, "prelu", config, {im.channels_last(node, x)}, w)));
 }
 
-Tensor scalar(float v) { return from_vector(std::vector<float>{v}, Shape{}); }
-
 // A registered function of nn::Lambda (onnx_functions.cpp) with these parameters as weights.
 void lambda(Importer& im, const pb::NodeProto& node, const std::string& function, const Symbol& x,
             const std::vector<std::pair<std::string, Tensor>>& params = {}) {
-  const json config = {{"function", function}, {"weights", nn::lambda_weights_config(params)}};
-  im.set_output(node, im.layer(node, "lambda", config, {x}, params));
+  im.set_output(node, im.function(node, function, {x}, params));
 }
 
 template <const char* kFunction>
@@ -247,7 +240,7 @@ void unary(Importer& im, const pb::NodeProto& node) {
   lambda(im, node, kFunction, im.value(node, 0));
 }
 constexpr char kRelu[] = "onnx.relu", kSigmoid[] = "onnx.sigmoid", kTanh[] = "onnx.tanh", kSoftplus[] = "onnx.softplus",
-               kSoftsign[] = "onnx.softsign";
+               kSoftsign[] = "onnx.softsign", kErf[] = "onnx.erf";
 
 void selu(Importer& im, const pb::NodeProto& node) {
   require(std::abs(float_attribute(node, "alpha", 1.67326319f) - 1.67326319f) < 1e-6f &&
@@ -258,9 +251,7 @@ void selu(Importer& im, const pb::NodeProto& node) {
 
 void softmax(Importer& im, const pb::NodeProto& node) {
   const Symbol x = im.value(node, 0);
-  int64_t axis = int_attribute(node, "axis", -1);
-  if (axis < 0) axis += rank_of(x);
-  require(axis == rank_of(x) - 1, im, node, "only a softmax over the last axis is supported");
+  require(axis_attribute(im, node, -1, rank_of(x)) == rank_of(x) - 1, im, node, "only a softmax over the last axis is supported");
   lambda(im, node, "onnx.softmax", x);
 }
 
@@ -341,9 +332,22 @@ void gemm(Importer& im, const pb::NodeProto& node) {
                                {a}, weights));
 }
 
-// MatMul by a constant 2-d matrix: a Dense layer without bias (over the last axis).
+// MatMul by a constant 2-d matrix: a Dense layer without bias (over the last axis); of two
+// values (attention's q kᵀ and its weights times v): NumPy's batched matmul, a merge.
 void matmul(Importer& im, const pb::NodeProto& node) {
   const Symbol a = im.value(node, 0);
+  if (!im.is_constant(node, 1)) {
+    const Symbol b = im.value(node, 1);
+    require(rank_of(a) >= 2 && rank_of(a) == rank_of(b), im, node, "needs two values of one rank, 2 or more");
+    // The product's size, bounded as a file's tensors are (a symbolic batch counted as 1):
+    // small operands can make a huge one ([1, n, 1] times [1, 1, n]).
+    std::vector<int64_t> out;
+    for (int64_t i = 0; i < rank_of(a) - 1; ++i) out.push_back(std::max({a.shape()[i], b.shape()[i], int64_t{1}}));
+    out.back() = std::max<int64_t>(a.shape()[rank_of(a) - 2], 1);
+    out.push_back(std::max<int64_t>(b.shape().back(), 1));
+    checked_size(out, 4, im.what() + ": " + node_str(node));
+    return im.set_output(node, im.function(node, "onnx.matmul", {a, b}));
+  }
   const Tensor w = im.constant(node, 1);
   require(w.dim() == 2 && w.dtype() == kFloat32 && w.size(0) == a.shape().back(), im, node,
           "needs a constant 2-d float32 right operand that fits the input");
@@ -357,15 +361,25 @@ void flatten(Importer& im, const pb::NodeProto& node) {
   im.set_output(node, im.layer(node, "flatten", json::object(), {x}));
 }
 
-// Reshape keeping the batch axis (Strata's Reshape takes the shape after it).
+// Reshape keeping a symbolic batch axis (Strata's Reshape takes the shape after it); with every
+// size fixed, any reshape (attention's [T, B·H, d] -> [B, H, T, d]): one of the first axis
+// goes through an added axis of size 1, Reshape keeping that one.
 void reshape_op(Importer& im, const pb::NodeProto& node) {
   const Symbol x = im.value(node, 0);
   const Tensor target = im.constant(node, 1);
+  const Shape& in = x.shape();
+  if (std::find(in.begin(), in.end(), -1) == in.end()) {
+    const Shape out = reshaped(im, node, in, target);
+    if (out[0] == in[0])
+      return im.set_output(node, im.layer(node, "reshape", {{"shape", std::vector<int64_t>(out.begin() + 1, out.end())}}, {x}));
+    require(out.size() < 8, im, node, "a reshape of the first axis needs a result of rank 7 at most");
+    const Symbol y = im.layer(node, "reshape", {{"shape", out.vec()}}, {squeeze(im, node, x, {0}, true)});
+    return im.set_output(node, squeeze(im, node, y, {0}, false));
+  }
   require(target.dtype() == kInt64 && target.dim() == 1 && target.numel() >= 1 && target.numel() <= 8, im, node,
           "needs a constant int64 shape of 1 to 8 values");
   require(int_attribute(node, "allowzero", 0) == 0, im, node, "allowzero is not supported");
   std::vector<int64_t> s = target.to_vector<int64_t>();
-  const Shape& in = x.shape();
   int64_t known = 1, rest = 1;  // the product of the input's non-batch axes, and of the target's
   for (int i = 1; i < in.size(); ++i) known *= in[i];
   std::vector<int64_t> after;
@@ -400,9 +414,8 @@ void concat(Importer& im, const pb::NodeProto& node) {
   for (size_t i = 0; i < im.num_inputs(node); ++i) xs.push_back(im.value(node, static_cast<int>(i)));
   require(!xs.empty(), im, node, "needs inputs");
   if (xs.size() == 1) return im.set_output(node, xs[0]);
-  int64_t axis = int_attribute(node, "axis", 1);
-  if (axis < 0) axis += rank_of(xs[0]);
-  require(axis >= 1 && axis < rank_of(xs[0]), im, node, "the axis must be one after the batch");
+  const int64_t axis = axis_attribute(im, node, 1, rank_of(xs[0]));
+  require(axis >= 1, im, node, "the axis must be one after the batch");
   im.set_output(node, im.layer(node, "concat", {{"concat_dim", axis}}, xs));
 }
 
@@ -443,8 +456,20 @@ void identity(Importer& im, const pb::NodeProto& node) {
   im.set_output(node, im.value(node, 0));
 }
 
-// Gather from a constant table by integer ids: an Embedding.
+// Gather from a constant table by integer ids: an Embedding; from a value by one constant index
+// (attention's q, k, v out of one projection): a selection, the index the lambda's weight.
 void gather(Importer& im, const pb::NodeProto& node) {
+  if (!im.is_constant(node, 0)) {
+    const Symbol x = im.value(node, 0);
+    const Tensor index = im.constant(node, 1);
+    const int64_t axis = axis_attribute(im, node, 0, rank_of(x)), n = x.shape()[axis];
+    // The index is kept as a float32 weight: exact up to 2^24.
+    require(index.dtype() == kInt64 && index.dim() == 0 && axis < 8 && n > 0 && n <= (1 << 24), im, node,
+            "from a computed value, only one int64 index (a scalar) on a fixed axis 0-7 of at most 2^24 is supported");
+    const int64_t i = index.item<int64_t>();
+    require(i >= -n && i < n, im, node, "index " + std::to_string(i) + " is out of range for " + x.shape().str());
+    return lambda(im, node, "onnx.select." + std::to_string(axis), x, {{"index", scalar(static_cast<float>(i < 0 ? i + n : i))}});
+  }
   const Tensor table = im.constant(node, 0);
   require(int_attribute(node, "axis", 0) == 0 && table.dim() == 2 && table.dtype() == kFloat32, im, node,
           "only an embedding lookup (a constant 2-d float32 table, axis 0) is supported");
@@ -479,7 +504,7 @@ Symbol squeeze(Importer& im, const pb::NodeProto& node, const Symbol& x, std::ve
   for (int64_t a : axes) {
     require(a < 8, im, node, "axes past 7 are not supported");
     const std::string function = std::string(unsqueeze ? "onnx.unsqueeze." : "onnx.squeeze.") + std::to_string(a);
-    y = im.layer(node, "lambda", {{"function", function}, {"weights", json::array()}}, {y});
+    y = im.function(node, function, {y});
   }
   return y;
 }
@@ -503,6 +528,7 @@ const std::map<std::string, OpImport>& op_imports() {
       {"Tanh", unary<kTanh>},
       {"Softplus", unary<kSoftplus>},
       {"Softsign", unary<kSoftsign>},
+      {"Erf", unary<kErf>},
       {"Selu", selu},
       {"Softmax", softmax},
       {"LeakyRelu", leaky_relu},
@@ -527,6 +553,12 @@ const std::map<std::string, OpImport>& op_imports() {
       {"Identity", identity},
       {"Dropout", identity},
       {"Gather", gather},
+      {"Shape", shape_op},
+      {"Slice", slice_op},
+      {"Split", split_op},
+      {"Where", where_op},
+      {"Greater", compare_op},
+      {"Less", compare_op},
       {"Squeeze", squeeze_op},
       {"Unsqueeze", squeeze_op},
       {"RNN", recurrent},

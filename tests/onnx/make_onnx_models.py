@@ -142,3 +142,17 @@ save("short_initializer", [helper.make_node("MatMul", ["x", "w"], ["y"], name="m
      [tensor("y", ["N", 3])], [short], None, check=False)
 save("huge_input", [helper.make_node("Relu", ["x"], ["y"], name="relu")], [tensor("x", ["N", 2**31, 2**31, 2**31])],
      [tensor("y", ["N", 2**31, 2**31, 2**31])], [], None)
+
+# Hostile shape arithmetic (computed while importing): a broadcast to 2^40 elements, a product of
+# two values of 2^40 elements, an integer division by zero, an index past its axis.
+relu = helper.make_node("Relu", ["x"], ["y"], name="relu")
+save("huge_expand", [helper.make_node("Expand", ["one", "big"], ["e"], name="expand"), relu],
+     [tensor("x", ["N", 3])], [tensor("y", ["N", 3])],
+     [init("one", [1]), ints("big", [2**20, 2**20])], None, check=False)
+save("huge_matmul", [helper.make_node("Transpose", ["x"], ["t"], name="t", perm=[0, 2, 1]),
+                     helper.make_node("MatMul", ["x", "t"], ["y"], name="outer")],
+     [tensor("x", [1, 2**20, 1])], [tensor("y", [1, 2**20, 2**20])], [], None)
+save("divide_by_zero", [helper.make_node("Div", ["four", "zero"], ["q"], name="div"), relu],
+     [tensor("x", ["N", 3])], [tensor("y", ["N", 3])], [ints("four", [4]), ints("zero", [0])], None)
+save("gather_out_of_range", [helper.make_node("Gather", ["x", "five"], ["y"], name="pick", axis=1)],
+     [tensor("x", ["N", 3])], [tensor("y", ["N"])], [numpy_helper.from_array(np.array(5, np.int64), "five")], None)

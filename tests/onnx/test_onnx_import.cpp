@@ -90,6 +90,16 @@ TEST(OnnxImport, RefusesAnInputTooLargeToHold) {
   expect_error([] { onnx::load_onnx((generated() / "huge_input.onnx").string()); }, {"input 'x'"});
 }
 
+// Shape arithmetic and attention ops are bounded before they compute or allocate anything.
+TEST(OnnxImport, RefusesHostileShapeArithmetic) {
+  if (onnx_python().empty()) GTEST_SKIP() << "onnx could not be installed from PyPI (offline?)";
+  auto load = [](const std::string& name) { return [name] { onnx::load_onnx((generated() / (name + ".onnx")).string()); }; };
+  expect_error(load("huge_expand"), {"huge_expand.onnx", "node 'expand' (Expand)", "1048576"});
+  expect_error(load("huge_matmul"), {"huge_matmul.onnx", "node 'outer' (MatMul)", "1048576"});
+  expect_error(load("divide_by_zero"), {"node 'div' (Div)", "division by zero"});
+  expect_error(load("gather_out_of_range"), {"node 'pick' (Gather)", "index 5 is out of range"});
+}
+
 TEST(OnnxImport, RefusesBytesThatAreNotOnnx) {
   expect_error([] { onnx::from_onnx(std::string("\x08\x07garbage\xff\xff\xff", 12), "junk"); }, {"junk"});
   expect_error([] { onnx::from_onnx("", "empty"); }, {"empty"});
