@@ -94,21 +94,7 @@ TEST(OnnxExport, RecurrentLayers) {
 }
 
 TEST(OnnxExport, AttentionAndTransformers) {
-  // A pre-norm encoder stack with gelu and a final norm, a post-norm encoder layer with relu,
-  // cross-attention between the two and a LayerNorm.
-  auto x = nn::Input({-1, 5, 8}, "tokens");
-  nn::TransformerOptions pre{.dim_feedforward = 16, .activation = "gelu", .norm_first = true};
-  nn::TransformerOptions post{.dim_feedforward = 12};
-  auto a = nn::TransformerEncoder(2, 8, 2, pre, true, "encoder")(x);
-  auto b = nn::TransformerEncoderLayer(8, 4, post, "encoder_layer")(x);
-  auto c = nn::MultiheadAttention(8, 2, 0.1, true, "cross")({a, b});
-  auto y = nn::LayerNorm("tanh", 1e-5, -1, -1, true, true, "norm")(c);
-  // Decoders over the encoder's output as memory: a post-norm stack with a final norm, a
-  // pre-norm layer.
-  auto d = nn::TransformerDecoder(2, 8, 2, post, true, "decoder")({b, a});
-  d = nn::TransformerDecoderLayer(8, 2, pre, "decoder_layer")({d, a});
-  nn::Model net(std::vector<nn::Symbol>{x}, std::vector<nn::Symbol>{y, a, d}, "transformer");
-  randomize_weights(net, {"gamma", "beta"}, 17);  // away from 1 and 0
+  nn::Model net = transformer_model();
   check_export(net, {images({2, 5, 8})}, "transformer");
 }
 

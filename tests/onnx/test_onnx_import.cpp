@@ -134,6 +134,14 @@ TEST(OnnxImport, RoundTripRecurrent) {
   check_round_trip(net, {images({3, 6, 4})});
 }
 
+// Strata's attention splits heads with Reshape [0, 0, heads, d] (0: keep that size), so the
+// batch stays symbolic: the imported model runs any batch.
+TEST(OnnxImport, RoundTripAttentionAndTransformers) {
+  nn::Model net = transformer_model();
+  check_round_trip(net, {images({2, 5, 8})});
+  check_round_trip(net, {images({3, 5, 8})});
+}
+
 TEST(OnnxImport, RoundTripPReluAndScale) {
   nn::Model net = prelu_model();
   check_round_trip(net, {images({2, 6, 5, 3})});
