@@ -86,11 +86,15 @@ bool DynamicBatcher::run_on_caller(Job& job, std::unique_lock<std::mutex>& lock)
 }
 
 void DynamicBatcher::release(size_t replica) {
+  bool waited_for;
   {
     std::lock_guard lock(mutex_);
     replica_busy_[replica] = 0;
+    waited_for = !queue_.empty() || draining_;
   }
-  queued_.notify_all();  // its worker may be waiting for it with requests queued
+  // Its worker may be waiting for it with requests queued. With none, waking the workers would
+  // cost each lone request a context switch for nothing (a tenth of the server's time at 1 client).
+  if (waited_for) queued_.notify_all();
 }
 
 void DynamicBatcher::drain() {
