@@ -95,7 +95,10 @@ void GradientBuckets::start_ready_buckets() {
     }
     ++started_;
   }
-  // Open MPI advances non-blocking collectives only inside MPI calls: each hook gives them a turn.
+  // Open MPI advances non-blocking collectives only inside MPI calls: each hook gives them a turn
+  // (a test costs microseconds). The alternative, a communication thread running each bucket's
+  // blocking all-reduce (Debian's Open MPI 4.1 gives MPI_THREAD_MULTIPLE), was slower on 2
+  // shared cores: its waiting spins on the cores that backward needs (docs/distributed.md).
   int done = 0;
   MPI_Testall(static_cast<int>(started_), requests_.data(), &done, MPI_STATUSES_IGNORE);
 }
