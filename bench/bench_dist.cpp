@@ -1,16 +1,21 @@
 // bench_dist: what data parallelism costs on this machine. An MPI job; rank 0 prints the tables:
 //   OMP_NUM_THREADS=1 mpirun -n 2 build/bench/bench_dist      (and -n 1 for the one-process step)
-// 1. All-reduce: Strata's bucket pass (gradients copied into buckets, one MPI_Iallreduce per
-//    bucket, wait, average, copy back) against MPI_Allreduce on one buffer of the same size.
+// 1. All-reduce: Strata's bucket pass (gradients copied into buckets, or a lone weight's reduced
+//    in place; one MPI_Iallreduce per bucket, wait, average, copy back) against MPI_Allreduce on
+//    one buffer of the same size.
 // 2. An MLP 784-800-800-10 (DESIGN.md's, without dropout), global batch 256 split over the
-//    ranks: step time of the compute alone (no reduction) and with DataParallel, the wait that
-//    backward did not hide, and the share of the reduction hidden behind backward.
+//    ranks: step time of the compute alone (no reduction) and with DataParallel, in alternate
+//    steps, the wait that backward did not hide, the share of the reduction hidden behind
+//    backward, and the ranks' skew in the compute alone (the part of the wait that is the other
+//    rank finishing later, not communication).
 #include <mpi.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <functional>
+#include <string>
 
 #include "dist/gradient_buckets.hpp"
 #include "strata/dist/dist.hpp"
@@ -27,19 +32,44 @@ double median(std::vector<double> values) {
   return values[values.size() / 2];
 }
 
-// The median over kRepeats of fn's time, every rank starting together; the slowest rank counts.
-double median_seconds(const std::function<void()>& fn) {
-  for (int i = 0; i < kWarmup; ++i) fn();
-  std::vector<double> times;
-  for (int i = 0; i < kRepeats; ++i) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    const auto t0 = std::chrono::steady_clock::now();
-    fn();
-    double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), slowest = 0;
-    MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    times.push_back(slowest);
-  }
-  return median(times);
+// Medians over kRepeats of one fn's time: the slowest rank's, and how much later the slowest rank
+// finished than the fastest (the skew: what a collective at the end would wait on the other rank).
+struct Timing {
+  double seconds, skew;
+};
+
+// Every rank starts each fn together. The fns take turns within each repetition, so that on a
+// loaded machine they see the same load (timed one after the other, a change in load between
+// them showed up as their ratio).
+std::vector<Timing> median_timings(const std::vector<std::function<void()>>& fns) {
+  for (int i = 0; i < kWarmup; ++i)
+    for (const auto& fn : fns) fn();
+  std::vector<std::vector<double>> times(fns.size()), skews(fns.size());
+  for (int i = 0; i < kRepeats; ++i)
+    for (size_t k = 0; k < fns.size(); ++k) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      const auto t0 = std::chrono::steady_clock::now();
+      fns[k]();
+      double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), slowest = 0,
+             fastest = 0;
+      MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      MPI_Allreduce(&t, &fastest, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+      times[k].push_back(slowest);
+      skews[k].push_back(slowest - fastest);
+    }
+  std::vector<Timing> medians;
+  for (size_t k = 0; k < fns.size(); ++k) medians.push_back({median(times[k]), median(skews[k])});
+  return medians;
+}
+
+double median_seconds(const std::function<void()>& fn) { return median_timings({fn})[0].seconds; }
+
+// The machine's load average (it is shared), for the record next to the figures.
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string one, five, fifteen;
+  in >> one >> five >> fifteen;
+  return one + " " + five + " " + fifteen;
 }
 
 // Weights totalling `bytes`, in 8 tensors, with gradients, as DataParallel sees them.
@@ -96,37 +126,38 @@ void mlp_table(int rank, int size) {
   if (rank == 0) {
     std::printf("\nMLP 784-800-800-10, global batch %lld, %d rank(s) of %lld rows, SGD (median of %d steps)\n",
                 static_cast<long long>(global_batch), size, static_cast<long long>(local), kRepeats);
-    std::printf("| bucket MB | compute alone ms | with DataParallel ms | added | exposed wait ms | reduction alone ms | hidden |\n");
-    std::printf("|---|---|---|---|---|---|---|\n");
+    std::printf("| bucket MB | compute alone ms | with DataParallel ms | added | exposed wait ms | reduction alone ms | hidden | rank skew ms |\n");
+    std::printf("|---|---|---|---|---|---|---|---|\n");
   }
   MLP plain;
   plain(x);
   optim::SGD plain_sgd(plain.trainable_weights(), {.lr = 0.01});
-  const double compute = median_seconds([&] {
+  const auto compute_step = [&] {
     plain_sgd.zero_grad();
     cross_entropy(plain(x), y).backward();
     plain_sgd.step();
-  });
+  };
   for (double bucket_mb : {25.0, 1.0}) {
     MLP net;
     net(x);
     dist::DataParallel model(net, {.bucket_megabytes = bucket_mb});
     optim::SGD sgd(model.trainable_weights(), {.lr = 0.01});
     std::vector<double> waits;  // per step, this rank's; the median, as for the step times
-    const double step = median_seconds([&] {
+    const std::vector<Timing> medians = median_timings({compute_step, [&] {
       const double before = model.stats().wait_seconds;
       sgd.zero_grad();
       cross_entropy(model(x), y).backward();
       sgd.step();
       waits.push_back(model.stats().wait_seconds - before);
-    });
+    }});
+    const double compute = medians[0].seconds, skew = medians[0].skew, step = medians[1].seconds;
     const double exposed = median(waits);
     const auto after = model.stats();
     const double alone = bucket_pass_seconds(net.named_weights(), bucket_mb);
     if (rank == 0)
-      std::printf("| %.0f (%lld buckets) | %.2f | %.2f | %+.0f%% | %.2f | %.2f | %.0f%% |\n", bucket_mb,
+      std::printf("| %.0f (%lld buckets) | %.2f | %.2f | %+.0f%% | %.2f | %.2f | %.0f%% | %.2f |\n", bucket_mb,
                   static_cast<long long>(after.buckets), compute * 1e3, step * 1e3, (step / compute - 1) * 100,
-                  exposed * 1e3, alone * 1e3, std::max(0.0, 1 - exposed / alone) * 100);
+                  exposed * 1e3, alone * 1e3, std::max(0.0, 1 - exposed / alone) * 100, skew * 1e3);
   }
 }
 
@@ -134,7 +165,9 @@ void mlp_table(int rank, int size) {
 
 int main() {
   const dist::World& w = dist::init();
+  if (w.rank == 0) std::printf("load average at the start: %s\n", load_average().c_str());
   if (w.size > 1) all_reduce_table(w.rank, w.size);
   mlp_table(w.rank, w.size);
+  if (w.rank == 0) std::printf("\nload average at the end: %s\n", load_average().c_str());
   return 0;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <limits>
 
 #include "strata/core/error.hpp"
 
@@ -20,7 +21,7 @@ GradientBuckets::GradientBuckets(std::vector<std::pair<std::string, Tensor>> wei
     const bool fits = !buckets_.empty() && buckets_.back().type == type &&
                       bytes_in_bucket + static_cast<int64_t>(w.nbytes()) <= limit;
     if (!fits) {
-      buckets_.push_back(Bucket{{}, {}, Tensor(), type, 0});
+      buckets_.push_back(Bucket{{}, {}, Tensor(), Tensor(), type, 0});
       bytes_in_bucket = 0;
     }
     Bucket& b = buckets_.back();
@@ -31,10 +32,12 @@ GradientBuckets::GradientBuckets(std::vector<std::pair<std::string, Tensor>> wei
   }
   for (Bucket& b : buckets_) {
     const Tensor& last = weights_[b.weights.back()].second;
-    b.flat = Tensor::empty(Shape{b.offsets.back() + last.numel()}, last.dtype());
-    detail::check_buffer(b.flat, "dist::DataParallel");
+    const int64_t numel = b.offsets.back() + last.numel();
+    STRATA_CHECK(numel <= std::numeric_limits<int>::max(), "dist::DataParallel: ", weights_[b.weights[0]].first,
+                 "'s bucket has ", numel, " elements, more than one MPI call can send; use smaller buckets");
+    if (b.weights.size() > 1) b.flat = Tensor::empty(Shape{numel}, last.dtype());
     b.missing = b.weights.size();
-    stats_.bytes += static_cast<int64_t>(b.flat.nbytes());
+    stats_.bytes += numel * static_cast<int64_t>(itemsize(last.dtype()));
   }
   stats_.buckets = static_cast<int64_t>(buckets_.size());
   requests_.assign(buckets_.size(), MPI_REQUEST_NULL);
@@ -58,9 +61,14 @@ void GradientBuckets::gradient_ready(size_t index) {
   ready_[index] = 1;
   ++ready_count_;
   Bucket& b = buckets_[bucket_of_[index]];
-  const size_t slot = std::find(b.weights.begin(), b.weights.end(), index) - b.weights.begin();
-  std::memcpy(static_cast<char*>(b.flat.raw_data()) + b.offsets[slot] * itemsize(grad.dtype()), grad.raw_data(),
-              grad.nbytes());
+  if (b.flat.defined()) {
+    const size_t slot = std::find(b.weights.begin(), b.weights.end(), index) - b.weights.begin();
+    std::memcpy(static_cast<char*>(b.flat.raw_data()) + b.offsets[slot] * itemsize(grad.dtype()), grad.raw_data(),
+                grad.nbytes());
+    b.reduced = b.flat;
+  } else {
+    b.reduced = grad;  // a gradient owns its buffer (AccumulateGrad copies a shared one): reduce it in place
+  }
   --b.missing;
   if (ready_count_ < weights_.size()) {
     start_ready_buckets();
@@ -76,18 +84,21 @@ void GradientBuckets::gradient_ready(size_t index) {
 void GradientBuckets::start_ready_buckets() {
   while (started_ < buckets_.size() && buckets_[started_].missing == 0) {
     Bucket& b = buckets_[started_];
-    const int count = static_cast<int>(b.flat.numel());
+    const int count = static_cast<int>(b.reduced.numel());
     if (ready_count_ == weights_.size() && started_ + 1 == buckets_.size()) {
       // Backward is over: nothing is left to overlap with the last bucket, and the blocking
       // all-reduce has MPI's tuned algorithms (a blocking collective may follow non-blocking
       // ones that are still running: every rank posts them in the same order).
-      MPI_Allreduce(MPI_IN_PLACE, b.flat.raw_data(), count, b.type, MPI_SUM, MPI_COMM_WORLD);
+      MPI_Allreduce(MPI_IN_PLACE, b.reduced.raw_data(), count, b.type, MPI_SUM, MPI_COMM_WORLD);
     } else {
-      MPI_Iallreduce(MPI_IN_PLACE, b.flat.raw_data(), count, b.type, MPI_SUM, MPI_COMM_WORLD, &requests_[started_]);
+      MPI_Iallreduce(MPI_IN_PLACE, b.reduced.raw_data(), count, b.type, MPI_SUM, MPI_COMM_WORLD, &requests_[started_]);
     }
     ++started_;
   }
-  // Open MPI advances non-blocking collectives only inside MPI calls: each hook gives them a turn.
+  // Open MPI advances non-blocking collectives only inside MPI calls: each hook gives them a turn
+  // (a test costs microseconds). The alternative, a communication thread running each bucket's
+  // blocking all-reduce (Debian's Open MPI 4.1 gives MPI_THREAD_MULTIPLE), was slower on 2
+  // shared cores: its waiting spins on the cores that backward needs (docs/distributed.md).
   int done = 0;
   MPI_Testall(static_cast<int>(started_), requests_.data(), &done, MPI_STATUSES_IGNORE);
 }
@@ -96,11 +107,12 @@ void GradientBuckets::finish_pass() {
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   ++stats_.passes;
   for (Bucket& b : buckets_) {
-    for (size_t slot = 0; slot < b.weights.size(); ++slot) {  // the sums back, as means
+    for (size_t slot = 0; slot < b.weights.size(); ++slot) {  // the sums, as means, into the gradients
       const Tensor grad = weights_[b.weights[slot]].second.grad();
-      scale(static_cast<const char*>(b.flat.raw_data()) + b.offsets[slot] * itemsize(grad.dtype()), grad.raw_data(),
-            grad.numel(), b.type, 1.0 / world_size_);
+      scale(static_cast<const char*>(b.reduced.raw_data()) + b.offsets[slot] * itemsize(grad.dtype()),
+            grad.raw_data(), grad.numel(), b.type, 1.0 / world_size_);
     }
+    b.reduced = Tensor();
     b.missing = b.weights.size();
   }
   std::fill(ready_.begin(), ready_.end(), 0);

@@ -28,7 +28,10 @@ class GradientBuckets {
   struct Bucket {
     std::vector<size_t> weights;   // indices into weights_
     std::vector<int64_t> offsets;  // element offset of each in `flat`
-    Tensor flat;                   // the gradients, side by side, reduced in place
+    // Several weights: their gradients are copied side by side into `flat`, reduced there, and
+    // the means written back. One weight: no `flat`; its gradient itself is reduced (no copies).
+    Tensor flat;
+    Tensor reduced;                // what this pass reduces (flat or the gradient), alive while MPI uses it
     MPI_Datatype type;
     size_t missing = 0;            // gradients not yet ready in this pass
   };

@@ -60,17 +60,19 @@ TEST(DistDataParallel, StartsFromRankZerosWeights) {
 }
 
 // A hand-written loop: the global batch of 12 rows split evenly, SGD with momentum, 6 steps,
-// with one bucket (the default 25 MB) and with a bucket per few weights.
+// with one bucket (the default 25 MB), with a bucket per few weights (b's and a's weight matrices
+// alone), and with 1-byte buckets: every weight alone, reduced in its own gradient with no copy.
 TEST(DistDataParallel, SameWeightsAsOneProcessOnTheGlobalBatch) {
   auto [x, y] = dataset();
   const int rank = dist::world().rank, size = dist::world().size;
-  for (double bucket_mb : {25.0, 0.0003}) {
+  for (double bucket_mb : {25.0, 0.0003, 1.0 / (1 << 20)}) {
     MLP net, reference;
     build(net, x);
     dist::DataParallel model(net, {.bucket_megabytes = bucket_mb});
     reference(x.narrow(0, 0, 2));
     copy_weights(net, reference);
     if (bucket_mb < 1) EXPECT_GE(model.stats().buckets, 3);
+    if (bucket_mb < 1e-4) EXPECT_EQ(model.stats().buckets, 6);
     optim::SGD sgd(model.trainable_weights(), {.lr = 0.1, .momentum = 0.9});
     optim::SGD ref_sgd(reference.trainable_weights(), {.lr = 0.1, .momentum = 0.9});
     const int64_t batch = 12;  // divisible by 2 and 3
