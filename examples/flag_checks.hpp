@@ -1,7 +1,6 @@
-// CLI11 checks of the examples' numeric flags with only a lower bound (dcgan.cpp and the plan
-// examples of fashion_mnist_plans.hpp). CLI11 2.1's Range needs an upper end and its
-// PositiveNumber states none, so both print the type's maximum in --help and in their errors;
-// these say the bound: "--batch: 1 is not an INT >= 2".
+// CLI11 checks of the examples' numeric flags with only a lower bound. CLI11 2.1's Range needs
+// an upper end and its PositiveNumber states none, so both print the type's maximum in --help
+// and in their errors; these say the bound: "--batch: 1 is not an INT >= 2".
 #pragma once
 #include <cstdint>
 #include <sstream>
@@ -19,6 +18,17 @@ inline CLI::Validator at_least(int64_t least) {
             return CLI::detail::lexical_cast(value, n) && n >= least ? std::string() : value + " is not an " + what;
           },
           what};
+}
+
+// A number at least `bound` (rejects NaN and what is not a number).
+inline CLI::Validator not_below(double bound) {
+  std::ostringstream what;
+  what << "NUMBER >= " << bound;
+  return {[bound, what = what.str()](std::string& value) {
+            double x = 0;
+            return CLI::detail::lexical_cast(value, x) && x >= bound ? std::string() : value + " is not a " + what;
+          },
+          what.str()};
 }
 
 // A number strictly above `bound` (rejects NaN and what is not a number).

@@ -22,6 +22,7 @@
 #include <strata/data/sword_text.hpp>
 #include <strata/strata.hpp>
 
+#include "flag_checks.hpp"
 #include "kneser_ney.hpp"
 
 using namespace strata;
@@ -67,28 +68,28 @@ Flags parse(int argc, char** argv) {
                  "sword-text-web, split 90/5/5)")
       ->type_name("DIR");
   app.add_option("--epochs", f.epochs, "passes over the training words (13: PTB small's)")
-      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+      ->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
   app.add_option("--full-rate", f.full_rate_epochs, "epochs at the initial learning rate, then halved each epoch")
       ->type_name("N")->capture_default_str();
   app.add_option("--max-steps", f.max_steps, "at most N batches per epoch, 0 = all")
-      ->type_name("N")->check(CLI::NonNegativeNumber)->capture_default_str();
+      ->type_name("N")->check(flag_checks::at_least(0))->capture_default_str();
   app.add_option("--batch", f.batch, "sequences per batch")
-      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+      ->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
   app.add_option("--steps", f.steps, "BPTT length (20: PTB small's num_steps)")
-      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+      ->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
   app.add_option("--hidden", f.hidden, "embedding and LSTM width")
-      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+      ->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
   app.add_option("--vocabulary", f.vocabulary, "Bible vocabulary size, <unk> included")
       ->type_name("N")->capture_default_str();
   app.add_option("--lr", f.lr, "SGD learning rate")->type_name("X")->capture_default_str();
   app.add_option("--dropout", f.dropout, "dropout on embeddings and LSTM outputs (0: PTB small's keep_prob 1)")
       ->type_name("X")->capture_default_str();
   app.add_option("--sample", f.sample, "words of text to sample after training")
-      ->type_name("N")->check(CLI::NonNegativeNumber)->capture_default_str();
+      ->type_name("N")->check(flag_checks::at_least(0))->capture_default_str();
   app.add_option("--temperature", f.temperature, "sampling temperature")
-      ->type_name("X")->check(CLI::PositiveNumber)->capture_default_str();
+      ->type_name("X")->check(flag_checks::above(0))->capture_default_str();
   app.add_option("--top-k", f.top_k, "sample among the N likeliest words")
-      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+      ->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
   app.add_option("--prompt", f.prompt, "the sampled text's start")->type_name("TEXT")->capture_default_str();
   app.add_option("--seed", f.seed, "random seed")->type_name("N")->capture_default_str();
   app.add_option("--hub", f.hub, "the hub (SQLite file) for the run's log and the model")

@@ -24,6 +24,8 @@
 #include <strata/nn/zoo/vgg_module.hpp>
 #include <strata/strata.hpp>
 
+#include "flag_checks.hpp"
+
 using namespace strata;
 
 namespace {
@@ -54,10 +56,10 @@ Flags parse(int argc, char** argv) {
   app.add_option("--batch", f.batch, "crops per step")->check(CLI::Range(2, 1024))->capture_default_str();
   app.add_option("--blocks", f.blocks, "residual blocks")->check(CLI::Range(1, 64))->capture_default_str();
   app.add_option("--channels", f.channels, "feature maps")->check(CLI::Range(4, 512))->capture_default_str();
-  app.add_option("--pretrain-steps", f.pretrain_steps, "SRResNet steps on the pixel MSE")->check(CLI::PositiveNumber)->capture_default_str();
-  app.add_option("--gan-steps", f.gan_steps, "SRGAN steps")->check(CLI::NonNegativeNumber)->capture_default_str();
+  app.add_option("--pretrain-steps", f.pretrain_steps, "SRResNet steps on the pixel MSE")->check(flag_checks::at_least(1))->capture_default_str();
+  app.add_option("--gan-steps", f.gan_steps, "SRGAN steps")->check(flag_checks::at_least(0))->capture_default_str();
   app.add_option("--feature-steps", f.feature_steps, "steps of the photograph classifier (the feature network)")
-      ->check(CLI::NonNegativeNumber)->capture_default_str();
+      ->check(flag_checks::at_least(0))->capture_default_str();
   app.add_option("--vgg19", f.vgg19, "content loss on VGG19 conv5_4 from this Keras weight file instead");
   app.add_option("--lr", f.lr, "Adam learning rate of SRResNet (cosine decay to 0 over its steps)")->capture_default_str();
   app.add_option("--gan-lr", f.gan_lr, "Adam learning rate of SRGAN's two networks")->capture_default_str();

@@ -25,6 +25,8 @@
 #include <strata/nn/skip_gram_training.hpp>
 #include <strata/strata.hpp>
 
+#include "flag_checks.hpp"
+
 using namespace strata;
 
 namespace {
@@ -45,22 +47,22 @@ Flags parse(int argc, char** argv) {
   app.add_option("--text", f.text, "train on FILE, one sentence per line (default: the World English Bible)")
       ->type_name("FILE");
   app.add_option("--max-lines", f.max_lines, "use only the first N lines / verses, 0 = all")
-      ->type_name("N")->check(CLI::NonNegativeNumber)->capture_default_str();
-  app.add_option("--dim", f.dim, "embedding size")->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+      ->type_name("N")->check(flag_checks::at_least(0))->capture_default_str();
+  app.add_option("--dim", f.dim, "embedding size")->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
   app.add_option("--window", f.window, "context words either side")
-      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+      ->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
   app.add_option("--negative", f.negative, "negative samples per pair")
-      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+      ->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
   app.add_option("--epochs", f.epochs, "passes over the corpus")
-      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+      ->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
   app.add_option("--threads", f.threads, "Hogwild training threads")
-      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+      ->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
   app.add_option("--min-count", f.min_count, "rarer words are dropped")
-      ->type_name("N")->check(CLI::PositiveNumber)->capture_default_str();
+      ->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
   app.add_option("--alpha", f.alpha, "initial learning rate, falling linearly to 1e-4")
-      ->type_name("X")->check(CLI::PositiveNumber)->capture_default_str();
+      ->type_name("X")->check(flag_checks::above(0))->capture_default_str();
   app.add_option("--sample", f.sample, "subsampling threshold of frequent words (0: keep all)")
-      ->type_name("X")->check(CLI::NonNegativeNumber)->capture_default_str();
+      ->type_name("X")->check(flag_checks::not_below(0))->capture_default_str();
   app.add_option("--probes", f.probes, "words whose nearest neighbours are printed")
       ->type_name("W,W")->capture_default_str();
   app.add_option("--seed", f.seed, "random seed")->type_name("N")->capture_default_str();
