@@ -20,26 +20,19 @@ inline CLI::Validator at_least(int64_t least) {
           what};
 }
 
-// A number at least `bound` (rejects NaN and what is not a number).
-inline CLI::Validator not_below(double bound) {
+// A number at least `bound`, or strictly above it (rejects NaN and what is not a number).
+inline CLI::Validator number_bound(double bound, bool inclusive) {
   std::ostringstream what;
-  what << "NUMBER >= " << bound;
-  return {[bound, what = what.str()](std::string& value) {
+  what << "NUMBER " << (inclusive ? ">= " : "> ") << bound;
+  return {[bound, inclusive, what = what.str()](std::string& value) {
             double x = 0;
-            return CLI::detail::lexical_cast(value, x) && x >= bound ? std::string() : value + " is not a " + what;
+            const bool ok = CLI::detail::lexical_cast(value, x) && (inclusive ? x >= bound : x > bound);
+            return ok ? std::string() : value + " is not a " + what;
           },
           what.str()};
 }
 
-// A number strictly above `bound` (rejects NaN and what is not a number).
-inline CLI::Validator above(double bound) {
-  std::ostringstream what;
-  what << "NUMBER > " << bound;
-  return {[bound, what = what.str()](std::string& value) {
-            double x = 0;
-            return CLI::detail::lexical_cast(value, x) && x > bound ? std::string() : value + " is not a " + what;
-          },
-          what.str()};
-}
+inline CLI::Validator not_below(double bound) { return number_bound(bound, true); }
+inline CLI::Validator above(double bound) { return number_bound(bound, false); }
 
 }  // namespace flag_checks
