@@ -74,17 +74,11 @@ Tensor concat_fold(const Importer& im, const pb::NodeProto& node) {
   return bounded(im, node, concat(xs, axis));
 }
 
-// The NumPy broadcast of two shapes, refused naming the node when they do not broadcast.
-std::vector<int64_t> broadcast(const Importer& im, const pb::NodeProto& node, const std::vector<int64_t>& x,
-                               const std::vector<int64_t>& y) {
-  const size_t rank = std::max(x.size(), y.size());
-  std::vector<int64_t> shape(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    const int64_t a = i + x.size() >= rank ? x[i + x.size() - rank] : 1, b = i + y.size() >= rank ? y[i + y.size() - rank] : 1;
-    require(a == b || a == 1 || b == 1, im, node, "shapes " + Shape(x).str() + " and " + Shape(y).str() + " do not broadcast");
-    shape[i] = a == 1 ? b : a;
-  }
-  return shape;
+// The NumPy broadcast of two shapes (core's rule), refused naming the node when they do not
+// broadcast.
+Shape broadcast(const Importer& im, const pb::NodeProto& node, const Shape& x, const Shape& y) {
+  const std::string where = im.what() + ": " + node_str(node);
+  return broadcast_shapes(x, y, where.c_str());
 }
 
 // Expand: NumPy broadcasting of the input and the shape, both ways.
@@ -92,9 +86,9 @@ Tensor expand_fold(const Importer& im, const pb::NodeProto& node) {
   const Tensor x = im.constant(node, 0), target = im.constant(node, 1);
   require(target.dtype() == kInt64 && target.dim() == 1 && target.numel() <= 8, im, node,
           "needs an int64 shape of 8 values at most");
-  const std::vector<int64_t> shape = broadcast(im, node, x.shape().vec(), target.to_vector<int64_t>());
-  checked_size(shape, itemsize(x.dtype()), im.what() + ": " + node_str(node));
-  return contiguous(broadcast_to(x, Shape(shape)));
+  const Shape shape = broadcast(im, node, x.shape(), Shape(target.to_vector<int64_t>()));
+  checked_size(shape.vec(), itemsize(x.dtype()), im.what() + ": " + node_str(node));
+  return contiguous(broadcast_to(x, shape));
 }
 
 Tensor reshape_fold(const Importer& im, const pb::NodeProto& node) {
@@ -132,12 +126,12 @@ Tensor arithmetic_fold(const Importer& im, const pb::NodeProto& node) {
   require(a.dtype() == b.dtype(), im, node, "needs operands of one element type");
   require(kOp != '%' || int_attribute(node, "fmod", 0) == 0, im, node, "fmod is not supported");
   // Checked before anything is computed: two small operands can broadcast to a huge result.
-  const std::vector<int64_t> shape = broadcast(im, node, a.shape().vec(), b.shape().vec());
-  checked_size(shape, itemsize(a.dtype()), im.what() + ": " + node_str(node));
+  const Shape shape = broadcast(im, node, a.shape(), b.shape());
+  checked_size(shape.vec(), itemsize(a.dtype()), im.what() + ": " + node_str(node));
   if (a.dtype() == kFloat32 && kOp != '%')
     return kOp == '+' ? a + b : kOp == '-' ? a - b : kOp == '*' ? a * b : a / b;
   require(a.dtype() == kInt64, im, node, "needs float32 or int64 operands");
-  const Tensor ab = contiguous(broadcast_to(a, Shape(shape))), bb = contiguous(broadcast_to(b, Shape(shape)));
+  const Tensor ab = contiguous(broadcast_to(a, shape)), bb = contiguous(broadcast_to(b, shape));
   std::vector<int64_t> x = ab.to_vector<int64_t>();
   const std::vector<int64_t> y = bb.to_vector<int64_t>();
   for (size_t i = 0; i < x.size(); ++i) {
