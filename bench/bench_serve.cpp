@@ -1,6 +1,7 @@
 // bench_serve: `strata serve`'s throughput and latency for the Fashion-MNIST MLP (784-800-800-10,
 // random weights) or the CNN `make run` trains (random weights) with 1, 16 and 64 concurrent clients, without dynamic batching
-// (--max-batch-size 1) and with it, against the in-process batch-1 latency (the floor).
+// (--max-batch-size 1) and with it, against the in-process batch-1 latency (the floor) and HTTP
+// without inference (GET /v2/health/ready from the same clients, 1 and 64 of them).
 // Each client keeps one connection and sends batch-1 requests with binary input and output
 // (the binary tensor data extension: JSON text would measure number formatting, not serving).
 //
@@ -13,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -70,11 +72,9 @@ std::string binary_request(const Tensor& x, size_t& header_length) {
   return header + std::string(static_cast<const char*>(x.raw_data()), x.nbytes());
 }
 
-Row load(const testing::ServeProcess& server, const Served& served, int clients, double seconds) {
-  size_t header_length = 0;
-  const std::string body = binary_request(randn(served.input_shape), header_length);
-  const std::string path = "/v2/models/" + served.name + "/infer";
-  const httplib::Headers headers = {{"Inference-Header-Content-Length", std::to_string(header_length)}};
+// `clients` threads, each with one keep-alive connection, sending `send`'s request in a loop.
+Row load(const testing::ServeProcess& server, int clients, double seconds,
+         const std::function<httplib::Result(httplib::Client&)>& send) {
   std::vector<std::vector<double>> latencies(clients);
   std::atomic<int64_t> failures{0};
   std::mutex first_failure_mutex;
@@ -87,7 +87,7 @@ Row load(const testing::ServeProcess& server, const Served& served, int clients,
       client.set_keep_alive(true);
       while (Clock::now() < end) {
         const auto start = Clock::now();
-        auto res = client.Post(path, headers, body, "application/octet-stream");
+        auto res = send(client);
         if (!res || res->status != 200) {
           if (failures++ == 0) {
             std::lock_guard lock(first_failure_mutex);
@@ -106,6 +106,16 @@ Row load(const testing::ServeProcess& server, const Served& served, int clients,
   return {all.size() / seconds, percentile(all, 0.5), percentile(all, 0.99)};
 }
 
+// Batch-1 inference requests of `served` with a binary input and output.
+Row load_infer(const testing::ServeProcess& server, const Served& served, int clients, double seconds) {
+  size_t header_length = 0;
+  const std::string body = binary_request(randn(served.input_shape), header_length);
+  const std::string path = "/v2/models/" + served.name + "/infer";
+  const httplib::Headers headers = {{"Inference-Header-Content-Length", std::to_string(header_length)}};
+  return load(server, clients, seconds,
+              [&](httplib::Client& client) { return client.Post(path, headers, body, "application/octet-stream"); });
+}
+
 // wrk's latency figure ("245.12us", "1.23ms", "2.00s") in microseconds.
 double wrk_microseconds(const std::string& text) {
   const double value = std::atof(text.c_str());
@@ -114,29 +124,15 @@ double wrk_microseconds(const std::string& text) {
   return value * 1e6;
 }
 
-// The same load from wrk (Debian's `wrk`, epoll-driven, 2 threads), whose clients cost the two
-// cores far less than 64 blocking httplib client threads: the server gets the CPU it would get
-// from clients on other machines. The request is wrk's Lua `wrk.body`, read from `body_file`.
-Row load_with_wrk(const testing::ServeProcess& server, const std::string& model_name, int clients, double seconds,
-                  const std::string& body_file, size_t header_length, const std::filesystem::path& dir) {
-  const auto script = dir / "infer.lua";
-  {
-    std::FILE* f = std::fopen(script.c_str(), "w");
-    std::fprintf(f,
-                 "wrk.method = \"POST\"\n"
-                 "wrk.headers[\"Content-Type\"] = \"application/octet-stream\"\n"
-                 "wrk.headers[\"Inference-Header-Content-Length\"] = \"%zu\"\n"
-                 "local file = io.open(\"%s\", \"rb\")\n"
-                 "wrk.body = file:read(\"*all\")\n"
-                 "file:close()\n"
-                 "function response(status) if status ~= 200 then print(\"FAILED \" .. status) end end\n",
-                 header_length, body_file.c_str());
-    std::fclose(f);
-  }
+// wrk (Debian's `wrk`, epoll-driven, 2 threads) on `path` with `clients` connections, the request
+// made by the Lua `script` (none: a GET). Its clients cost the two cores far less than 64 blocking
+// httplib client threads: the server gets the CPU it would get from clients on other machines.
+Row run_wrk(const testing::ServeProcess& server, const std::string& path, int clients, double seconds,
+            const std::filesystem::path& script) {
   const std::string command = "wrk --latency -t " + std::to_string(std::min(clients, 2)) + " -c " +
-                              std::to_string(clients) + " -d " + std::to_string(static_cast<int>(seconds)) + "s -s " +
-                              script.string() + " http://127.0.0.1:" + std::to_string(server.port()) +
-                              "/v2/models/" + model_name + "/infer 2>&1";
+                              std::to_string(clients) + " -d " + std::to_string(static_cast<int>(seconds)) + "s" +
+                              (script.empty() ? "" : " -s " + script.string()) + " http://127.0.0.1:" +
+                              std::to_string(server.port()) + path + " 2>&1";
   std::FILE* out = ::popen(command.c_str(), "r");
   if (!out) throw std::runtime_error("bench_serve: cannot run wrk");
   Row row;
@@ -154,6 +150,34 @@ Row load_with_wrk(const testing::ServeProcess& server, const std::string& model_
   ::pclose(out);
   if (failures > 0) std::fprintf(stderr, "bench_serve: wrk saw failed requests or socket errors\n");
   return row;
+}
+
+// The inference load from wrk. The request is wrk's Lua `wrk.body`, read from `body_file`.
+Row load_infer_with_wrk(const testing::ServeProcess& server, const std::string& model_name, int clients, double seconds,
+                        const std::string& body_file, size_t header_length, const std::filesystem::path& dir) {
+  const auto script = dir / "infer.lua";
+  {
+    std::FILE* f = std::fopen(script.c_str(), "w");
+    std::fprintf(f,
+                 "wrk.method = \"POST\"\n"
+                 "wrk.headers[\"Content-Type\"] = \"application/octet-stream\"\n"
+                 "wrk.headers[\"Inference-Header-Content-Length\"] = \"%zu\"\n"
+                 "local file = io.open(\"%s\", \"rb\")\n"
+                 "wrk.body = file:read(\"*all\")\n"
+                 "file:close()\n"
+                 "function response(status) if status ~= 200 then print(\"FAILED \" .. status) end end\n",
+                 header_length, body_file.c_str());
+    std::fclose(f);
+  }
+  return run_wrk(server, "/v2/models/" + model_name + "/infer", clients, seconds, script);
+}
+
+// `GET /v2/health/ready` from the same clients: what HTTP alone costs on this machine (loopback
+// TCP, the HTTP stacks, the thread switches) with no inference in it. At 1 client its p50 is one
+// round trip; at 64 its throughput is the most any inference load can reach here.
+Row load_health(const testing::ServeProcess& server, int clients, double seconds, bool wrk) {
+  if (wrk) return run_wrk(server, "/v2/health/ready", clients, seconds, {});
+  return load(server, clients, seconds, [](httplib::Client& client) { return client.Get("/v2/health/ready"); });
 }
 
 double in_process_p50_us(Served& served) {
@@ -210,14 +234,23 @@ int main(int argc, char** argv) {
       {"no batching (--max-batch-size 1)", {"--max-batch-size", "1"}},
       {"dynamic batching (64, 0 us delay)", {"--max-batch-size", "64"}},
   };
+  bool round_trip_measured = false;
   for (const auto& [label, flags] : configs) {
     std::vector<std::string> args = {"--model", served.name, "--http-threads", "80"};
     args.insert(args.end(), flags.begin(), flags.end());
     testing::ServeProcess server(hub_path, args);
-    load(server, served, 4, 0.5);  // warm up: connections, the allocator's caches, oneDNN's primitives
+    load_infer(server, served, 4, 0.5);  // warm up: connections, the allocator's caches, oneDNN's primitives
+    if (!round_trip_measured) {
+      round_trip_measured = true;
+      for (int clients : {1, 64}) {
+        const Row http = load_health(server, clients, seconds, wrk);
+        std::printf("%-34s %8d %12.0f %10.0f %10.0f\n", "HTTP alone (GET /v2/health/ready)", clients,
+                    http.requests_per_s, http.p50_us, http.p99_us);
+      }
+    }
     for (int clients : {1, 16, 64}) {
-      const Row row = wrk ? load_with_wrk(server, served.name, clients, seconds, body_file.string(), header_length, dir)
-                          : load(server, served, clients, seconds);
+      const Row row = wrk ? load_infer_with_wrk(server, served.name, clients, seconds, body_file.string(), header_length, dir)
+                          : load_infer(server, served, clients, seconds);
       std::printf("%-34s %8d %12.0f %10.0f %10.0f\n", label.c_str(), clients, row.requests_per_s, row.p50_us, row.p99_us);
       std::fflush(stdout);
     }
