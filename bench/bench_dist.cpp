@@ -1,9 +1,10 @@
 // bench_dist: what data parallelism costs on this machine. An MPI job; rank 0 prints the tables:
 //   OMP_NUM_THREADS=1 mpirun -n 2 build/bench/bench_dist      (and -n 1 for the one-process step)
-// 1. All-reduce: Strata's bucket pass (gradients copied into buckets, or a lone weight's reduced
-//    in place; one MPI_Iallreduce per bucket, wait, average, copy back) against MPI_Allreduce on
+// 1. All-reduce: Strata's bucket pass (gradients divided by the world size into buckets, or a
+//    lone weight's in place; one MPI_Iallreduce per bucket, wait, copy back) against MPI_Allreduce on
 //    one buffer of the same size.
-// 2. An MLP 784-800-800-10 (DESIGN.md's, without dropout), global batch 256 split over the
+// 2. An MLP 784-800-800-10 (DESIGN.md's, without dropout), and the CNN of `make run` (without
+//    dropout), each with a global batch of 256 split over the
 //    ranks: step time of the compute alone (no reduction) and with DataParallel, in alternate
 //    steps, the wait that backward did not hide, the share of the reduction hidden behind
 //    backward, and the ranks' skew in the compute alone (the part of the wait that is the other
@@ -20,6 +21,7 @@
 #include "dist/gradient_buckets.hpp"
 #include "strata/dist/dist.hpp"
 #include "strata/strata.hpp"
+#include "../examples/fashion_mnist_cnn_net.hpp"
 
 using namespace strata;
 
@@ -119,17 +121,21 @@ struct MLP : nn::Module {
   Tensor forward(const Tensor& x) override { return out(b(a(x))); }
 };
 
-void mlp_table(int rank, int size) {
+// One network's training step, global batch 256 split over the ranks, SGD: the compute alone
+// and with DataParallel (25 MB and 1 MB buckets), in turns. Net is default-constructible.
+template <typename Net>
+void step_table(int rank, int size, const char* title, Shape example_shape) {
   const int64_t global_batch = 256, local = global_batch / size;
   Generator gen(1);
-  Tensor x = randn({local, 784}, kFloat32, &gen), y = randint(0, 10, {local}, kInt64, &gen);
+  example_shape.insert(0, local);
+  Tensor x = randn(example_shape, kFloat32, &gen), y = randint(0, 10, {local}, kInt64, &gen);
   if (rank == 0) {
-    std::printf("\nMLP 784-800-800-10, global batch %lld, %d rank(s) of %lld rows, SGD (median of %d steps)\n",
+    std::printf("\n%s, global batch %lld, %d rank(s) of %lld rows, SGD (median of %d steps)\n", title,
                 static_cast<long long>(global_batch), size, static_cast<long long>(local), kRepeats);
     std::printf("| bucket MB | compute alone ms | with DataParallel ms | added | exposed wait ms | reduction alone ms | hidden | rank skew ms |\n");
     std::printf("|---|---|---|---|---|---|---|---|\n");
   }
-  MLP plain;
+  Net plain;
   plain(x);
   optim::SGD plain_sgd(plain.trainable_weights(), {.lr = 0.01});
   const auto compute_step = [&] {
@@ -138,7 +144,7 @@ void mlp_table(int rank, int size) {
     plain_sgd.step();
   };
   for (double bucket_mb : {25.0, 1.0}) {
-    MLP net;
+    Net net;
     net(x);
     dist::DataParallel model(net, {.bucket_megabytes = bucket_mb});
     optim::SGD sgd(model.trainable_weights(), {.lr = 0.01});
@@ -161,13 +167,19 @@ void mlp_table(int rank, int size) {
   }
 }
 
+// The CNN `make run` trains, without dropout (its random masks are not what is timed).
+struct Cnn : FashionMnistCnn {
+  Cnn() : FashionMnistCnn(256, 0.0) {}
+};
+
 }  // namespace
 
 int main() {
   const dist::World& w = dist::init();
   if (w.rank == 0) std::printf("load average at the start: %s\n", load_average().c_str());
   if (w.size > 1) all_reduce_table(w.rank, w.size);
-  mlp_table(w.rank, w.size);
+  step_table<MLP>(w.rank, w.size, "MLP 784-800-800-10", {784});
+  step_table<Cnn>(w.rank, w.size, "The Fashion-MNIST CNN of `make run` (conv 5x5 16, pool, conv 5x5 32, pool, dense 256, 10)", {28, 28, 1});
   if (w.rank == 0) std::printf("\nload average at the end: %s\n", load_average().c_str());
   return 0;
 }

@@ -61,13 +61,19 @@ void GradientBuckets::gradient_ready(size_t index) {
   ready_[index] = 1;
   ++ready_count_;
   Bucket& b = buckets_[bucket_of_[index]];
+  // The mean is taken before the sum (x/N summed, not the sum over N): the gradient was just
+  // written and is still in cache, where a pass after the reduction would read it from memory
+  // again. For N a power of two the results are the same bits.
+  const double inverse_size = 1.0 / world_size_;
   if (b.flat.defined()) {
     const size_t slot = std::find(b.weights.begin(), b.weights.end(), index) - b.weights.begin();
-    std::memcpy(static_cast<char*>(b.flat.raw_data()) + b.offsets[slot] * itemsize(grad.dtype()), grad.raw_data(),
-                grad.nbytes());
+    scale(grad.raw_data(), static_cast<char*>(b.flat.raw_data()) + b.offsets[slot] * itemsize(grad.dtype()),
+          grad.numel(), b.type, inverse_size);
     b.reduced = b.flat;
   } else {
-    b.reduced = grad;  // a gradient owns its buffer (AccumulateGrad copies a shared one): reduce it in place
+    // A gradient owns its buffer (AccumulateGrad copies a shared one): reduce it in place.
+    scale(grad.raw_data(), grad.raw_data(), grad.numel(), b.type, inverse_size);
+    b.reduced = grad;
   }
   --b.missing;
   if (ready_count_ < weights_.size()) {
@@ -107,11 +113,12 @@ void GradientBuckets::finish_pass() {
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   ++stats_.passes;
   for (Bucket& b : buckets_) {
-    for (size_t slot = 0; slot < b.weights.size(); ++slot) {  // the sums, as means, into the gradients
-      const Tensor grad = weights_[b.weights[slot]].second.grad();
-      scale(static_cast<const char*>(b.reduced.raw_data()) + b.offsets[slot] * itemsize(grad.dtype()),
-            grad.raw_data(), grad.numel(), b.type, 1.0 / world_size_);
-    }
+    if (b.flat.defined())
+      for (size_t slot = 0; slot < b.weights.size(); ++slot) {  // the means back into the gradients
+        const Tensor grad = weights_[b.weights[slot]].second.grad();
+        std::memcpy(grad.raw_data(), static_cast<const char*>(b.flat.raw_data()) + b.offsets[slot] * itemsize(grad.dtype()),
+                    grad.nbytes());
+      }
     b.reduced = Tensor();
     b.missing = b.weights.size();
   }

@@ -28,8 +28,8 @@ class GradientBuckets {
   struct Bucket {
     std::vector<size_t> weights;   // indices into weights_
     std::vector<int64_t> offsets;  // element offset of each in `flat`
-    // Several weights: their gradients are copied side by side into `flat`, reduced there, and
-    // the means written back. One weight: no `flat`; its gradient itself is reduced (no copies).
+    // Several weights: their gradients, divided by the world size, side by side in `flat`,
+    // summed there and copied back. One weight: no `flat`; its gradient itself (no copies).
     Tensor flat;
     Tensor reduced;                // what this pass reduces (flat or the gradient), alive while MPI uses it
     MPI_Datatype type;
