@@ -42,7 +42,7 @@ struct Flags {
   int64_t pretrain_steps = 1200, gan_steps = 150, feature_steps = 200, strip = 96;
   double lr = 1e-3, gan_lr = 1e-4, content_weight = 1e-2, adv_weight = 1e-3;
   uint64_t seed = 42;
-  std::string images, held_out, vgg19, out = "srgan_out", hub = "srgan.db";
+  std::string images, held_out, vgg19, out = "srgan_out", hub = "srgan.db", pixel_loss = "mse";
 };
 
 // The flags, parsed by CLI11 (--help lists them with their defaults).
@@ -56,7 +56,9 @@ Flags parse(int argc, char** argv) {
   app.add_option("--batch", f.batch, "crops per step")->check(CLI::Range(2, 1024))->capture_default_str();
   app.add_option("--blocks", f.blocks, "residual blocks")->check(CLI::Range(1, 64))->capture_default_str();
   app.add_option("--channels", f.channels, "feature maps")->check(CLI::Range(4, 512))->capture_default_str();
-  app.add_option("--pretrain-steps", f.pretrain_steps, "SRResNet steps on the pixel MSE")->check(flag_checks::at_least(1))->capture_default_str();
+  app.add_option("--pretrain-steps", f.pretrain_steps, "SRResNet steps on the pixel loss")->check(flag_checks::at_least(1))->capture_default_str();
+  app.add_option("--pixel-loss", f.pixel_loss, "SRResNet's loss: mse (the paper's) or l1 (EDSR's; here it stalls at bicubic, docs/examples.md)")
+      ->check(CLI::IsMember({"mse", "l1"}))->capture_default_str();
   app.add_option("--gan-steps", f.gan_steps, "SRGAN steps")->check(flag_checks::at_least(0))->capture_default_str();
   app.add_option("--feature-steps", f.feature_steps, "steps of the photograph classifier (the feature network)")
       ->check(flag_checks::at_least(0))->capture_default_str();
@@ -314,7 +316,7 @@ int main(int argc, char** argv) try {
   // The feature network first: a bad --vgg19 file fails before any training.
   Features features = make_features(f, photos);
 
-  // Stage 1: SRResNet on the pixel MSE.
+  // Stage 1: SRResNet on the pixel loss (MSE, or L1 as EDSR trains).
   SRResNet g(f);
   g(zeros({1, 8, 8, 3}));
   optim::Adam g_opt(g.trainable_weights(), {.lr = f.lr});
@@ -324,13 +326,14 @@ int main(int argc, char** argv) try {
     // MSE (hence PSNR) is most sensitive to, without the jump of a step schedule.
     g_opt.set_learning_rate(0.5 * f.lr * (1 + std::cos(std::numbers::pi * static_cast<double>(s - 1) / static_cast<double>(f.pretrain_steps))));
     const auto [lr, hr] = batch();
-    Tensor loss = mse_loss(g(lr), hr);
+    const Tensor sr = g(lr);
+    Tensor loss = f.pixel_loss == "l1" ? l1_loss(sr, hr) : mse_loss(sr, hr);
     g_opt.zero_grad();
     loss.backward();
     g_opt.step();
-    run.log(s, hub::Split::train, "mse", loss.item<double>());
+    run.log(s, hub::Split::train, f.pixel_loss, loss.item<double>());
     if (s % 100 == 0 || s == f.pretrain_steps)
-      std::printf("srresnet step %lld: mse %.5f\n", static_cast<long long>(s), loss.item<double>());
+      std::printf("srresnet step %lld: %s %.5f\n", static_cast<long long>(s), f.pixel_loss.c_str(), loss.item<double>());
   }
   std::vector<Tensor> bicubic;
   for (const HeldOut& e : held_out) bicubic.push_back(e.bicubic);
