@@ -67,8 +67,7 @@ void GradientBuckets::gradient_ready(size_t index) {
   const double inverse_size = 1.0 / world_size_;
   if (b.flat.defined()) {
     const size_t slot = std::find(b.weights.begin(), b.weights.end(), index) - b.weights.begin();
-    scale(grad.raw_data(), static_cast<char*>(b.flat.raw_data()) + b.offsets[slot] * itemsize(grad.dtype()),
-          grad.numel(), b.type, inverse_size);
+    scale(grad.raw_data(), flat_slot(b, slot), grad.numel(), b.type, inverse_size);
     b.reduced = b.flat;
   } else {
     // A gradient owns its buffer (AccumulateGrad copies a shared one): reduce it in place.
@@ -116,8 +115,7 @@ void GradientBuckets::finish_pass() {
     if (b.flat.defined())
       for (size_t slot = 0; slot < b.weights.size(); ++slot) {  // the means back into the gradients
         const Tensor grad = weights_[b.weights[slot]].second.grad();
-        std::memcpy(grad.raw_data(), static_cast<const char*>(b.flat.raw_data()) + b.offsets[slot] * itemsize(grad.dtype()),
-                    grad.nbytes());
+        std::memcpy(grad.raw_data(), flat_slot(b, slot), grad.nbytes());
       }
     b.reduced = Tensor();
     b.missing = b.weights.size();

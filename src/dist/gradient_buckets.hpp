@@ -37,6 +37,10 @@ class GradientBuckets {
   };
   void start_ready_buckets();
   void finish_pass();
+  // Where weight `slot` of a bucket with a `flat` buffer lies in it.
+  static char* flat_slot(const Bucket& b, size_t slot) {
+    return static_cast<char*>(b.flat.raw_data()) + b.offsets[slot] * static_cast<int64_t>(itemsize(b.flat.dtype()));
+  }
 
   std::vector<std::pair<std::string, Tensor>> weights_;
   std::vector<size_t> bucket_of_;
