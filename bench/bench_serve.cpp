@@ -5,8 +5,10 @@
 // Each client keeps one connection and sends batch-1 requests with binary input and output
 // (the binary tensor data extension: JSON text would measure number formatting, not serving).
 //
-//   bench_serve [--model mlp|cnn] [--seconds S] [--client wrk]
-//     (defaults: the MLP, 3 s per row, httplib client threads in this process)
+//   bench_serve [--model mlp|cnn] [--seconds S] [--client wrk] [--cpu-wakeup-latency-us N]
+//     (defaults: the MLP, 3 s per row, httplib client threads in this process, CPUs free to
+//     sleep; with N, the bench and every server it starts hold that PM QoS request: it is
+//     system-wide, so the floor, the clients and the servers all run under it)
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -16,6 +18,7 @@
 #include <filesystem>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -24,9 +27,9 @@
 #include "serve/serve_process.hpp"
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/factory.hpp"
-#include "strata/core/intra_op_threads.hpp"
 #include "strata/hub/hub.hpp"
 #include "strata/nn/nn.hpp"
+#include "strata/serve/cpu_wakeup_latency.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/train/hub_models.hpp"
 #include "../examples/fashion_mnist_cnn_net.hpp"
@@ -199,10 +202,21 @@ int main(int argc, char** argv) {
   double seconds = 3;
   bool wrk = false;
   std::string which = "mlp";
+  std::string wakeup_latency_us;  // empty: none asked
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--model") == 0 && i + 1 < argc) which = argv[++i];
     else if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) seconds = std::atof(argv[++i]);
     else if (std::strcmp(argv[i], "--client") == 0 && i + 1 < argc) wrk = std::strcmp(argv[++i], "wrk") == 0;
+    else if (std::strcmp(argv[i], "--cpu-wakeup-latency-us") == 0 && i + 1 < argc) wakeup_latency_us = argv[++i];
+  }
+  std::optional<serve::CpuWakeupLatency> wakeup_latency;
+  if (!wakeup_latency_us.empty()) {
+    wakeup_latency.emplace(std::stoi(wakeup_latency_us));
+    if (!wakeup_latency->held()) {
+      std::fprintf(stderr, "bench_serve: cannot hold the CPU wake-up latency request: %s\n",
+                   wakeup_latency->why_not().c_str());
+      return 1;
+    }
   }
   const auto dir = std::filesystem::temp_directory_path() / ("strata_bench_serve_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
@@ -213,9 +227,10 @@ int main(int argc, char** argv) {
     train::save_model(hub, served.name, served.model);
   }
   served.model.eval();
-  std::printf("%s, batch-1 requests, binary tensors, %.0f s per row, clients: %s\n",
+  std::printf("%s, batch-1 requests, binary tensors, %.0f s per row, clients: %s, CPU wake-up latency: %s\n",
               which == "cnn" ? "CNN of make run (conv 16 5x5, conv 32 5x5, dense 256)" : "MLP 784-800-800-10",
-              seconds, wrk ? "wrk (2 threads)" : "httplib threads in this process");
+              seconds, wrk ? "wrk (2 threads)" : "httplib threads in this process",
+              wakeup_latency ? (wakeup_latency_us + " us (PM QoS held)").c_str() : "not held");
   size_t header_length = 0;
   const auto body_file = dir / "request.bin";
   {
@@ -224,17 +239,14 @@ int main(int argc, char** argv) {
     std::fwrite(body.data(), 1, body.size(), f);
     std::fclose(f);
   }
-  std::printf("in-process batch-1 latency (the floor): p50 %.0f us", in_process_p50_us(served));
-  {
-    IntraOpThreadLimit one(1);  // as the server runs a lone batch-1 request: on the HTTP thread
-    std::printf(", on one thread %.0f us\n\n", in_process_p50_us(served));
-  }
+  std::printf("in-process batch-1 latency (the floor): p50 %.0f us\n\n", in_process_p50_us(served));
   std::printf("%-34s %8s %12s %10s %10s\n", "server", "clients", "requests/s", "p50 us", "p99 us");
   const std::vector<std::pair<std::string, std::vector<std::string>>> configs = {
       {"no batching (--max-batch-size 1)", {"--max-batch-size", "1"}},
       {"dynamic batching (64, 0 us delay)", {"--max-batch-size", "64"}},
   };
-  const std::vector<std::string> server_args = {"--model", served.name, "--http-threads", "80"};
+  std::vector<std::string> server_args = {"--model", served.name, "--http-threads", "80"};
+  if (wakeup_latency) server_args.insert(server_args.end(), {"--cpu-wakeup-latency-us", wakeup_latency_us});
   {
     // HTTP alone does not reach the batcher: one server, with its default flags, serves both rows.
     testing::ServeProcess server(hub_path, server_args);

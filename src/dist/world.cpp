@@ -73,6 +73,11 @@ const World& init() {
   int already = 0;
   MPI_Initialized(&already);
   if (!already) {
+    // Below 4 ranks Open MPI's non-blocking all-reduce (libnbc: every bucket but the last) takes
+    // a binomial tree: one rank receives every byte, reduces alone and sends the sum back. The
+    // ring splits both between the ranks: 64 MB of buckets over 2 ranks took 1.5x the time of
+    // one MPI_Allreduce instead of 2.5x (docs/distributed.md). A default only: the user's wins.
+    ::setenv("OMPI_MCA_coll_libnbc_iallreduce_algorithm", "1", /*overwrite=*/0);
     int provided = 0;
     MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
     STRATA_CHECK(provided >= MPI_THREAD_FUNNELED,

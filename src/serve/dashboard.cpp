@@ -152,8 +152,8 @@ int Dashboard::bind() {
   return r.port = r.listener.bind(r.options.host, r.options.port, "ui");
 }
 
-void Dashboard::serve() { routes_->http.listen_after_bind(); }
+void Dashboard::serve() { routes_->listener.serve(); }
 
-void Dashboard::stop() { routes_->http.stop(); }
+void Dashboard::stop() { routes_->listener.stop(); }
 
 }  // namespace strata::serve

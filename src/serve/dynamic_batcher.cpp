@@ -4,7 +4,6 @@
 #include <exception>
 
 #include "strata/autograd/grad_mode.hpp"
-#include "strata/core/intra_op_threads.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/serve/request_error.hpp"
 
@@ -66,8 +65,8 @@ std::future<std::vector<Tensor>> DynamicBatcher::submit(std::shared_ptr<const Se
 }
 
 bool DynamicBatcher::run_on_caller(Job& job, std::unique_lock<std::mutex>& lock) {
-  // With requests queued, or a delay to gather more in, a worker may batch this one with others;
-  // a request of many rows has work enough to be worth a worker's OpenMP team.
+  // With requests queued, or a delay to gather more in, a worker may batch this one with others.
+  // One-row requests only: the path was measured for them (docs/serving.md, "Performance").
   const bool runs_alone = options_.max_batch_size == 1 || options_.max_queue_delay.count() == 0;
   if (!runs_alone || !queue_.empty() || job.rows != 1) return false;
   const auto free = std::find(replica_busy_.begin(), replica_busy_.end(), 0);
@@ -76,7 +75,6 @@ bool DynamicBatcher::run_on_caller(Job& job, std::unique_lock<std::mutex>& lock)
   const auto replica = static_cast<size_t>(free - replica_busy_.begin());
   lock.unlock();
   try {
-    IntraOpThreadLimit this_thread_only(1);
     job.outputs.set_value(std::move(run_batch(*job.model->replicas.at(replica), {&job.inputs}).front()));
   } catch (...) {
     job.outputs.set_exception(std::current_exception());

@@ -4,11 +4,15 @@
 // as read timeouts (bench_serve's "Read" failures, docs/serving.md). So the listening socket is
 // noted when httplib makes it, and after the bind listen() is called on it again with the
 // system's maximum backlog (Linux lets listen() change a listening socket's backlog).
+// serve() and stop() wrap httplib's: its stop() does nothing until listen_after_bind() has begun,
+// so a SIGTERM arriving just after "listening on" was printed left the server running for good.
 // Include only where httplib's flags (HTTPLIB_CFLAGS) are set.
 #pragma once
 #include <sys/socket.h>
 
+#include <atomic>
 #include <string>
+#include <thread>
 
 #include <httplib.h>
 
@@ -32,9 +36,25 @@ class HttpListener {
     return bound;
   }
 
+  // Serves until stop(); at once returns if stop() came first.
+  void serve() {
+    serve_called_ = true;
+    if (!stop_requested_) http_.listen_after_bind();
+    serve_returned_ = true;
+  }
+  // Safe from any thread, before, during or after serve().
+  void stop() {
+    stop_requested_ = true;
+    if (!serve_called_) return;  // serve() will see the request
+    // serve() was called and did not see the request: wait until httplib listens, then stop it.
+    while (!http_.is_running() && !serve_returned_) std::this_thread::yield();
+    http_.stop();
+  }
+
  private:
   httplib::Server& http_;
   socket_t socket_ = INVALID_SOCKET;
+  std::atomic<bool> serve_called_{false}, stop_requested_{false}, serve_returned_{false};
 };
 
 }  // namespace strata::serve

@@ -140,10 +140,10 @@ int InferenceServer::bind() {
   return r.port = r.listener.bind(r.options.host, r.options.port, "serve");
 }
 
-void InferenceServer::serve() { routes_->http.listen_after_bind(); }
+void InferenceServer::serve() { routes_->listener.serve(); }
 
 void InferenceServer::stop() {
-  routes_->http.stop();
+  routes_->listener.stop();
   routes_->batcher.drain();
 }
 

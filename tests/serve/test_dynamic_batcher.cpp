@@ -3,6 +3,7 @@
 // gets the outputs its own rows give, whichever path it took.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -11,7 +12,6 @@
 
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/factory.hpp"
-#include "strata/core/intra_op_threads.hpp"
 #include "strata/nn/lambda.hpp"
 #include "strata/nn/nn.hpp"
 #include "strata/ops/elementwise.hpp"
@@ -23,12 +23,11 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// Records, for every run, the thread it ran on and the intra-op cap it ran under, and whether
-// a copy of the model ever ran on two threads at once.
+// Records, for every run, the thread it ran on, and whether a copy of the model ever ran on two
+// threads at once.
 struct RunLog {
   std::mutex mutex;
   std::vector<std::thread::id> threads;
-  std::vector<int> caps;
   std::atomic<bool> overlapped{false};
 };
 
@@ -50,7 +49,6 @@ Served make_served(RunLog& log, int replicas) {
       {
         std::lock_guard lock(log.mutex);
         log.threads.push_back(std::this_thread::get_id());
-        log.caps.push_back(intra_op_thread_limit());
       }
       std::this_thread::sleep_for(50us);  // widen the window a second run would overlap in
       --*running;
@@ -64,7 +62,6 @@ Served make_served(RunLog& log, int replicas) {
   for (int i = 0; i < replicas; ++i) s.version->replicas.push_back(make());
   s.reference = make();
   log.threads.clear();  // building a model runs its layers once to infer their shapes
-  log.caps.clear();
   s.version->name = "mlp";
   s.version->version = 1;
   return s;
@@ -79,7 +76,7 @@ Tensor expected(nn::Model& model, const Tensor& x) {
 // the last bits. Another request's rows would differ by the values' whole size (about 4).
 bool same(const Tensor& a, const Tensor& b) { return allclose(a, b, 1e-5, 1e-5); }
 
-TEST(DynamicBatcher, AOneRowRequestOnAnIdleBatcherRunsOnTheCallingThreadAlone) {
+TEST(DynamicBatcher, AOneRowRequestOnAnIdleBatcherRunsOnTheCallingThread) {
   RunLog log;
   Served s = make_served(log, 1);
   DynamicBatcher batcher({.max_batch_size = 64, .max_queue_delay = 0us});
@@ -89,8 +86,6 @@ TEST(DynamicBatcher, AOneRowRequestOnAnIdleBatcherRunsOnTheCallingThreadAlone) {
   EXPECT_TRUE(same(outputs.get().at(0), expected(*s.reference, x)));
   ASSERT_EQ(log.threads.size(), 2u);  // the batcher's run, then the reference
   EXPECT_EQ(log.threads[0], std::this_thread::get_id());
-  EXPECT_EQ(log.caps[0], 1) << "a batch-1 run on the caller must not wake an OpenMP team";
-  EXPECT_EQ(intra_op_thread_limit(), 0) << "the cap ends with the run";
 }
 
 TEST(DynamicBatcher, RequestsThatCouldBatchGoToAWorker) {
@@ -104,17 +99,14 @@ TEST(DynamicBatcher, RequestsThatCouldBatchGoToAWorker) {
     EXPECT_TRUE(same(answer, expected(*s.reference, x)));
   }
   {
-    // Many rows: work enough for the worker's OpenMP team.
+    // Many rows: a worker's, as the lone path takes one-row requests only.
     DynamicBatcher batcher({.max_batch_size = 64, .max_queue_delay = 0us});
     const Tensor x = randn({5, 16});
     const Tensor answer = batcher.submit(s.version, {x}).get().at(0);
     EXPECT_TRUE(same(answer, expected(*s.reference, x)));
   }
   ASSERT_EQ(log.threads.size(), 4u);
-  for (size_t run : {0, 2}) {
-    EXPECT_NE(log.threads[run], std::this_thread::get_id());
-    EXPECT_EQ(log.caps[run], 0);
-  }
+  for (size_t run : {0, 2}) EXPECT_NE(log.threads[run], std::this_thread::get_id());
 }
 
 // Many threads at once on two replicas: requests run on callers and in workers' batches side by
@@ -136,12 +128,17 @@ TEST(DynamicBatcher, CallersAndWorkersShareTheReplicasAndEveryAnswerIsItsOwn) {
         answers[i] = batcher.submit(s.version, {inputs[i]}).get().at(0);
       }
     });
-  for (auto& c : callers) c.join();
+  std::vector<std::thread::id> caller_ids;
+  for (auto& c : callers) {
+    caller_ids.push_back(c.get_id());
+    c.join();
+  }
   EXPECT_FALSE(log.overlapped) << "a copy of the model ran two batches at once";
-  size_t on_callers = 0;  // runs under a caller's cap
-  for (int cap : log.caps) on_callers += cap == 1;
-  EXPECT_GT(on_callers, 0u);
-  EXPECT_LT(on_callers, log.caps.size()) << "two-row requests always go to a worker";
+  const auto on_callers = std::count_if(log.threads.begin(), log.threads.end(), [&](std::thread::id id) {
+    return std::find(caller_ids.begin(), caller_ids.end(), id) != caller_ids.end();
+  });
+  EXPECT_GT(on_callers, 0);
+  EXPECT_LT(static_cast<size_t>(on_callers), log.threads.size()) << "two-row requests always go to a worker";
   for (size_t i = 0; i < inputs.size(); ++i)
     ASSERT_TRUE(same(answers[i], expected(*s.reference, inputs[i]))) << "request " << i;
 }

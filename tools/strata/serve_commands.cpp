@@ -2,8 +2,10 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "stop_signal.hpp"
+#include "strata/serve/cpu_wakeup_latency.hpp"
 #include "strata/serve/inference_server.hpp"
 
 namespace strata::cli {
@@ -18,6 +20,7 @@ struct ServeArgs {
   int64_t request_timeout_ms = 30'000;
   int64_t io_timeout_s = 30;
   int64_t poll_ms = 1'000;
+  std::optional<int> cpu_wakeup_latency_us;
 };
 
 void run_serve(ServeArgs& args) {
@@ -28,6 +31,16 @@ void run_serve(ServeArgs& args) {
   args.server.request_timeout = std::chrono::milliseconds(args.request_timeout_ms);
   args.server.io_timeout = std::chrono::seconds(args.io_timeout_s);
 
+  std::optional<serve::CpuWakeupLatency> wakeup_latency;
+  if (args.cpu_wakeup_latency_us) {
+    wakeup_latency.emplace(*args.cpu_wakeup_latency_us);
+    if (wakeup_latency->held())
+      std::cout << "strata serve: holding CPU wake-up latency at most " << *args.cpu_wakeup_latency_us << " us"
+                << std::endl;
+    else
+      std::cerr << "strata serve: warning: cannot hold a CPU wake-up latency request (" << wakeup_latency->why_not()
+                << "; it needs root or write access to the device): serving without it" << std::endl;
+  }
   serve::ModelRepository models(args.url, specs, args.batching.workers);
   serve::DynamicBatcher batcher(args.batching);
   serve::InferenceServer server(models, batcher, args.server);
@@ -73,6 +86,10 @@ void add_serve_commands(CLI::App& app) {
       ->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_option("--poll-ms", args->poll_ms, "How often to look for newer versions in the hub")
       ->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--cpu-wakeup-latency-us", args->cpu_wakeup_latency_us,
+                  "While serving, keep CPUs out of idle states slower to leave than this (Linux PM QoS, "
+                  "/dev/cpu_dma_latency; needs root); 0 keeps idle CPUs polling. Lower latency for more power")
+      ->check(CLI::NonNegativeNumber);
   cmd->callback([args] { run_serve(*args); });
 }
 

@@ -5,9 +5,8 @@
 // `max_queue`, until a worker starts its batch.
 //
 // A one-row request that could only ever run alone (nothing queued, and no delay to wait for
-// others in) runs at once on the calling thread, on a copy of the model no worker is using, with the
-// kernels capped to that one thread: handing it to a worker and waking an OpenMP team for it
-// cost more than the run (docs/serving.md, "Performance").
+// others in) runs at once on the calling thread, on a copy of the model no worker is using:
+// handing it to a worker cost a thread wake-up for nothing (docs/serving.md, "Performance").
 #pragma once
 #include <chrono>
 #include <condition_variable>
