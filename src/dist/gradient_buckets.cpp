@@ -13,13 +13,19 @@ GradientBuckets::GradientBuckets(std::vector<std::pair<std::string, Tensor>> wei
                                  int64_t first_bucket_bytes, int world_size)
     : weights_(std::move(weights)), bucket_of_(weights_.size()), ready_(weights_.size(), 0), world_size_(world_size) {
   // Backward reaches the last layers first, so buckets are filled from the last weight back.
+  // A gradient of kAloneBytes or more is a bucket of its own, reduced in place: copying it into
+  // a shared bucket and back costs more than one more MPI call (the MLP's 2.5 MB matrices: +24%
+  // added to a 2-rank step in shared buckets, +15% alone; docs/distributed.md).
   int64_t bytes_in_bucket = 0;
+  bool last_alone = false;
   for (size_t k = weights_.size(); k-- > 0;) {
     const Tensor& w = weights_[k].second;
     const MPI_Datatype type = detail::mpi_type(w, "dist::DataParallel");
     const int64_t limit = buckets_.size() == 1 ? std::min(first_bucket_bytes, bucket_bytes) : bucket_bytes;
-    const bool fits = !buckets_.empty() && buckets_.back().type == type &&
+    const bool alone = static_cast<int64_t>(w.nbytes()) >= kAloneBytes;
+    const bool fits = !buckets_.empty() && !alone && !last_alone && buckets_.back().type == type &&
                       bytes_in_bucket + static_cast<int64_t>(w.nbytes()) <= limit;
+    last_alone = alone;
     if (!fits) {
       buckets_.push_back(Bucket{{}, {}, Tensor(), Tensor(), type, 0});
       bytes_in_bucket = 0;

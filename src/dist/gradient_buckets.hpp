@@ -1,5 +1,5 @@
 // The gradient averaging behind DataParallel (internal): weights grouped into buckets of about
-// `bucket_bytes` (the first of `first_bucket_bytes`), last weight first; each bucket's non-blocking MPI all-reduce starts when its
+// `bucket_bytes` (the first of `first_bucket_bytes`; a gradient of 1 MiB or more alone), last weight first; each bucket's non-blocking MPI all-reduce starts when its
 // last gradient is ready and the previous buckets have started (every rank must start them in
 // the same order), and the last gradient of a pass waits for all of them. Internal, but a class
 // of its own so that bench/bench_dist.cpp can time a reduction pass without a backward pass.
@@ -14,6 +14,7 @@ namespace strata::dist::detail {
 
 class GradientBuckets {
  public:
+  static constexpr int64_t kAloneBytes = int64_t{1} << 20;  // a gradient this large gets a bucket of its own
   GradientBuckets(std::vector<std::pair<std::string, Tensor>> weights, int64_t bucket_bytes,
                   int64_t first_bucket_bytes, int world_size);
   ~GradientBuckets();

@@ -149,5 +149,35 @@ TEST(DistDataParallel, TheFirstBucketHasItsOwnSize) {
   EXPECT_EQ(dist::DataParallel(net).stats().buckets, 1);
 }
 
+// Two weight matrices of 1 MiB or more (450x600 and 600x500 floats) among small weights: each is
+// a bucket of its own, reduced in place, and the small ones around them are not merged across
+// it. Backward from the last weight: [out's bias and matrix, b's bias], [b's matrix], [a's bias],
+// [a's matrix]. (Before, b's bias, and a's matrix shared a 5 MB bucket with b's: 2 buckets.)
+// The averaged gradients are those of the whole batch on one process.
+TEST(DistDataParallel, AGradientOfAMebibyteOrMoreIsABucketOfItsOwn) {
+  struct Wide : nn::Module {
+    nn::Dense a{600, nn::tanh}, b{500, nn::relu}, out{3};
+    Tensor forward(const Tensor& x) override { return out(b(a(x))); }
+  };
+  const int rank = dist::world().rank, size = dist::world().size;
+  Generator gen(11);
+  const int64_t batch = 6;  // divisible by 2 and 3
+  const Tensor x = randn({batch, 450}, kFloat32, &gen), y = randint(0, 3, {batch}, kInt64, &gen);
+  Wide net, reference;
+  net(x);
+  reference(x);
+  dist::DataParallel model(net);
+  copy_weights(net, reference);  // after the broadcast of rank 0's
+  EXPECT_EQ(model.stats().buckets, 4);
+  const int64_t per_rank = batch / size;
+  cross_entropy(model(x.narrow(0, rank * per_rank, per_rank)), y.narrow(0, rank * per_rank, per_rank)).backward();
+  cross_entropy(reference(x), y).backward();
+  const auto got = net.named_weights();
+  const auto want = reference.all_weights();
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_TRUE(allclose(got[i].second.grad(), want[i].grad(), 1e-4, 1e-6)) << got[i].first << " on rank " << rank;
+}
+
 }  // namespace
 }  // namespace strata

@@ -8,8 +8,9 @@
 //   optim::SGD sgd(model.trainable_weights(), 0.1);
 //   train::fit(model, sgd, {}, {x, y}, {.batch_size = 256});   // 256 over all processes
 //
-// Gradients are averaged in buckets of about bucket_megabytes (the first one smaller), in the
-// reverse order of the weights (the order backward produces them). A bucket's non-blocking all-reduce starts from an
+// Gradients are averaged in buckets of about bucket_megabytes (the first one smaller; a gradient
+// of 1 MiB or more is a bucket of its own, reduced in place without copies), in the reverse
+// order of the weights (the order backward produces them). A bucket's non-blocking all-reduce starts from an
 // autograd post-accumulate hook as soon as its last gradient is ready, so it runs while backward
 // computes the layers below; when the last weight's gradient arrives, backward waits for every
 // bucket and writes the averages into .grad(). So after backward() returns, .grad() holds the
