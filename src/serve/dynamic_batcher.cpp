@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "strata/autograd/grad_mode.hpp"
+#include "strata/core/intra_op_threads.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/serve/request_error.hpp"
 
@@ -37,8 +38,8 @@ DynamicBatcher::DynamicBatcher(BatchingOptions options) : options_(options) {
   STRATA_CHECK(options_.max_batch_size >= 1, "serve: the max batch size must be at least 1, got ",
                options_.max_batch_size);
   STRATA_CHECK(options_.workers >= 1, "serve: at least one batch worker is needed, got ", options_.workers);
-  replica_busy_.assign(static_cast<size_t>(options_.workers), 0);
-  for (int i = 0; i < options_.workers; ++i) workers_.emplace_back([this, i] { work(i); });
+  const int threads = std::max(1, intra_op_threads_max() / options_.workers);
+  for (int i = 0; i < options_.workers; ++i) workers_.emplace_back([this, i, threads] { work(i, threads); });
 }
 
 DynamicBatcher::~DynamicBatcher() {
@@ -52,47 +53,15 @@ std::future<std::vector<Tensor>> DynamicBatcher::submit(std::shared_ptr<const Se
   Job job{std::move(model), std::move(inputs), rows, std::chrono::steady_clock::now(), {}};
   auto outputs = job.outputs.get_future();
   {
-    std::unique_lock lock(mutex_);
+    std::lock_guard lock(mutex_);
     if (draining_) throw RequestError(503, "the server is shutting down and accepts no new requests");
-    if (run_on_caller(job, lock)) return outputs;
     if (queue_.size() >= options_.max_queue)
       throw RequestError(503, "the request queue is full (" + std::to_string(options_.max_queue) +
                                   " requests waiting); retry later");
     queue_.push_back(std::move(job));
   }
-  queued_.notify_all();
+  queued_.notify_one();
   return outputs;
-}
-
-bool DynamicBatcher::run_on_caller(Job& job, std::unique_lock<std::mutex>& lock) {
-  // With requests queued, or a delay to gather more in, a worker may batch this one with others.
-  // One-row requests only: the path was measured for them (docs/serving.md, "Performance").
-  const bool runs_alone = options_.max_batch_size == 1 || options_.max_queue_delay.count() == 0;
-  if (!runs_alone || !queue_.empty() || job.rows != 1) return false;
-  const auto free = std::find(replica_busy_.begin(), replica_busy_.end(), 0);
-  if (free == replica_busy_.end()) return false;
-  *free = 1;
-  const auto replica = static_cast<size_t>(free - replica_busy_.begin());
-  lock.unlock();
-  try {
-    job.outputs.set_value(std::move(run_batch(*job.model->replicas.at(replica), {&job.inputs}).front()));
-  } catch (...) {
-    job.outputs.set_exception(std::current_exception());
-  }
-  release(replica);
-  return true;
-}
-
-void DynamicBatcher::release(size_t replica) {
-  bool waited_for;
-  {
-    std::lock_guard lock(mutex_);
-    replica_busy_[replica] = 0;
-    waited_for = !queue_.empty() || draining_;
-  }
-  // Its worker may be waiting for it with requests queued. With none, waking the workers would
-  // cost each lone request a context switch for nothing (a tenth of the server's time at 1 client).
-  if (waited_for) queued_.notify_all();
 }
 
 void DynamicBatcher::drain() {
@@ -103,9 +72,9 @@ void DynamicBatcher::drain() {
   queued_.notify_all();
 }
 
-std::vector<DynamicBatcher::Job> DynamicBatcher::take_batch(std::unique_lock<std::mutex>& lock, size_t replica) {
+std::vector<DynamicBatcher::Job> DynamicBatcher::take_batch(std::unique_lock<std::mutex>& lock) {
   for (;;) {
-    queued_.wait(lock, [&] { return (!queue_.empty() || draining_) && !replica_busy_[replica]; });
+    queued_.wait(lock, [&] { return !queue_.empty() || draining_; });
     if (queue_.empty()) return {};  // draining and nothing left
     // The longest prefix of the queue that can run as one batch: same model version, rows fit.
     size_t count = 1;
@@ -121,19 +90,22 @@ std::vector<DynamicBatcher::Job> DynamicBatcher::take_batch(std::unique_lock<std
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
       }
-      replica_busy_[replica] = 1;
+      // Another worker may take what is left now rather than after this batch.
+      if (!queue_.empty()) queued_.notify_one();
       return batch;
     }
     queued_.wait_until(lock, deadline);  // woken early by a new request or drain()
   }
 }
 
-void DynamicBatcher::work(size_t replica) {
+void DynamicBatcher::work(size_t replica, int threads) {
+  // The worker owns its cores: its clients, if on this machine, must not shrink its team.
+  const IntraOpThreadLimit team(threads, FollowLoad::kNo);
   for (;;) {
     std::vector<Job> batch;
     {
       std::unique_lock lock(mutex_);
-      batch = take_batch(lock, replica);
+      batch = take_batch(lock);
     }
     if (batch.empty()) return;
     std::vector<const std::vector<Tensor>*> inputs;
@@ -145,7 +117,6 @@ void DynamicBatcher::work(size_t replica) {
     } catch (...) {
       failure = std::current_exception();
     }
-    release(replica);  // before answering: a client's next request may then run on it at once
     for (size_t j = 0; j < batch.size(); ++j) {
       if (failure) batch[j].outputs.set_exception(failure);
       else batch[j].outputs.set_value(std::move(outputs[j]));

@@ -4,6 +4,7 @@
 // as read timeouts (bench_serve's "Read" failures, docs/serving.md). So the listening socket is
 // noted when httplib makes it, and after the bind listen() is called on it again with the
 // system's maximum backlog (Linux lets listen() change a listening socket's backlog).
+// The socket is not shared with other processes (no SO_REUSEPORT): a port in use is an error.
 // serve() and stop() wrap httplib's: its stop() does nothing until listen_after_bind() has begun,
 // so a SIGTERM arriving just after "listening on" was printed left the server running for good.
 // Include only where httplib's flags (HTTPLIB_CFLAGS) are set.
@@ -24,7 +25,11 @@ class HttpListener {
  public:
   explicit HttpListener(httplib::Server& http) : http_(http) {
     http_.set_socket_options([this](socket_t sock) {
-      httplib::default_socket_options(sock);
+      // SO_REUSEADDR only: a restarted server binds at once past the old one's TIME_WAIT sockets.
+      // httplib's default also sets SO_REUSEPORT, which let a second server bind a port in use
+      // and take half its connections, serving whatever model it had (tests/serve/test_lifecycle.cpp).
+      const int yes = 1;
+      ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
       socket_ = sock;  // the last made is the one bound: a failed attempt's is closed
     });
   }

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "strata/core/intra_op_threads.hpp"
 #include "strata/serve/datatype.hpp"
 #include "strata/serve/infer_request.hpp"
 #include "strata/serve/infer_response.hpp"
@@ -107,6 +108,9 @@ struct InferenceServer::Routes {
   }
 
   void infer(const httplib::Request& req, httplib::Response& res) {
+    // Decoding and encoding tensors here must not give this HTTP thread an OpenMP team: only the
+    // batch workers' teams may use the cores (strata/serve/dynamic_batcher.hpp).
+    const IntraOpThreadLimit one_thread(1);
     const auto model = models.find(req.matches[1].str(), requested_version(req));
     std::optional<size_t> json_length;
     if (req.has_header("Inference-Header-Content-Length")) {

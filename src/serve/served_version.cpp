@@ -4,6 +4,7 @@
 
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/factory.hpp"
+#include "strata/core/intra_op_threads.hpp"
 #include "strata/nn/layer_config.hpp"
 #include "strata/train/hub_models.hpp"
 
@@ -60,6 +61,9 @@ std::vector<TensorSignature> output_signatures(nn::Model& model, const std::vect
 
 std::shared_ptr<const ServedVersion> load_served_version(hub::Hub& hub, const std::string& name, int64_t version,
                                                          int replicas) {
+  // On one thread: an OpenMP team made here (the main thread, the poller) would outlive the load
+  // and push the batch workers' teams past the cores (strata/serve/dynamic_batcher.hpp).
+  const IntraOpThreadLimit one_thread(1);
   const hub::LoadedModel loaded = hub.load_model(name, version);
   auto served = std::make_shared<ServedVersion>();
   served->name = name;

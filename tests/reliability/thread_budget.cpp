@@ -40,7 +40,8 @@ TEST(ThreadBudget, ReadsProcsRunningAndTaskStates) {
 TEST(ThreadBudget, FallsToOneThreadWhenEveryCoreIsBusy) {
   const char* env = std::getenv("STRATA_ADAPTIVE_THREADS");
   if (env != nullptr && env[0] == '0') GTEST_SKIP() << "STRATA_ADAPTIVE_THREADS=0";
-  if (omp_get_max_threads() < 2) GTEST_SKIP() << "one OpenMP thread: nothing to adapt";
+  const int most = omp_get_max_threads();
+  if (most < 2) GTEST_SKIP() << "one OpenMP thread: nothing to adapt";
   const unsigned cores = std::thread::hardware_concurrency();
   std::vector<pid_t> spinners;
   for (unsigned i = 0; i < cores; ++i) {
@@ -57,12 +58,19 @@ TEST(ThreadBudget, FallsToOneThreadWhenEveryCoreIsBusy) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     budget = apply_thread_budget();
   }
+  // A thread that owns its cores (FollowLoad::kNo: a server's batch worker) keeps its count.
+  int fixed = 0;
+  std::thread([&] {
+    IntraOpThreadLimit own_cores(most, FollowLoad::kNo);
+    fixed = apply_thread_budget();
+  }).join();
   for (pid_t pid : spinners) {
     kill(pid, SIGKILL);
     waitpid(pid, nullptr, 0);
   }
   EXPECT_EQ(budget, 1);
   EXPECT_EQ(omp_get_max_threads(), 1);  // applied to this thread's OpenMP regions
+  EXPECT_EQ(fixed, most);
 }
 
 // A thread's IntraOpThreadLimit caps what its kernels use and, once gone, gives the budget back;

@@ -59,6 +59,7 @@ class ServeProcess {
   ServeProcess& operator=(const ServeProcess&) = delete;
 
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
   httplib::Client client() const {
     httplib::Client c("127.0.0.1", port_);
     c.set_read_timeout(60, 0);

@@ -1,6 +1,6 @@
-// The dynamic batcher in process: which requests run at once on the calling thread (one row,
-// nothing queued, no delay to gather others in) and which go to a worker, and that every one
-// gets the outputs its own rows give, whichever path it took.
+// The dynamic batcher in process: every request runs on a batch worker, never on the thread that
+// submitted it, with the worker's fixed share of the cores, and every one gets the outputs its
+// own rows give, whether it ran alone or in a batch.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/factory.hpp"
+#include "strata/core/intra_op_threads.hpp"
 #include "strata/nn/lambda.hpp"
 #include "strata/nn/nn.hpp"
 #include "strata/ops/elementwise.hpp"
@@ -76,43 +77,57 @@ Tensor expected(nn::Model& model, const Tensor& x) {
 // the last bits. Another request's rows would differ by the values' whole size (about 4).
 bool same(const Tensor& a, const Tensor& b) { return allclose(a, b, 1e-5, 1e-5); }
 
-TEST(DynamicBatcher, AOneRowRequestOnAnIdleBatcherRunsOnTheCallingThread) {
-  RunLog log;
-  Served s = make_served(log, 1);
-  DynamicBatcher batcher({.max_batch_size = 64, .max_queue_delay = 0us});
-  const Tensor x = randn({1, 16});
-  auto outputs = batcher.submit(s.version, {x});
-  ASSERT_EQ(outputs.wait_for(0s), std::future_status::ready) << "answered before submit returned";
-  EXPECT_TRUE(same(outputs.get().at(0), expected(*s.reference, x)));
-  ASSERT_EQ(log.threads.size(), 2u);  // the batcher's run, then the reference
-  EXPECT_EQ(log.threads[0], std::this_thread::get_id());
-}
-
-TEST(DynamicBatcher, RequestsThatCouldBatchGoToAWorker) {
+TEST(DynamicBatcher, EveryRequestRunsOnAWorkerNeverOnTheCaller) {
   RunLog log;
   Served s = make_served(log, 1);
   {
-    // A delay to gather others in: even an idle batcher waits for them, on its worker.
-    DynamicBatcher batcher({.max_batch_size = 64, .max_queue_delay = 20ms});
+    // One row on an idle batcher with no delay: it could only run alone, and still goes to the worker.
+    DynamicBatcher batcher({.max_batch_size = 64, .max_queue_delay = 0us});
     const Tensor x = randn({1, 16});
     const Tensor answer = batcher.submit(s.version, {x}).get().at(0);
     EXPECT_TRUE(same(answer, expected(*s.reference, x)));
   }
   {
-    // Many rows: a worker's, as the lone path takes one-row requests only.
-    DynamicBatcher batcher({.max_batch_size = 64, .max_queue_delay = 0us});
+    // A delay to gather others in: an idle batcher waits for them, on its worker.
+    DynamicBatcher batcher({.max_batch_size = 64, .max_queue_delay = 20ms});
     const Tensor x = randn({5, 16});
     const Tensor answer = batcher.submit(s.version, {x}).get().at(0);
     EXPECT_TRUE(same(answer, expected(*s.reference, x)));
   }
-  ASSERT_EQ(log.threads.size(), 4u);
+  ASSERT_EQ(log.threads.size(), 4u);  // each batcher's run, then its reference
   for (size_t run : {0, 2}) EXPECT_NE(log.threads[run], std::this_thread::get_id());
 }
 
-// Many threads at once on two replicas: requests run on callers and in workers' batches side by
-// side, each replica by one run at a time (a model keeps per-call state), and every answer is
-// its own rows'.
-TEST(DynamicBatcher, CallersAndWorkersShareTheReplicasAndEveryAnswerIsItsOwn) {
+// A worker's OpenMP team is its share of the cores, whatever the load: its clients on the same
+// machine must not shrink it, and two workers' teams together stay within the cores.
+TEST(DynamicBatcher, EachWorkerRunsWithItsShareOfTheCores) {
+  const int cores = intra_op_threads_max();
+  for (int workers : {1, 2}) {
+    std::mutex mutex;
+    std::vector<int> limits;
+    auto served = std::make_shared<ServedVersion>();
+    for (int i = 0; i < workers; ++i) {
+      auto x = nn::Input({-1, 4}, "features");
+      auto noted = nn::Lambda([&](const Tensor& t) {
+        std::lock_guard lock(mutex);
+        limits.push_back(intra_op_threads_follow_load() == FollowLoad::kNo ? intra_op_thread_limit() : -1);
+        return t;
+      })(x);
+      served->replicas.push_back(std::make_shared<nn::Model>(x, noted, "noted"));
+    }
+    limits.clear();  // building a model runs its layers once to infer their shapes
+    DynamicBatcher batcher({.max_batch_size = 1, .workers = workers});
+    std::vector<std::future<std::vector<Tensor>>> answers;
+    for (int i = 0; i < 8; ++i) answers.push_back(batcher.submit(served, {randn({1, 4})}));
+    for (auto& answer : answers) answer.get();
+    ASSERT_EQ(limits.size(), 8u);
+    for (int limit : limits) EXPECT_EQ(limit, std::max(1, cores / workers)) << workers << " workers";
+  }
+}
+
+// Many threads at once on two workers: each replica runs one batch at a time (a model keeps
+// per-call state), and every answer is its own rows'.
+TEST(DynamicBatcher, TwoWorkersKeepToTheirReplicasAndEveryAnswerIsItsOwn) {
   RunLog log;
   Served s = make_served(log, 2);
   DynamicBatcher batcher({.max_batch_size = 8, .max_queue_delay = 0us, .workers = 2});
@@ -134,11 +149,9 @@ TEST(DynamicBatcher, CallersAndWorkersShareTheReplicasAndEveryAnswerIsItsOwn) {
     c.join();
   }
   EXPECT_FALSE(log.overlapped) << "a copy of the model ran two batches at once";
-  const auto on_callers = std::count_if(log.threads.begin(), log.threads.end(), [&](std::thread::id id) {
-    return std::find(caller_ids.begin(), caller_ids.end(), id) != caller_ids.end();
-  });
-  EXPECT_GT(on_callers, 0);
-  EXPECT_LT(static_cast<size_t>(on_callers), log.threads.size()) << "two-row requests always go to a worker";
+  for (std::thread::id id : log.threads)
+    EXPECT_EQ(std::find(caller_ids.begin(), caller_ids.end(), id), caller_ids.end()) << "a run on a caller";
+  EXPECT_LT(log.threads.size(), inputs.size()) << "no request was batched with another";
   for (size_t i = 0; i < inputs.size(); ++i)
     ASSERT_TRUE(same(answers[i], expected(*s.reference, inputs[i]))) << "request " << i;
 }

@@ -1,12 +1,17 @@
 // `strata serve` over time: a newer hub version is served without a restart and without failing
 // requests in flight; requests queued together run as one batch; a full queue answers 503;
-// SIGTERM answers what is queued and exits 0.
+// SIGTERM answers what is queued and exits 0; a second server cannot take a port in use; serving
+// more connections adds no threads (no OpenMP team per HTTP thread).
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <fstream>
 #include <future>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "serve/serve_fixture.hpp"
 
@@ -112,6 +117,55 @@ TEST_F(LifecycleTest, SigtermAnswersQueuedRequestsAndExitsZero) {
   EXPECT_LT(Clock::now() - signalled, std::chrono::seconds(20));
   auto client = server.client();
   EXPECT_FALSE(client.Get("/v2/health/live"));  // nothing listens any more
+}
+
+// httplib's default socket options include SO_REUSEPORT: a second `strata serve` on the same port
+// bound it too and the kernel split the connections between the two servers.
+TEST_F(LifecycleTest, ASecondServerOnAPortInUseFailsAndNamesIt) {
+  auto& first = start({"--model", "mlp"});
+  const std::string port = std::to_string(first.port());
+  // Under `timeout`: a second server that does bind would serve on and never return.
+  const std::string command = "timeout 30 " + std::string(STRATA_CLI_PATH) + " serve --hub " + hub_path_ +
+                              " --model cnn --port " + port + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string said;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) said += buffer;
+  const int status = ::pclose(pipe);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << said;
+  EXPECT_NE(said.find("cannot listen on 127.0.0.1:" + port), std::string::npos) << said;
+  // The first server still answers every request with its own model.
+  auto client = first.client();
+  for (int i = 0; i < 20; ++i) ASSERT_EQ(client.Get("/v2/models/cnn").value().status, 404);
+}
+
+int thread_count(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
+  return -1;
+}
+
+// Only the batch worker may own an OpenMP team: a team per HTTP thread (a request run on the
+// thread that received it) pushed libgomp's threads past the cores, and then every parallel
+// region slept and woke its team. So requests on ever more connections must not add threads.
+TEST_F(LifecycleTest, ServingMoreConnectionsAddsNoThreads) {
+  auto& server = start({"--model", "cnn", "--http-threads", "16"});
+  const std::string body = json_request("image", randn({1, 8, 8, 1}));
+  auto infer_on_a_new_connection = [&] {
+    auto client = server.client();
+    return post_infer(client, "cnn", body).value().status;
+  };
+  ASSERT_EQ(infer_on_a_new_connection(), 200);
+  const int before = thread_count(server.pid());
+  ASSERT_GT(before, 16);
+  // 12 connections at once, then 12 one after another: each lands on an HTTP thread of its own.
+  std::vector<std::future<int>> together;
+  for (int i = 0; i < 12; ++i) together.push_back(std::async(std::launch::async, infer_on_a_new_connection));
+  for (auto& status : together) ASSERT_EQ(status.get(), 200);
+  for (int i = 0; i < 12; ++i) ASSERT_EQ(infer_on_a_new_connection(), 200);
+  EXPECT_EQ(thread_count(server.pid()), before);
 }
 
 }  // namespace

@@ -4,9 +4,12 @@
 // each gets its own rows of the outputs back. A request waits in the queue, and counts against
 // `max_queue`, until a worker starts its batch.
 //
-// A one-row request that could only ever run alone (nothing queued, and no delay to wait for
-// others in) runs at once on the calling thread, on a copy of the model no worker is using:
-// handing it to a worker cost a thread wake-up for nothing (docs/serving.md, "Performance").
+// Only the workers run models, each with a fixed share of the cores as its OpenMP team
+// (intra_op_threads_max() / workers, at least 1): the teams together stay within the cores, so
+// libgomp's idle threads spin between the model's parallel regions instead of sleeping. A run on
+// the thread that received the request would save a thread hand-off but give every HTTP thread a
+// team of its own, and then every region slept and woke its team: a CNN's batch-1 run took twice
+// its time (docs/serving.md, "One OpenMP team per core").
 #pragma once
 #include <chrono>
 #include <condition_variable>
@@ -49,17 +52,13 @@ class DynamicBatcher {
     std::chrono::steady_clock::time_point queued_at;
     std::promise<std::vector<Tensor>> outputs;
   };
-  void work(size_t replica);
-  std::vector<Job> take_batch(std::unique_lock<std::mutex>& lock, size_t replica);
-  // Runs `job` on the calling thread if it could only run alone and a replica is free.
-  bool run_on_caller(Job& job, std::unique_lock<std::mutex>& lock);
-  void release(size_t replica);
+  void work(size_t replica, int threads);
+  std::vector<Job> take_batch(std::unique_lock<std::mutex>& lock);
 
   BatchingOptions options_;
   std::mutex mutex_;
   std::condition_variable queued_;
   std::deque<Job> queue_;
-  std::vector<char> replica_busy_;  // a batch (a worker's, or one run on a caller) is using it
   bool draining_ = false;
   std::vector<std::thread> workers_;
 };

@@ -2,7 +2,6 @@
 
 #include <xmmintrin.h>
 #include <pmmintrin.h>
-#include <omp.h>
 
 #include <cstdlib>
 #include <memory>
@@ -14,16 +13,15 @@ namespace strata::kernels::cpu {
 namespace {
 
 // Denormals slow float math by ~100x; training drifts into them after a few epochs. Flush them
-// to zero (FTZ/DAZ) on the calling thread and on every OpenMP worker, once, at load time.
+// to zero (FTZ/DAZ) on the loading thread, once: threads inherit the mode from the thread that
+// creates them (POSIX: the floating-point environment), so every thread made afterwards, OpenMP's
+// included, has it. No parallel region here: it would give the loading thread an OpenMP team for
+// good, and a second team (a server's batch worker) would then stop libgomp's threads from
+// spinning between regions (include/strata/core/intra_op_threads.hpp).
 struct FlushDenormals {
   FlushDenormals() {
-    auto flush = [] {
-      _MM_SET_FLUSH_ZERO_MODE(_MM_FLUSH_ZERO_ON);
-      _MM_SET_DENORMALS_ZERO_MODE(_MM_DENORMALS_ZERO_ON);
-    };
-    flush();
-#pragma omp parallel
-    flush();
+    _MM_SET_FLUSH_ZERO_MODE(_MM_FLUSH_ZERO_ON);
+    _MM_SET_DENORMALS_ZERO_MODE(_MM_DENORMALS_ZERO_ON);
   }
 };
 const FlushDenormals flush_denormals;

@@ -55,7 +55,7 @@ int usable_cpus() {
 class ThreadBudget {
  public:
   ThreadBudget()
-      : max_threads_(omp_get_max_threads()), cpus_(usable_cpus()), budget_(max_threads_) {
+      : max_threads_(intra_op_threads_max()), cpus_(usable_cpus()), budget_(max_threads_) {
     const char* env = std::getenv("STRATA_ADAPTIVE_THREADS");
     enabled_ = !(env != nullptr && std::string_view(env) == "0") && max_threads_ > 1;
   }
@@ -125,8 +125,9 @@ int apply_thread_budget() {
   static ThreadBudget budget;
   thread_local int applied = 0;  // this thread's OpenMP count as last set here; 0: never set
   if (omp_in_parallel()) return omp_get_num_threads();
-  int threads = budget.current();  // 0: adaptive threads turned off
   const int cap = intra_op_thread_limit();
+  // 0: adaptive threads turned off, or not for this thread
+  int threads = intra_op_threads_follow_load() == FollowLoad::kYes ? budget.current() : 0;
   if (threads == 0 && cap == 0 && applied == 0) return omp_get_max_threads();  // left alone
   // Adaptive threads off but a cap was (or is) set here: count from OpenMP's first maximum.
   if (threads == 0) threads = budget.max_threads();

@@ -5,7 +5,7 @@
 // speed. With no more threads than free cores, no region waits on a busy core.
 //
 // STRATA_ADAPTIVE_THREADS=0 turns this off (the OpenMP thread count is then left alone). The
-// most threads used is OpenMP's own maximum when first asked (OMP_NUM_THREADS, or the cores).
+// most threads used is intra_op_threads_max() (OMP_NUM_THREADS, or the cores).
 #pragma once
 #include <string_view>
 
