@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "strata/core/intra_op_threads.hpp"
 #include "strata/data/stream.hpp"
 
 namespace strata::data {
@@ -49,6 +50,12 @@ class Prefetcher {
 
  private:
   void produce() {
+    // Tensor work here runs on this thread alone, as in PyTorch's DataLoader workers: a producer
+    // with an OpenMP team of its own would push the process's OpenMP threads past the cores, and
+    // libgomp's idle threads would then sleep between every parallel region of the training loop
+    // (a CNN training step +50-70% beside one idle team: bench_openmp_teams, docs/benchmarks.md).
+    // The training loop has the cores; a parallel map asked for (map(fn, threads)) keeps its threads.
+    const IntraOpThreadLimit one_thread(1);
     try {
       for (;;) {
         {

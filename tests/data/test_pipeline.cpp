@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <numeric>
 #include <set>
 #include <thread>
 
 #include "strata/core/factory.hpp"
+#include "strata/core/intra_op_threads.hpp"
 #include "strata/data/dataset.hpp"
 
 using namespace strata;
@@ -141,6 +143,26 @@ TEST(Dataset, PrefetchYieldsTheSameSequence) {
   Reader failing = numbers(10).map(fail).prefetch(2).open();
   EXPECT_EQ(failing.next().value()[0].item<int64_t>(), 0);
   EXPECT_THROW({ while (failing.next()) {} }, Error);
+}
+
+// A prefetch thread, or an unordered map's worker, runs its tensor work on one thread: an OpenMP
+// team of its own would slow every parallel region of the training loop beside it.
+TEST(Dataset, PrefetchAndUnorderedMapThreadsRunTensorWorkOnOneThread) {
+  std::mutex mutex;
+  std::set<int> limits;
+  MapFn note = [&](Example ex) {
+    std::lock_guard lock(mutex);
+    limits.insert(intra_op_thread_limit());
+    return ex;
+  };
+  EXPECT_EQ(ids(numbers(20).stream().map(note).prefetch(2)), ids(numbers(20)));
+  EXPECT_EQ(limits, std::set<int>{1});
+  limits.clear();
+  EXPECT_EQ(ids(numbers(20).stream().map(note, 3, false)).size(), 20u);
+  EXPECT_EQ(limits, std::set<int>{1});
+  limits.clear();
+  EXPECT_EQ(ids(numbers(5).stream().map(note)), ids(numbers(5)));  // on the reading thread: no cap
+  EXPECT_EQ(limits, std::set<int>{0});
 }
 
 TEST(Dataset, FilterTakeSkipRepeatConcatenateZip) {

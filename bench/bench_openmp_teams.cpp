@@ -1,0 +1,113 @@
+// bench_openmp_teams: what one more OpenMP team in the process costs the CNN of `make run`.
+// Every thread that starts parallel work owns a team, and libgomp stops its idle threads from
+// spinning between parallel regions once the threads of all teams outnumber the cores; each
+// region then sleeps and wakes its team (include/strata/core/intra_op_threads.hpp). Prints the
+// p50 of batch-1 inference with a 60 us pause between runs (a server's wait for the next request),
+// back to back, and of an Adam training step at batch 32, with 0 and with 1 idle extra team (a
+// thread that ran one parallel region and then waits, as a server's HTTP thread did).
+//
+//   bench_openmp_teams [--cpu-wakeup-latency-us N]
+//     (run it with nothing else on the machine; with N, it holds that Linux PM QoS request while
+//     it runs, as `strata serve --cpu-wakeup-latency-us N` does: idle CPUs then wake faster)
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "strata/serve/cpu_wakeup_latency.hpp"
+#include "strata/strata.hpp"
+#include "../examples/fashion_mnist_cnn_net.hpp"
+
+using namespace strata;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double p50_us(int runs, const std::function<void()>& run, std::chrono::microseconds pause) {
+  std::vector<double> times;
+  for (int i = 0; i < runs; ++i) {
+    const auto start = Clock::now();
+    run();
+    times.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+    if (pause.count() > 0) std::this_thread::sleep_for(pause);
+  }
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  return times[times.size() / 2];
+}
+
+// A thread that runs one parallel region, so that it owns a team, and then waits until destroyed.
+class IdleTeam {
+ public:
+  IdleTeam() : thread_([this] {
+#pragma omp parallel
+    {
+      volatile int id = omp_get_thread_num();
+      (void)id;
+    }
+    while (!stop_) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ~IdleTeam() {
+    stop_ = true;
+    thread_.join();
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::optional<serve::CpuWakeupLatency> wakeup_latency;
+  if (argc == 3 && std::strcmp(argv[1], "--cpu-wakeup-latency-us") == 0) {
+    wakeup_latency.emplace(std::stoi(argv[2]));
+    if (!wakeup_latency->held()) {
+      std::fprintf(stderr, "bench_openmp_teams: cannot hold the CPU wake-up latency request: %s\n",
+                   wakeup_latency->why_not().c_str());
+      return 1;
+    }
+  }
+  nn::Model model = fashion_mnist_cnn_static();
+  model.eval();
+  const Tensor image = randn({1, 28, 28, 1});
+  auto infer = [&] {
+    NoGradGuard no_grad;
+    model.run({image});
+  };
+  auto trained = std::make_shared<FashionMnistCnn>();
+  const Tensor x = randn({32, 28, 28, 1}), y = randint(0, 10, {32});
+  (*trained)(x);
+  optim::Adam adam(trained->trainable_weights());
+  auto step = [&] {
+    Tensor loss = cross_entropy((*trained)(x), y);
+    adam.zero_grad();
+    loss.backward();
+    adam.step();
+  };
+  std::printf("CNN of make run, %d OpenMP threads, %u cores, CPU wake-up latency %s; p50 of each\n\n",
+              omp_get_max_threads(), std::thread::hardware_concurrency(),
+              wakeup_latency ? (std::string(argv[2]) + " us (PM QoS held)").c_str() : "not held");
+  std::printf("%-12s %28s %28s %24s\n", "extra teams", "batch-1 run, 60 us pause, us", "batch-1 run, back to back, us",
+              "train step batch 32, ms");
+  for (int extra : {0, 1, 0, 1}) {
+    std::vector<std::unique_ptr<IdleTeam>> teams;
+    for (int i = 0; i < extra; ++i) teams.push_back(std::make_unique<IdleTeam>());
+    const double paused = p50_us(3000, infer, std::chrono::microseconds(60));
+    const double back_to_back = p50_us(3000, infer, {});
+    const double training = p50_us(200, step, {}) / 1000;
+    std::printf("%-12d %28.1f %28.1f %24.2f\n", extra, paused, back_to_back, training);
+    std::fflush(stdout);
+  }
+  return 0;
+}
