@@ -22,9 +22,9 @@
 #include <thread>
 #include <vector>
 
-#include "strata/serve/cpu_wakeup_latency.hpp"
 #include "strata/strata.hpp"
 #include "../examples/fashion_mnist_cnn_net.hpp"
+#include "hold_cpu_wakeup_latency.hpp"
 
 using namespace strata;
 using Clock = std::chrono::steady_clock;
@@ -70,14 +70,8 @@ class IdleTeam {
 
 int main(int argc, char** argv) {
   std::optional<serve::CpuWakeupLatency> wakeup_latency;
-  if (argc == 3 && std::strcmp(argv[1], "--cpu-wakeup-latency-us") == 0) {
-    wakeup_latency.emplace(std::stoi(argv[2]));
-    if (!wakeup_latency->held()) {
-      std::fprintf(stderr, "bench_openmp_teams: cannot hold the CPU wake-up latency request: %s\n",
-                   wakeup_latency->why_not().c_str());
-      return 1;
-    }
-  }
+  if (argc == 3 && std::strcmp(argv[1], "--cpu-wakeup-latency-us") == 0)
+    hold_cpu_wakeup_latency(wakeup_latency, std::stoi(argv[2]), "bench_openmp_teams");
   nn::Model model = fashion_mnist_cnn_static();
   model.eval();
   const Tensor image = randn({1, 28, 28, 1});

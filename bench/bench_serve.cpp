@@ -30,10 +30,10 @@
 #include "strata/core/factory.hpp"
 #include "strata/hub/hub.hpp"
 #include "strata/nn/nn.hpp"
-#include "strata/serve/cpu_wakeup_latency.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/train/hub_models.hpp"
 #include "../examples/fashion_mnist_cnn_net.hpp"
+#include "hold_cpu_wakeup_latency.hpp"
 
 using namespace strata;
 using Clock = std::chrono::steady_clock;
@@ -229,14 +229,7 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--cpu-wakeup-latency-us") == 0 && i + 1 < argc) wakeup_latency_us = argv[++i];
   }
   std::optional<serve::CpuWakeupLatency> wakeup_latency;
-  if (!wakeup_latency_us.empty()) {
-    wakeup_latency.emplace(std::stoi(wakeup_latency_us));
-    if (!wakeup_latency->held()) {
-      std::fprintf(stderr, "bench_serve: cannot hold the CPU wake-up latency request: %s\n",
-                   wakeup_latency->why_not().c_str());
-      return 1;
-    }
-  }
+  if (!wakeup_latency_us.empty()) hold_cpu_wakeup_latency(wakeup_latency, std::stoi(wakeup_latency_us), "bench_serve");
   const auto dir = std::filesystem::temp_directory_path() / ("strata_bench_serve_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string hub_path = (dir / "hub.db").string();

@@ -5,24 +5,18 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 #include <pmmintrin.h>
+#include <unistd.h>
 #include <xmmintrin.h>
 
-#include <fstream>
-#include <string>
 #include <thread>
 #include <vector>
 
+#include "process_threads.hpp"
+
 namespace {
 
-int threads_of_this_process() {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
-  return -1;
-}
-
 // Counted before main, after the shared libraries' initializers (libstrata's included) ran.
-const int threads_at_start = threads_of_this_process();
+const int threads_at_start = strata::testing::process_thread_count(::getpid());
 
 bool flushes_denormals() {
   volatile float tiny = 1e-39f;  // a denormal: read as 0 under DAZ

@@ -7,12 +7,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <future>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "process_threads.hpp"
 #include "serve/serve_fixture.hpp"
 
 namespace strata::testing {
@@ -140,13 +140,6 @@ TEST_F(LifecycleTest, ASecondServerOnAPortInUseFailsAndNamesIt) {
   for (int i = 0; i < 20; ++i) ASSERT_EQ(client.Get("/v2/models/cnn").value().status, 404);
 }
 
-int thread_count(pid_t pid) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
-  return -1;
-}
-
 // Only the batch worker may own an OpenMP team: a team per HTTP thread (a request run on the
 // thread that received it) pushed libgomp's threads past the cores, and then every parallel
 // region slept and woke its team. So requests on ever more connections must not add threads.
@@ -158,14 +151,14 @@ TEST_F(LifecycleTest, ServingMoreConnectionsAddsNoThreads) {
     return post_infer(client, "cnn", body).value().status;
   };
   ASSERT_EQ(infer_on_a_new_connection(), 200);
-  const int before = thread_count(server.pid());
+  const int before = process_thread_count(server.pid());
   ASSERT_GT(before, 16);
   // 12 connections at once, then 12 one after another: each lands on an HTTP thread of its own.
   std::vector<std::future<int>> together;
   for (int i = 0; i < 12; ++i) together.push_back(std::async(std::launch::async, infer_on_a_new_connection));
   for (auto& status : together) ASSERT_EQ(status.get(), 200);
   for (int i = 0; i < 12; ++i) ASSERT_EQ(infer_on_a_new_connection(), 200);
-  EXPECT_EQ(thread_count(server.pid()), before);
+  EXPECT_EQ(process_thread_count(server.pid()), before);
 }
 
 }  // namespace

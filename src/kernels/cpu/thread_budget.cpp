@@ -129,7 +129,7 @@ int apply_thread_budget() {
   // 0: adaptive threads turned off, or not for this thread
   int threads = intra_op_threads_follow_load() == FollowLoad::kYes ? budget.current() : 0;
   if (threads == 0 && cap == 0 && applied == 0) return omp_get_max_threads();  // left alone
-  // Adaptive threads off but a cap was (or is) set here: count from OpenMP's first maximum.
+  // Adaptive threads off (or not followed) but a cap was (or is) set here: count from intra_op_threads_max().
   if (threads == 0) threads = budget.max_threads();
   if (cap > 0) threads = std::min(threads, cap);
   if (threads != applied) {
