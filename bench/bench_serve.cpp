@@ -6,10 +6,16 @@
 // Each client keeps one connection and sends batch-1 requests with binary input and output
 // (the binary tensor data extension: JSON text would measure number formatting, not serving).
 //
-//   bench_serve [--model mlp|cnn] [--seconds S] [--client wrk] [--cpu-wakeup-latency-us N]
+//   bench_serve [--model mlp|cnn] [--seconds S] [--client wrk] [--client-cpus LIST] [--cpu-wakeup-latency-us N]
 //     (defaults: the MLP, 3 s per row, httplib client threads in this process, CPUs free to
 //     sleep; with N, the bench and every server it starts hold that PM QoS request: it is
 //     system-wide, so the floor, the clients and the servers all run under it)
+//   --client-cpus LIST (with --client wrk): wrk runs on those CPUs (taskset's list, "8-15"), one
+//     thread per CPU up to one per client, so that clients do not share the server's cores as
+//     they do not when they are other machines. The floor and the servers run where the bench
+//     runs: start it under `taskset -c SERVER_CPUS`.
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -129,11 +135,26 @@ double wrk_microseconds(const std::string& text) {
 }
 
 // wrk (Debian's `wrk`, epoll-driven, 2 threads) on `path` with `clients` connections, the request
-// made by the Lua `script` (none: a GET). Its clients cost the two cores far less than 64 blocking
-// httplib client threads: the server gets the CPU it would get from clients on other machines.
+// made by the Lua `script` (none: a GET), on `client_cpus` (empty: anywhere, 2 threads). Its clients
+// cost the cores far less than 64 blocking httplib client threads.
+// CPUs in a taskset list such as "8-15" or "2,4-5".
+int count_cpus(const std::string& list) {
+  int count = 0;
+  for (size_t at = 0; at < list.size();) {
+    const size_t end = std::min(list.find(',', at), list.size());
+    const std::string part = list.substr(at, end - at);
+    const size_t dash = part.find('-');
+    count += dash == std::string::npos ? 1 : std::stoi(part.substr(dash + 1)) - std::stoi(part.substr(0, dash)) + 1;
+    at = end + 1;
+  }
+  return count;
+}
+
 Row run_wrk(const testing::ServeProcess& server, const std::string& path, int clients, double seconds,
-            const std::filesystem::path& script) {
-  const std::string command = "wrk --latency -t " + std::to_string(std::min(clients, 2)) + " -c " +
+            const std::filesystem::path& script, const std::string& client_cpus) {
+  const int threads = std::min(clients, client_cpus.empty() ? 2 : count_cpus(client_cpus));
+  const std::string command = (client_cpus.empty() ? "" : "taskset -c " + client_cpus + " ") + "wrk --latency -t " +
+                              std::to_string(threads) + " -c " +
                               std::to_string(clients) + " -d " + std::to_string(static_cast<int>(seconds)) + "s" +
                               (script.empty() ? "" : " -s " + script.string()) + " http://127.0.0.1:" +
                               std::to_string(server.port()) + path + " 2>&1";
@@ -158,7 +179,8 @@ Row run_wrk(const testing::ServeProcess& server, const std::string& path, int cl
 
 // The inference load from wrk. The request is wrk's Lua `wrk.body`, read from `body_file`.
 Row load_infer_with_wrk(const testing::ServeProcess& server, const std::string& model_name, int clients, double seconds,
-                        const std::string& body_file, size_t header_length, const std::filesystem::path& dir) {
+                        const std::string& body_file, size_t header_length, const std::filesystem::path& dir,
+                        const std::string& client_cpus) {
   const auto script = dir / "infer.lua";
   {
     std::FILE* f = std::fopen(script.c_str(), "w");
@@ -173,14 +195,15 @@ Row load_infer_with_wrk(const testing::ServeProcess& server, const std::string& 
                  header_length, body_file.c_str());
     std::fclose(f);
   }
-  return run_wrk(server, "/v2/models/" + model_name + "/infer", clients, seconds, script);
+  return run_wrk(server, "/v2/models/" + model_name + "/infer", clients, seconds, script, client_cpus);
 }
 
 // `GET /v2/health/ready` from the same clients: what HTTP alone costs on this machine (loopback
 // TCP, the HTTP stacks, the thread switches) with no inference in it. At 1 client its p50 is one
 // round trip; at 64 its throughput is the most any inference load can reach here.
-Row load_health(const testing::ServeProcess& server, int clients, double seconds, bool wrk) {
-  if (wrk) return run_wrk(server, "/v2/health/ready", clients, seconds, {});
+Row load_health(const testing::ServeProcess& server, int clients, double seconds, bool wrk,
+                const std::string& client_cpus) {
+  if (wrk) return run_wrk(server, "/v2/health/ready", clients, seconds, {}, client_cpus);
   return load(server, clients, seconds, [](httplib::Client& client) { return client.Get("/v2/health/ready"); });
 }
 
@@ -222,11 +245,17 @@ int main(int argc, char** argv) {
   bool wrk = false;
   std::string which = "mlp";
   std::string wakeup_latency_us;  // empty: none asked
+  std::string client_cpus;        // empty: wrk runs anywhere
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--model") == 0 && i + 1 < argc) which = argv[++i];
     else if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) seconds = std::atof(argv[++i]);
     else if (std::strcmp(argv[i], "--client") == 0 && i + 1 < argc) wrk = std::strcmp(argv[++i], "wrk") == 0;
     else if (std::strcmp(argv[i], "--cpu-wakeup-latency-us") == 0 && i + 1 < argc) wakeup_latency_us = argv[++i];
+    else if (std::strcmp(argv[i], "--client-cpus") == 0 && i + 1 < argc) client_cpus = argv[++i];
+  }
+  if (!client_cpus.empty() && !wrk) {
+    std::fprintf(stderr, "bench_serve: --client-cpus needs --client wrk\n");
+    return 1;
   }
   std::optional<serve::CpuWakeupLatency> wakeup_latency;
   if (!wakeup_latency_us.empty()) hold_cpu_wakeup_latency(wakeup_latency, std::stoi(wakeup_latency_us), "bench_serve");
@@ -239,9 +268,12 @@ int main(int argc, char** argv) {
     train::save_model(hub, served.name, served.model);
   }
   served.model.eval();
+  const std::string clients_are =
+      !wrk ? "httplib threads in this process"
+           : client_cpus.empty() ? "wrk (2 threads)" : "wrk on CPUs " + client_cpus + " (a thread per CPU)";
   std::printf("%s, batch-1 requests, binary tensors, %.0f s per row, clients: %s, CPU wake-up latency: %s\n",
               which == "cnn" ? "CNN of make run (conv 16 5x5, conv 32 5x5, dense 256)" : "MLP 784-800-800-10",
-              seconds, wrk ? "wrk (2 threads)" : "httplib threads in this process",
+              seconds, clients_are.c_str(),
               wakeup_latency ? (wakeup_latency_us + " us (PM QoS held)").c_str() : "not held");
   size_t header_length = 0;
   const auto body_file = dir / "request.bin";
@@ -251,6 +283,10 @@ int main(int argc, char** argv) {
     std::fwrite(body.data(), 1, body.size(), f);
     std::fclose(f);
   }
+  cpu_set_t own_cpus;
+  CPU_ZERO(&own_cpus);
+  ::sched_getaffinity(0, sizeof own_cpus, &own_cpus);
+  std::printf("the floor and the servers run on %d CPUs (this process's affinity)\n", CPU_COUNT(&own_cpus));
   std::printf("in-process batch-1 latency (the floor): p50 %.0f us\n", in_process_p50_us(served));
   const double batch_1 = in_process_rows_per_s(served, 1), batch_64 = in_process_rows_per_s(served, 64);
   std::printf("in-process rows/s: batch 1 %.0f, batch 64 %.0f (%.2fx: the most batching can gain)\n\n", batch_1,
@@ -266,7 +302,7 @@ int main(int argc, char** argv) {
     // HTTP alone does not reach the batcher: one server, with its default flags, serves both rows.
     testing::ServeProcess server(hub_path, server_args);
     for (int clients : {1, 64}) {
-      const Row http = load_health(server, clients, seconds, wrk);
+      const Row http = load_health(server, clients, seconds, wrk, client_cpus);
       std::printf("%-34s %8d %12.0f %10.0f %10.0f\n", "HTTP alone (GET /v2/health/ready)", clients,
                   http.requests_per_s, http.p50_us, http.p99_us);
     }
@@ -277,7 +313,8 @@ int main(int argc, char** argv) {
     testing::ServeProcess server(hub_path, args);
     load_infer(server, served, 4, 0.5);  // warm up: connections, the allocator's caches, oneDNN's primitives
     for (int clients : {1, 16, 64}) {
-      const Row row = wrk ? load_infer_with_wrk(server, served.name, clients, seconds, body_file.string(), header_length, dir)
+      const Row row = wrk ? load_infer_with_wrk(server, served.name, clients, seconds, body_file.string(), header_length, dir,
+                                                    client_cpus)
                           : load_infer(server, served, clients, seconds);
       std::printf("%-34s %8d %12.0f %10.0f %10.0f\n", label.c_str(), clients, row.requests_per_s, row.p50_us, row.p99_us);
       std::fflush(stdout);
