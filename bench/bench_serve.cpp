@@ -7,6 +7,7 @@
 // (the binary tensor data extension: JSON text would measure number formatting, not serving).
 //
 //   bench_serve [--model mlp|cnn] [--seconds S] [--client wrk] [--client-cpus LIST] [--cpu-wakeup-latency-us N]
+//               [--server-arg ARG]...
 //     (defaults: the MLP, 3 s per row, httplib client threads in this process, CPUs free to
 //     sleep; with N, the bench and every server it starts hold that PM QoS request: it is
 //     system-wide, so the floor, the clients and the servers all run under it)
@@ -14,6 +15,8 @@
 //     thread per CPU up to one per client, so that clients do not share the server's cores as
 //     they do not when they are other machines. The floor and the servers run where the bench
 //     runs: start it under `taskset -c SERVER_CPUS`.
+//   --server-arg ARG: one more argument for every `strata serve` started (repeat for several:
+//     `--server-arg --workers --server-arg 2`).
 #include <sched.h>
 
 #include <algorithm>
@@ -246,12 +249,14 @@ int main(int argc, char** argv) {
   std::string which = "mlp";
   std::string wakeup_latency_us;  // empty: none asked
   std::string client_cpus;        // empty: wrk runs anywhere
+  std::vector<std::string> extra_server_args;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--model") == 0 && i + 1 < argc) which = argv[++i];
     else if (std::strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) seconds = std::atof(argv[++i]);
     else if (std::strcmp(argv[i], "--client") == 0 && i + 1 < argc) wrk = std::strcmp(argv[++i], "wrk") == 0;
     else if (std::strcmp(argv[i], "--cpu-wakeup-latency-us") == 0 && i + 1 < argc) wakeup_latency_us = argv[++i];
     else if (std::strcmp(argv[i], "--client-cpus") == 0 && i + 1 < argc) client_cpus = argv[++i];
+    else if (std::strcmp(argv[i], "--server-arg") == 0 && i + 1 < argc) extra_server_args.push_back(argv[++i]);
   }
   if (!client_cpus.empty() && !wrk) {
     std::fprintf(stderr, "bench_serve: --client-cpus needs --client wrk\n");
@@ -283,6 +288,11 @@ int main(int argc, char** argv) {
     std::fwrite(body.data(), 1, body.size(), f);
     std::fclose(f);
   }
+  if (!extra_server_args.empty()) {
+    std::string joined;
+    for (const auto& arg : extra_server_args) joined += " " + arg;
+    std::printf("every server also gets:%s\n", joined.c_str());
+  }
   cpu_set_t own_cpus;
   CPU_ZERO(&own_cpus);
   ::sched_getaffinity(0, sizeof own_cpus, &own_cpus);
@@ -298,6 +308,7 @@ int main(int argc, char** argv) {
   };
   std::vector<std::string> server_args = {"--model", served.name, "--http-threads", "80"};
   if (wakeup_latency) server_args.insert(server_args.end(), {"--cpu-wakeup-latency-us", wakeup_latency_us});
+  server_args.insert(server_args.end(), extra_server_args.begin(), extra_server_args.end());
   {
     // HTTP alone does not reach the batcher: one server, with its default flags, serves both rows.
     testing::ServeProcess server(hub_path, server_args);
