@@ -233,6 +233,38 @@ void task_params_seeds() {
   write("task_params", "required_only.json", R"({"model": "mlp"})");
 }
 
+
+// fuzz/infer_request.cpp's layout: byte 0, then (when it is odd) the JSON header's length in 4
+// little-endian bytes, then the body; the model takes image FP32 [-1,2,2], ids INT64 [-1,2], keep BOOL [-1,1].
+std::string infer_body(const std::string& json_text, const std::string& binary = {}) {
+  if (binary.empty()) return std::string(1, '\0') + json_text;
+  std::string framed(1, '\1');
+  for (int shift = 0; shift < 32; shift += 8) framed += static_cast<char>((json_text.size() >> shift) & 0xff);
+  return framed + json_text + binary;
+}
+
+void infer_request_seeds() {
+  write("infer_request", "json.bin", infer_body(R"({"id": "a", "inputs": [
+  {"name": "image", "datatype": "FP32", "shape": [1, 2, 2], "data": [0.5, -1, 2e3, 0]},
+  {"name": "ids", "datatype": "INT64", "shape": [1, 2], "data": [7, -9007199254740993]},
+  {"name": "keep", "datatype": "BOOL", "shape": [1, 1], "data": [true]}]})"));
+  write("infer_request", "batch_2_outputs.bin", infer_body(R"({"inputs": [
+  {"name": "keep", "datatype": "BOOL", "shape": [2, 1], "data": [false, true]},
+  {"name": "image", "datatype": "FP32", "shape": [2, 2, 2], "data": [1, 2, 3, 4, 5, 6, 7, 8]},
+  {"name": "ids", "datatype": "INT64", "shape": [2, 2], "data": [1, 2, 3, 4]}],
+  "parameters": {"binary_data_output": true}, "outputs": [{"name": "label"}]})"));
+  const std::string binary_header = R"({"inputs": [
+  {"name": "image", "datatype": "FP32", "shape": [1, 2, 2], "parameters": {"binary_data_size": 16}},
+  {"name": "ids", "datatype": "INT64", "shape": [1, 2], "data": [3, 4]},
+  {"name": "keep", "datatype": "BOOL", "shape": [1, 1], "parameters": {"binary_data_size": 1}}],
+  "outputs": [{"name": "scores", "parameters": {"binary_data": true}}, {"name": "label"}]})";
+  const float image[4] = {1.0f, -2.5f, 0.0f, 3.25f};
+  const std::string image_bytes(reinterpret_cast<const char*>(image), sizeof image);
+  write("infer_request", "binary.bin", infer_body(binary_header, image_bytes + '\1'));
+  // Refused: a BOOL byte of 2. Without parse_infer_request's check, the target's read of it as a
+  // bool is UBSan's "load of value 2" (random mutation did not reach it in 210,000 inputs).
+  write("infer_request", "binary_bool_byte_2.bin", infer_body(binary_header, image_bytes + '\2'));
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -252,5 +284,6 @@ int main(int argc, char** argv) {
   model_seeds();
   plan_seeds();
   task_params_seeds();
+  infer_request_seeds();
   return 0;
 }

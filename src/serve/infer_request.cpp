@@ -114,6 +114,15 @@ size_t named_tensor(const json& entry, const std::vector<TensorSignature>& tenso
   refuse("model '" + model + "' has no " + kind + " named '" + name + "'");
 }
 
+// BOOL binary data is a byte per element, 0 or 1: any other byte would become a C++ bool that
+// holds neither value, undefined behaviour for every op that reads it.
+void check_bool_bytes(std::string_view bytes, const std::string& input) {
+  for (size_t i = 0; i < bytes.size(); ++i)
+    if (const auto byte = static_cast<unsigned char>(bytes[i]); byte > 1)
+      refuse("input '" + input + "': BOOL binary data should hold bytes 0 or 1, element " + std::to_string(i) +
+             " is " + std::to_string(byte));
+}
+
 // One "inputs" entry as a tensor; binary data is taken from the front of `binary`.
 Tensor parse_input(const json& input, const TensorSignature& want, std::string_view& binary) {
   const std::string& name = want.name;
@@ -136,6 +145,7 @@ Tensor parse_input(const json& input, const TensorSignature& want, std::string_v
     if (*bytes > binary.size())
       refuse("input '" + name + "': binary data truncated: needs " + std::to_string(*bytes) + " bytes, " +
              std::to_string(binary.size()) + " remain in the body");
+    if (want.dtype == kBool) check_bool_bytes(binary.substr(0, *bytes), name);
     Tensor tensor = Tensor::empty(shape, want.dtype);  // its bytes are present: checked above
     std::memcpy(tensor.raw_data(), binary.data(), *bytes);
     binary.remove_prefix(*bytes);

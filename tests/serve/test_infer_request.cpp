@@ -1,0 +1,61 @@
+// serve::parse_infer_request alone, on a hand-made model signature: binary and JSON inputs decode
+// to the values sent, and binary BOOL data is checked byte by byte.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "strata/serve/infer_request.hpp"
+#include "strata/serve/request_error.hpp"
+
+namespace strata::serve {
+namespace {
+
+ServedVersion image_and_mask_model() {
+  return {.name = "m",
+          .version = 1,
+          .inputs = {TensorSignature{"image", kFloat32, Shape({-1, 2})}, TensorSignature{"mask", kBool, Shape({-1, 3})}},
+          .outputs = {TensorSignature{"y", kFloat32, Shape({-1})}},
+          .replicas = {}};
+}
+
+// A request whose image is JSON data and whose mask is the binary bytes given.
+std::string request_with_binary_mask(const std::string& mask_bytes, size_t& header_length) {
+  const std::string header =
+      R"({"inputs": [{"name": "image", "datatype": "FP32", "shape": [1, 2], "data": [1.5, -2]},)"
+      R"({"name": "mask", "datatype": "BOOL", "shape": [1, 3], "parameters": {"binary_data_size": 3}}]})";
+  header_length = header.size();
+  return header + mask_bytes;
+}
+
+TEST(InferRequest, BinaryAndJsonInputsDecodeToTheValuesSent) {
+  const ServedVersion model = image_and_mask_model();
+  size_t header_length = 0;
+  const std::string body = request_with_binary_mask(std::string("\1\0\1", 3), header_length);
+  const InferRequest request = parse_infer_request(body, header_length, model);
+  ASSERT_EQ(request.inputs.size(), 2u);
+  EXPECT_EQ(request.inputs[0].data<float>()[0], 1.5f);
+  EXPECT_EQ(request.inputs[0].data<float>()[1], -2.0f);
+  const bool* mask = request.inputs[1].data<bool>();
+  EXPECT_TRUE(mask[0]);
+  EXPECT_FALSE(mask[1]);
+  EXPECT_TRUE(mask[2]);
+}
+
+TEST(InferRequest, BinaryBoolBytesOtherThanZeroOrOneAreRefusedNamingTheElement) {
+  const ServedVersion model = image_and_mask_model();
+  size_t header_length = 0;
+  const std::string body = request_with_binary_mask(std::string("\1\0\2", 3), header_length);
+  try {
+    parse_infer_request(body, header_length, model);
+    FAIL() << "a BOOL byte of 2 was accepted";
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.status(), 400);
+    EXPECT_NE(std::string(e.what()).find("input 'mask': BOOL binary data should hold bytes 0 or 1, element 2 is 2"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace strata::serve
