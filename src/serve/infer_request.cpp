@@ -1,5 +1,6 @@
 #include "strata/serve/infer_request.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -33,7 +34,10 @@ T element(const json& value, size_t i, const std::string& input) {
     return value.get<bool>();
   } else if constexpr (std::is_floating_point_v<T>) {
     if (!value.is_number()) wrong("a number");
-    return static_cast<T>(value.get<double>());
+    // FP32 data of 1e300 would be undefined behaviour to convert, not infinity.
+    const double v = value.get<double>();
+    if (std::fabs(v) > std::numeric_limits<T>::max()) wrong("a number in the datatype's range");
+    return static_cast<T>(v);
   } else {
     if (value.is_number_unsigned()) {
       const auto v = value.get<uint64_t>();

@@ -1,5 +1,5 @@
 // serve::parse_infer_request alone, on a hand-made model signature: binary and JSON inputs decode
-// to the values sent, and binary BOOL data is checked byte by byte.
+// to the values sent, binary BOOL data is checked byte by byte, and JSON numbers against FP32's range.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -52,6 +52,21 @@ TEST(InferRequest, BinaryBoolBytesOtherThanZeroOrOneAreRefusedNamingTheElement) 
   } catch (const RequestError& e) {
     EXPECT_EQ(e.status(), 400);
     EXPECT_NE(std::string(e.what()).find("input 'mask': BOOL binary data should hold bytes 0 or 1, element 2 is 2"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(InferRequest, Fp32DataOutsideFloatsRangeIsRefusedNotMadeInfinite) {
+  const ServedVersion model = image_and_mask_model();
+  const std::string body =
+      R"({"inputs": [{"name": "image", "datatype": "FP32", "shape": [1, 2], "data": [1, -1e300]},)"
+      R"({"name": "mask", "datatype": "BOOL", "shape": [1, 3], "data": [true, false, true]}]})";
+  try {
+    parse_infer_request(body, std::nullopt, model);
+    FAIL() << "FP32 data of -1e300 was accepted";
+  } catch (const RequestError& e) {
+    EXPECT_NE(std::string(e.what()).find("data[1] should be a number in the datatype's range, got -1e+300"),
               std::string::npos)
         << e.what();
   }
