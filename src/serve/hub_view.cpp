@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "strata/hub/stored_json.hpp"
 #include "strata/serve/request_error.hpp"
 #include "strata/workflow/queue.hpp"
 
@@ -13,12 +14,6 @@ namespace {
 
 json listing(json rows, size_t got) {
   return {{"rows", std::move(rows)}, {"truncated", got >= static_cast<size_t>(HubView::kRows)}};
-}
-
-// A stored JSON text as JSON, or as a string when it does not parse (rows are hostile too).
-json stored_json(const std::string& s) {
-  json parsed = json::parse(s, nullptr, false);
-  return parsed.is_discarded() ? json(s) : parsed;
 }
 
 }  // namespace
@@ -79,8 +74,8 @@ json HubView::run(int64_t run_id) {
   }
   json events = json::array();
   for (const auto& e : hub_.events(run_id, {.limit = kRows, .offset = 0}))
-    events.push_back({{"kind", e.kind}, {"payload", stored_json(e.payload)}, {"time", e.time}});
-  return {{"id", info->id}, {"name", info->name}, {"status", info->status}, {"config", stored_json(info->config)},
+    events.push_back({{"kind", e.kind}, {"payload", hub::stored_json(e.payload)}, {"time", e.time}});
+  return {{"id", info->id}, {"name", info->name}, {"status", info->status}, {"config", hub::stored_json(info->config)},
           {"created_at", info->created_at}, {"finished_at", info->finished_at}, {"series", series}, {"events", events}};
 }
 

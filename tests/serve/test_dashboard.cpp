@@ -122,6 +122,21 @@ TEST_F(DashboardTest, RefusesBadIdsUnknownRunsAndWrites) {
   EXPECT_EQ(get_json(ui, "/api/projects")["projects"].size(), 2u);  // still serving
 }
 
+// A run's config and event payloads are shown parsed, but hub rows are hostile too: JSON nested
+// 100,000 deep (valid JSON, so Hub::create_run stores it) is shown as its text instead, since
+// writing it out again recurses once per level.
+TEST_F(DashboardTest, DeeplyNestedConfigsAndEventsAreShownAsText) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  auto run = hub_->create_run("deep", deep);
+  run.event("note", deep);
+  run.finish();
+  auto& ui = start();
+  const json shown = get_json(ui, "/api/runs/" + std::to_string(run.id()));
+  EXPECT_EQ(shown["config"], deep);
+  EXPECT_EQ(shown["events"][0]["payload"], deep);
+  EXPECT_EQ(get_json(ui, "/api/runs/" + std::to_string(finished_run_))["config"]["lr"], 0.01);  // shallow: parsed
+}
+
 TEST_F(DashboardTest, StaticFilesComeOnlyFromMemoryAndTheChartJsFolder) {
   auto& ui = start();
   auto res = ui.client().Get("/");

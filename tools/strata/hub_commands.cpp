@@ -18,7 +18,7 @@
 #include "strata/onnx/onnx.hpp"
 #include "strata/train/hub_models.hpp"
 #include "strata/train/tensorboard_export.hpp"
-#include "stored_json.hpp"
+#include "strata/hub/stored_json.hpp"
 #include "table.hpp"
 
 namespace strata::cli {
@@ -223,7 +223,7 @@ void runs(const HubArgs& args, int64_t limit) {
     json out = json::array();
     for (const auto& r : list) {
       out.push_back({{"id", r.id}, {"name", r.name}, {"status", r.status},
-                     {"config", stored_json(r.config)},
+                     {"config", hub::stored_json(r.config)},
                      {"created_at", r.created_at}, {"finished_at", r.finished_at}});
     }
     print_json(out);

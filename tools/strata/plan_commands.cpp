@@ -13,7 +13,7 @@
 #include "strata/core/error.hpp"
 #include "strata/workflow/plan_file.hpp"
 #include "strata/workflow/queue.hpp"
-#include "stored_json.hpp"
+#include "strata/hub/stored_json.hpp"
 #include "table.hpp"
 
 namespace strata::cli {
@@ -103,7 +103,7 @@ void tasks(const PlanArgs& args, int64_t plan_id) {
     for (const auto& t : list)
       out.push_back({{"id", t.id}, {"name", t.name}, {"kind", t.kind}, {"status", workflow::to_string(t.status)},
                      {"attempts", t.attempts}, {"worker", t.worker}, {"after", t.depends_on},
-                     {"result", t.result ? stored_json(*t.result) : json()}, {"error", t.error}});
+                     {"result", t.result ? hub::stored_json(*t.result) : json()}, {"error", t.error}});
     std::cout << out.dump(2) << '\n';
     return;
   }

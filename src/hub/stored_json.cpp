@@ -1,8 +1,8 @@
-#include "stored_json.hpp"
+#include "strata/hub/stored_json.hpp"
 
 #include "strata/core/limits.hpp"
 
-namespace strata::cli {
+namespace strata::hub {
 
 nlohmann::json stored_json(const std::string& text) {
   try {
@@ -14,4 +14,4 @@ nlohmann::json stored_json(const std::string& text) {
   return value.is_discarded() ? nlohmann::json(text) : value;
 }
 
-}  // namespace strata::cli
+}  // namespace strata::hub
