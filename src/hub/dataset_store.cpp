@@ -33,7 +33,9 @@ DatasetInfo read_info(const Row& r) {
   info.version = r.integer(2);
   info.kind = r.text(3) == "files" ? DatasetKind::files : DatasetKind::tensors;
   info.meta.description = r.text(4);
-  info.meta.values = nlohmann::json::parse(r.text(5)).get<std::map<std::string, std::string>>();
+  info.meta.values =
+      detail::stored_column<std::map<std::string, std::string>>(r.text(5), kDatasets, info.name, info.version,
+                                                                "user_values");
   info.entries = r.integer(6);
   info.sha256 = r.text(7);
   info.size_bytes = r.integer(8);

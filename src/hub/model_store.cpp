@@ -33,9 +33,13 @@ ModelInfo read_info(const Row& r) {
   info.meta.architecture = r.text(3);
   info.sha256 = r.text(4);
   info.size_bytes = r.integer(5);
-  info.meta.metrics = nlohmann::json::parse(r.text(6)).get<std::map<std::string, double>>();
-  info.meta.tags = nlohmann::json::parse(r.text(7)).get<std::vector<std::string>>();
-  info.meta.values = nlohmann::json::parse(r.text(8)).get<std::map<std::string, std::string>>();
+  using detail::kModels;
+  using detail::stored_column;
+  info.meta.metrics =
+      stored_column<std::map<std::string, double>>(r.text(6), kModels, info.name, info.version, "metrics");
+  info.meta.tags = stored_column<std::vector<std::string>>(r.text(7), kModels, info.name, info.version, "tags");
+  info.meta.values =
+      stored_column<std::map<std::string, std::string>>(r.text(8), kModels, info.name, info.version, "user_values");
   if (!r.is_null(9)) info.meta.dataset_id = r.integer(9);
   if (!r.is_null(10)) info.meta.run_id = r.integer(10);
   info.created_at = r.real(11);

@@ -6,7 +6,10 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 #include "hub_state.hpp"
+#include "strata/core/limits.hpp"
 
 namespace strata::hub::detail {
 
@@ -25,6 +28,27 @@ std::string describe(const VersionedTable& t, const std::string& name, int64_t v
 // Inside a write transaction: the next version of `name`. Allocated in the same transaction as
 // the row that uses it, so a failed save burns no number.
 int64_t allocate_version(Database& db, const VersionedTable& t, int64_t project_id, const std::string& name);
+
+// A JSON column of a model or dataset row (metrics, tags, values) as the type the hub writes
+// there. Rows may come from any client: a text that is not JSON, nests past max_json_depth or
+// holds another shape is a strata::Error naming the row and the column, not nlohmann's exception.
+template <class T>
+T stored_column(const std::string& text, const VersionedTable& t, const std::string& name, int64_t version,
+                const char* column) {
+  const auto refuse = [&](const std::string& why) {
+    throw Error("hub: " + describe(t, name, version) + ": its " + column +
+                " column does not hold what the hub writes: " + why);
+  };
+  try {
+    check_json_depth(text, column);
+    return nlohmann::json::parse(text).get<T>();
+  } catch (const LimitError& e) {
+    refuse(e.what());
+  } catch (const nlohmann::json::exception& e) {
+    refuse(e.what());
+  }
+  return T{};  // not reached: refuse throws
+}
 
 // "latest" -> kLatest, "7" -> 7; anything else is an error naming `function` and `name`.
 int64_t parse_version(std::string_view text, const char* function, const std::string& name);
