@@ -4,7 +4,9 @@
 // region then sleeps and wakes its team (include/strata/core/intra_op_threads.hpp). Prints the
 // p50 of batch-1 inference with a 60 us pause between runs (a server's wait for the next request),
 // back to back, and of an Adam training step at batch 32, with 0 and with 1 idle extra team (a
-// thread that ran one parallel region and then waits, as a server's HTTP thread did).
+// thread that ran one parallel region and then waits, as a server's HTTP thread did). Then the
+// training steps per second of two loops on two threads at once, as a workflow worker's two slots
+// train two tasks: each with all of OpenMP's threads (two full teams), or each capped at half.
 //
 //   bench_openmp_teams [--cpu-wakeup-latency-us N]
 //     (run it with nothing else on the machine; with N, it holds that Linux PM QoS request while
@@ -22,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "strata/core/intra_op_threads.hpp"
 #include "strata/strata.hpp"
 #include "../examples/fashion_mnist_cnn_net.hpp"
 #include "hold_cpu_wakeup_latency.hpp"
@@ -66,6 +69,36 @@ class IdleTeam {
   std::thread thread_;
 };
 
+// Adam steps per second, summed over two threads that each train their own CNN at batch 32 for
+// 4 s, each under IntraOpThreadLimit(`threads_each`) (0: no cap).
+double two_training_loops_steps_per_s(int threads_each) {
+  std::atomic<int64_t> steps{0};
+  auto loop = [&] {
+    std::optional<IntraOpThreadLimit> cap;
+    if (threads_each > 0) cap.emplace(threads_each);
+    auto net = std::make_shared<FashionMnistCnn>();
+    const Tensor x = randn({32, 28, 28, 1}), y = randint(0, 10, {32});
+    (*net)(x);
+    optim::Adam adam(net->trainable_weights());
+    auto step = [&] {
+      Tensor loss = cross_entropy((*net)(x), y);
+      adam.zero_grad();
+      loss.backward();
+      adam.step();
+    };
+    for (int i = 0; i < 3; ++i) step();
+    const auto end = Clock::now() + std::chrono::seconds(4);
+    while (Clock::now() < end) {
+      step();
+      ++steps;
+    }
+  };
+  std::thread first(loop), second(loop);
+  first.join();
+  second.join();
+  return static_cast<double>(steps.load()) / 4;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -101,6 +134,15 @@ int main(int argc, char** argv) {
     const double back_to_back = p50_us(3000, infer, {});
     const double training = p50_us(200, step, {}) / 1000;
     std::printf("%-12d %28.1f %28.1f %24.2f\n", extra, paused, back_to_back, training);
+    std::fflush(stdout);
+  }
+  const int half = std::max(1, intra_op_threads_max() / 2);
+  std::printf("\n%-44s %16s\n", "two training loops at once (batch 32, 4 s)", "steps/s, both");
+  for (int round = 0; round < 2; ++round) {
+    std::printf("%-44s %16.1f\n", ("each with all " + std::to_string(intra_op_threads_max()) + " threads").c_str(),
+                two_training_loops_steps_per_s(0));
+    std::printf("%-44s %16.1f\n", ("each with " + std::to_string(half) + " (its share)").c_str(),
+                two_training_loops_steps_per_s(half));
     std::fflush(stdout);
   }
   return 0;

@@ -15,6 +15,7 @@
 #include <optional>
 #include <thread>
 
+#include "strata/core/intra_op_threads.hpp"
 #include "strata/core/limits.hpp"
 #include "strata/workflow/queue.hpp"
 
@@ -160,6 +161,10 @@ struct Worker::Impl {
   }
 
   void slot_loop() {
+    // Each slot's tasks get their share of the cores: a slot thread's tensor work makes an
+    // OpenMP team of its own, and teams outnumbering the cores put every parallel region to
+    // sleep and wake (a CNN training step +50-70%, docs/benchmarks.md "One more OpenMP team").
+    const IntraOpThreadLimit share(std::max(1, intra_op_threads_max() / options.concurrency));
     Link link(*this);
     double idle = 0.001;
     while (!stopping) {

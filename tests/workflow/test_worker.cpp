@@ -7,6 +7,7 @@
 
 #include "expect_error.hpp"
 #include "hub/hub_fixture.hpp"
+#include "strata/core/intra_op_threads.hpp"
 #include "strata/workflow/queue.hpp"
 #include "strata/workflow/worker.hpp"
 
@@ -42,6 +43,30 @@ TEST(TaskRegistry, ValidatesParametersAgainstTheKind) {
 using WorkerTest = HubTest;
 INSTANTIATE_TEST_SUITE_P(Backends, WorkerTest, ::testing::Values("sqlite", "postgres"),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+// A slot thread's tensor work makes an OpenMP team of its own: with two slots, each runs its
+// tasks on half the cores, so that the teams stay within them (docs/workflow.md).
+TEST_P(WorkerTest, EachSlotRunsItsTasksOnItsShareOfTheCores) {
+  TaskRegistry r;
+  r.add({.name = "threads", .fn = [](TaskContext&) { return json{{"threads", intra_op_thread_limit()}}; }});
+  auto hub = open();
+  Queue q(hub);
+  for (const int slots : {1, 2}) {
+    SCOPED_TRACE(std::to_string(slots) + " slots");
+    std::vector<int64_t> ids;
+    for (int i = 0; i < 4; ++i) ids.push_back(q.submit({.kind = "threads"}));
+    Worker w(url_, r, {.id = "slots-" + std::to_string(slots), .concurrency = slots, .exit_when_idle = true});
+    w.start();
+    for (int64_t id : ids) q.wait(id, std::chrono::seconds(10));
+    w.stop();
+    w.join();
+    for (int64_t id : ids) {
+      const auto t = q.get(id);
+      ASSERT_EQ(t->status, TaskStatus::succeeded) << t->error;
+      EXPECT_EQ(json::parse(*t->result)["threads"], std::max(1, intra_op_threads_max() / slots));
+    }
+  }
+}
 
 TEST_P(WorkerTest, RunsRetriesAndKeepsLongTasksLeased) {
   TaskRegistry r;
