@@ -69,6 +69,26 @@ class IdleTeam {
   std::thread thread_;
 };
 
+// The weights of `net`, built by a first call on `x` (the layers infer their sizes from it).
+std::vector<Tensor> built_weights(FashionMnistCnn& net, const Tensor& x) {
+  net(x);
+  return net.trainable_weights();
+}
+
+// `make run`'s CNN with Adam on one batch of 32 random images, stepped again and again.
+struct CnnTraining {
+  std::shared_ptr<FashionMnistCnn> net = std::make_shared<FashionMnistCnn>();
+  Tensor x = randn({32, 28, 28, 1}), y = randint(0, 10, {32});
+  optim::Adam adam{built_weights(*net, x)};
+
+  void step() {
+    Tensor loss = cross_entropy((*net)(x), y);
+    adam.zero_grad();
+    loss.backward();
+    adam.step();
+  }
+};
+
 // Adam steps per second, summed over two threads that each train their own CNN at batch 32 for
 // 4 s, each under IntraOpThreadLimit(`threads_each`) (0: no cap).
 double two_training_loops_steps_per_s(int threads_each) {
@@ -76,20 +96,11 @@ double two_training_loops_steps_per_s(int threads_each) {
   auto loop = [&] {
     std::optional<IntraOpThreadLimit> cap;
     if (threads_each > 0) cap.emplace(threads_each);
-    auto net = std::make_shared<FashionMnistCnn>();
-    const Tensor x = randn({32, 28, 28, 1}), y = randint(0, 10, {32});
-    (*net)(x);
-    optim::Adam adam(net->trainable_weights());
-    auto step = [&] {
-      Tensor loss = cross_entropy((*net)(x), y);
-      adam.zero_grad();
-      loss.backward();
-      adam.step();
-    };
-    for (int i = 0; i < 3; ++i) step();
+    CnnTraining training;
+    for (int i = 0; i < 3; ++i) training.step();
     const auto end = Clock::now() + std::chrono::seconds(4);
     while (Clock::now() < end) {
-      step();
+      training.step();
       ++steps;
     }
   };
@@ -112,16 +123,8 @@ int main(int argc, char** argv) {
     NoGradGuard no_grad;
     model.run({image});
   };
-  auto trained = std::make_shared<FashionMnistCnn>();
-  const Tensor x = randn({32, 28, 28, 1}), y = randint(0, 10, {32});
-  (*trained)(x);
-  optim::Adam adam(trained->trainable_weights());
-  auto step = [&] {
-    Tensor loss = cross_entropy((*trained)(x), y);
-    adam.zero_grad();
-    loss.backward();
-    adam.step();
-  };
+  CnnTraining training;
+  auto step = [&] { training.step(); };
   std::printf("CNN of make run, %d OpenMP threads, %u cores, CPU wake-up latency %s; p50 of each\n\n",
               omp_get_max_threads(), std::thread::hardware_concurrency(),
               wakeup_latency ? (std::string(argv[2]) + " us (PM QoS held)").c_str() : "not held");
