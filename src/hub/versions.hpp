@@ -35,19 +35,17 @@ int64_t allocate_version(Database& db, const VersionedTable& t, int64_t project_
 template <class T>
 T stored_column(const std::string& text, const VersionedTable& t, const std::string& name, int64_t version,
                 const char* column) {
-  const auto refuse = [&](const std::string& why) {
-    throw Error("hub: " + describe(t, name, version) + ": its " + column +
-                " column does not hold what the hub writes: " + why);
-  };
+  std::string why;
   try {
     check_json_depth(text, column);
     return nlohmann::json::parse(text).get<T>();
   } catch (const LimitError& e) {
-    refuse(e.what());
+    why = e.what();
   } catch (const nlohmann::json::exception& e) {
-    refuse(e.what());
+    why = e.what();
   }
-  return T{};  // not reached: refuse throws
+  throw Error("hub: " + describe(t, name, version) + ": its " + column + " column does not hold what the hub writes: " +
+              why);
 }
 
 // "latest" -> kLatest, "7" -> 7; anything else is an error naming `function` and `name`.
