@@ -212,7 +212,10 @@ void add_worker_commands(CLI::App& app) {
   cmd->add_option("--project", args->project, "Project of the hub")->capture_default_str();
   cmd->add_option("--id", args->id, "Worker id (default host:pid:n)");
   cmd->add_option("--tags", args->tags, "Tags this worker has (cpu,gpu,...)")->delimiter(',');
-  cmd->add_option("--concurrency", args->concurrency, "Tasks run at once")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--concurrency", args->concurrency,
+                  "Tasks run at once, each on its share of the cores (OpenMP threads / N)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--lease-seconds", args->lease_seconds, "Lease length; renewed every third of it")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
