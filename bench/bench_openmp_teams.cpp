@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
     std::printf("%-12d %28.1f %28.1f %24.2f\n", extra, paused, back_to_back, training);
     std::fflush(stdout);
   }
-  const int half = std::max(1, intra_op_threads_max() / 2);
+  const int half = intra_op_threads_share(2);
   std::printf("\n%-44s %16s\n", "two training loops at once (batch 32, 4 s)", "steps/s, both");
   for (int round = 0; round < 2; ++round) {
     std::printf("%-44s %16.1f\n", ("each with all " + std::to_string(intra_op_threads_max()) + " threads").c_str(),

@@ -137,9 +137,6 @@ double wrk_microseconds(const std::string& text) {
   return value * 1e6;
 }
 
-// wrk (Debian's `wrk`, epoll-driven, 2 threads) on `path` with `clients` connections, the request
-// made by the Lua `script` (none: a GET), on `client_cpus` (empty: anywhere, 2 threads). Its clients
-// cost the cores far less than 64 blocking httplib client threads.
 // CPUs in a taskset list such as "8-15" or "2,4-5".
 int count_cpus(const std::string& list) {
   int count = 0;
@@ -153,6 +150,9 @@ int count_cpus(const std::string& list) {
   return count;
 }
 
+// wrk (Debian's `wrk`, epoll-driven) on `path` with `clients` connections, the request made by the
+// Lua `script` (none: a GET), on `client_cpus` with a thread per CPU (empty: anywhere, 2 threads).
+// Its clients cost the cores far less than 64 blocking httplib client threads.
 Row run_wrk(const testing::ServeProcess& server, const std::string& path, int clients, double seconds,
             const std::filesystem::path& script, const std::string& client_cpus) {
   const int threads = std::min(clients, client_cpus.empty() ? 2 : count_cpus(client_cpus));

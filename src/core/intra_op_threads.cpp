@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <string>
 
 #include "strata/core/error.hpp"
@@ -32,5 +33,10 @@ int intra_op_thread_limit() { return g_limit; }
 FollowLoad intra_op_threads_follow_load() { return g_follow_load; }
 
 int intra_op_threads_max() { return g_max_threads; }
+
+int intra_op_threads_share(int sharers) {
+  STRATA_CHECK(sharers >= 1, "intra_op_threads_share: at least one sharer is needed, got ", std::to_string(sharers));
+  return std::max(1, g_max_threads / sharers);
+}
 
 }  // namespace strata

@@ -38,7 +38,7 @@ DynamicBatcher::DynamicBatcher(BatchingOptions options) : options_(options) {
   STRATA_CHECK(options_.max_batch_size >= 1, "serve: the max batch size must be at least 1, got ",
                options_.max_batch_size);
   STRATA_CHECK(options_.workers >= 1, "serve: at least one batch worker is needed, got ", options_.workers);
-  const int threads = std::max(1, intra_op_threads_max() / options_.workers);
+  const int threads = intra_op_threads_share(options_.workers);
   for (int i = 0; i < options_.workers; ++i) workers_.emplace_back([this, i, threads] { work(i, threads); });
 }
 

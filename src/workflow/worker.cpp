@@ -164,7 +164,7 @@ struct Worker::Impl {
     // Each slot's tasks get their share of the cores: a slot thread's tensor work makes an
     // OpenMP team of its own, and teams outnumbering the cores put every parallel region to
     // sleep and wake (a CNN training step +50-70%, docs/benchmarks.md "One more OpenMP team").
-    const IntraOpThreadLimit share(std::max(1, intra_op_threads_max() / options.concurrency));
+    const IntraOpThreadLimit share(intra_op_threads_share(options.concurrency));
     Link link(*this);
     double idle = 0.001;
     while (!stopping) {

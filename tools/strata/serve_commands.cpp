@@ -74,7 +74,9 @@ void add_serve_commands(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--max-queue", args->batching.max_queue, "Requests waiting at most; more get 503")
       ->capture_default_str();
-  cmd->add_option("--workers", args->batching.workers, "Batches run at once, each on its own copy of the model and its share of the cores (OpenMP threads / N)")
+  cmd->add_option("--workers", args->batching.workers,
+                  "Batches run at once, each on its own copy of the model and its share of the cores "
+                  "(OpenMP threads / N)")
       ->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_option("--http-threads", args->server.http_threads, "Connections served at once")
       ->capture_default_str()->check(CLI::PositiveNumber);

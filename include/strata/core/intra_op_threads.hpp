@@ -36,5 +36,9 @@ FollowLoad intra_op_threads_follow_load();
 // The most threads kernels use on one calling thread: OMP_NUM_THREADS, or else the cores this
 // process may run on, as OpenMP saw them when libstrata was loaded.
 int intra_op_threads_max();
+// The threads each of `sharers` threads doing tensor work at once may use so that their teams
+// together stay within intra_op_threads_max(): at least 1 (a server's batch workers, a
+// workflow worker's slots).
+int intra_op_threads_share(int sharers);
 
 }  // namespace strata

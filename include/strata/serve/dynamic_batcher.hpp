@@ -5,7 +5,7 @@
 // `max_queue`, until a worker starts its batch.
 //
 // Only the workers run models, each with a fixed share of the cores as its OpenMP team
-// (intra_op_threads_max() / workers, at least 1): the teams together stay within the cores, so
+// (intra_op_threads_share(workers)): the teams together stay within the cores, so
 // libgomp's idle threads spin between the model's parallel regions instead of sleeping. A run on
 // the thread that received the request would save a thread hand-off but give every HTTP thread a
 // team of its own, and then every region slept and woke its team: a CNN's batch-1 run took twice

@@ -17,7 +17,7 @@ namespace strata::workflow {
 struct WorkerOptions {
   std::string id{};                    // empty: "<host>:<pid>:<n>"; recorded on its tasks
   std::vector<std::string> tags{};     // leases only tasks whose required tags are all here
-  int concurrency = 1;                 // tasks run at once (one thread and connection each, each on cores / N)
+  int concurrency = 1;                 // tasks run at once (one thread, connection and share of the cores each)
   double lease_seconds = 30;           // renewed every lease_seconds / 3 while a task runs
   double max_idle_poll_seconds = 0.1;  // idle polling backs off from 1 ms to this
   double max_reconnect_seconds = 5;    // reconnecting backs off from 50 ms to this
