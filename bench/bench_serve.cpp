@@ -2,7 +2,9 @@
 // random weights) or the CNN `make run` trains (random weights) with 1, 16 and 64 concurrent clients, without dynamic batching
 // (--max-batch-size 1) and with it, against the in-process batch-1 latency (the floor) and HTTP
 // without inference (GET /v2/health/ready from the same clients, 1 and 64 of them), and against
-// the model's own gain from batching in process (rows/s at batch 64 over batch 1).
+// the model's own gain from batching in process (rows/s at batch 64 over batch 1). For each
+// inference row the server's own statistics (GET /v2/models/NAME/stats) give the rows its runs
+// had on average and a run's mean time: what dynamic batching made of the load.
 // Each client keeps one connection and sends batch-1 requests with binary input and output
 // (the binary tensor data extension: JSON text would measure number formatting, not serving).
 //
@@ -33,6 +35,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "serve/serve_process.hpp"
 #include "strata/autograd/grad_mode.hpp"
@@ -127,6 +131,21 @@ Row load_infer(const testing::ServeProcess& server, const Served& served, int cl
   const httplib::Headers headers = {{"Inference-Header-Content-Length", std::to_string(header_length)}};
   return load(server, clients, seconds,
               [&](httplib::Client& client) { return client.Post(path, headers, body, "application/octet-stream"); });
+}
+
+// The server's count of the rows and runs of a model, and the runs' time, so far.
+struct Runs {
+  uint64_t rows = 0, runs = 0, run_ns = 0;
+};
+
+Runs server_runs(const testing::ServeProcess& server, const std::string& model_name) {
+  auto client = server.client();
+  auto res = client.Get("/v2/models/" + model_name + "/stats");
+  if (!res || res->status != 200) throw std::runtime_error("bench_serve: no statistics from the server");
+  const auto stats = nlohmann::json::parse(res->body).at("model_stats").at(0);
+  Runs runs{stats.at("inference_count"), stats.at("execution_count"), 0};
+  for (const auto& batch : stats.at("batch_stats")) runs.run_ns += batch.at("compute_infer").at("ns").get<uint64_t>();
+  return runs;
 }
 
 // wrk's latency figure ("245.12us", "1.23ms", "2.00s") in microseconds.
@@ -301,7 +320,8 @@ int main(int argc, char** argv) {
   const double batch_1 = in_process_rows_per_s(served, 1), batch_64 = in_process_rows_per_s(served, 64);
   std::printf("in-process rows/s: batch 1 %.0f, batch 64 %.0f (%.2fx: the most batching can gain)\n\n", batch_1,
               batch_64, batch_64 / batch_1);
-  std::printf("%-34s %8s %12s %10s %10s\n", "server", "clients", "requests/s", "p50 us", "p99 us");
+  std::printf("%-34s %8s %12s %10s %10s %9s %9s\n", "server", "clients", "requests/s", "p50 us", "p99 us", "rows/run",
+              "run us");
   const std::vector<std::pair<std::string, std::vector<std::string>>> configs = {
       {"no batching (--max-batch-size 1)", {"--max-batch-size", "1"}},
       {"dynamic batching (64, 0 us delay)", {"--max-batch-size", "64"}},
@@ -314,8 +334,8 @@ int main(int argc, char** argv) {
     testing::ServeProcess server(hub_path, server_args);
     for (int clients : {1, 64}) {
       const Row http = load_health(server, clients, seconds, wrk, client_cpus);
-      std::printf("%-34s %8d %12.0f %10.0f %10.0f\n", "HTTP alone (GET /v2/health/ready)", clients,
-                  http.requests_per_s, http.p50_us, http.p99_us);
+      std::printf("%-34s %8d %12.0f %10.0f %10.0f %9s %9s\n", "HTTP alone (GET /v2/health/ready)", clients,
+                  http.requests_per_s, http.p50_us, http.p99_us, "-", "-");
     }
   }
   for (const auto& [label, flags] : configs) {
@@ -324,10 +344,15 @@ int main(int argc, char** argv) {
     testing::ServeProcess server(hub_path, args);
     load_infer(server, served, 4, 0.5);  // warm up: connections, the allocator's caches, oneDNN's primitives
     for (int clients : {1, 16, 64}) {
+      const Runs before = server_runs(server, served.name);
       const Row row = wrk ? load_infer_with_wrk(server, served.name, clients, seconds, body_file.string(), header_length, dir,
                                                     client_cpus)
                           : load_infer(server, served, clients, seconds);
-      std::printf("%-34s %8d %12.0f %10.0f %10.0f\n", label.c_str(), clients, row.requests_per_s, row.p50_us, row.p99_us);
+      const Runs after = server_runs(server, served.name);
+      const double runs = static_cast<double>(std::max<uint64_t>(1, after.runs - before.runs));
+      std::printf("%-34s %8d %12.0f %10.0f %10.0f %9.1f %9.0f\n", label.c_str(), clients, row.requests_per_s, row.p50_us,
+                  row.p99_us, static_cast<double>(after.rows - before.rows) / runs,
+                  static_cast<double>(after.run_ns - before.run_ns) / runs / 1e3);
       std::fflush(stdout);
     }
   }

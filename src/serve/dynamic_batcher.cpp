@@ -11,17 +11,28 @@
 namespace strata::serve {
 namespace {
 
-// The jobs' inputs concatenated along the batch axis, run once, the outputs cut back into rows.
-std::vector<std::vector<Tensor>> run_batch(nn::Model& model, const std::vector<const std::vector<Tensor>*>& inputs) {
+using Clock = std::chrono::steady_clock;
+
+// The jobs' inputs concatenated along the batch axis, run once, the outputs cut back into rows;
+// `times` gets how long each of the three took.
+std::vector<std::vector<Tensor>> run_batch(nn::Model& model, const std::vector<const std::vector<Tensor>*>& inputs,
+                                           ExecutionTimes& times) {
   NoGradGuard no_grad;
-  if (inputs.size() == 1) return {model.run(*inputs[0])};
+  const auto start = Clock::now();
+  if (inputs.size() == 1) {
+    std::vector<std::vector<Tensor>> outputs = {model.run(*inputs[0])};
+    times.infer = Clock::now() - start;
+    return outputs;
+  }
   std::vector<Tensor> batch;
   for (size_t i = 0; i < inputs[0]->size(); ++i) {
     std::vector<Tensor> parts;
     for (const auto* job : inputs) parts.push_back((*job)[i]);
     batch.push_back(concat(parts, 0));
   }
+  const auto ran = Clock::now();
   const std::vector<Tensor> outputs = model.run(batch);
+  const auto cut = Clock::now();
   std::vector<std::vector<Tensor>> split(inputs.size());
   int64_t row = 0;
   for (size_t j = 0; j < inputs.size(); ++j) {
@@ -29,6 +40,7 @@ std::vector<std::vector<Tensor>> run_batch(nn::Model& model, const std::vector<c
     for (const Tensor& out : outputs) split[j].push_back(out.narrow(0, row, rows).contiguous());
     row += rows;
   }
+  times = {ran - start, cut - ran, Clock::now() - cut};
   return split;
 }
 
@@ -50,7 +62,7 @@ DynamicBatcher::~DynamicBatcher() {
 std::future<std::vector<Tensor>> DynamicBatcher::submit(std::shared_ptr<const ServedVersion> model,
                                                         std::vector<Tensor> inputs) {
   const int64_t rows = inputs.at(0).size(0);
-  Job job{std::move(model), std::move(inputs), rows, std::chrono::steady_clock::now(), {}};
+  Job job{std::move(model), std::move(inputs), rows, Clock::now(), {}};
   auto outputs = job.outputs.get_future();
   {
     std::lock_guard lock(mutex_);
@@ -84,7 +96,7 @@ std::vector<DynamicBatcher::Job> DynamicBatcher::take_batch(std::unique_lock<std
       rows += queue_[count++].rows;
     const bool cannot_grow = rows >= options_.max_batch_size || count < queue_.size();
     const auto deadline = queue_.front().queued_at + options_.max_queue_delay;
-    if (cannot_grow || draining_ || std::chrono::steady_clock::now() >= deadline) {
+    if (cannot_grow || draining_ || Clock::now() >= deadline) {
       std::vector<Job> batch;
       for (size_t i = 0; i < count; ++i) {
         batch.push_back(std::move(queue_.front()));
@@ -108,12 +120,22 @@ void DynamicBatcher::work(size_t replica, int threads) {
       batch = take_batch(lock);
     }
     if (batch.empty()) return;
+    const auto started = Clock::now();
     std::vector<const std::vector<Tensor>*> inputs;
-    for (const Job& job : batch) inputs.push_back(&job.inputs);
+    std::chrono::nanoseconds queued{0};
+    int64_t rows = 0;
+    for (const Job& job : batch) {
+      inputs.push_back(&job.inputs);
+      queued += started - job.queued_at;
+      rows += job.rows;
+    }
     std::vector<std::vector<Tensor>> outputs;
     std::exception_ptr failure;
     try {
-      outputs = run_batch(*batch.front().model->replicas.at(replica), inputs);
+      ExecutionTimes times;
+      const ServedVersion& model = *batch.front().model;
+      outputs = run_batch(*model.replicas.at(replica), inputs, times);
+      model.statistics.record_execution(rows, batch.size(), queued, times);
     } catch (...) {
       failure = std::current_exception();
     }

@@ -2,6 +2,7 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <charconv>
 
 #include <nlohmann/json.hpp>
@@ -43,6 +44,33 @@ std::optional<int64_t> requested_version(const httplib::Request& req) {
   if (!version || *version < 1 || *version > static_cast<uint64_t>(INT64_MAX))
     throw RequestError(400, "the model version should be a number of 1 or more, got '" + text + "'");
   return static_cast<int64_t>(*version);
+}
+
+json duration(const DurationStat& stat) { return {{"count", stat.count}, {"ns", stat.ns}}; }
+
+// One version's $model_stat of the statistics extension.
+json statistics(const ServedVersion& model) {
+  const StatisticsSnapshot s = model.statistics.snapshot();
+  json batches = json::array();
+  for (const auto& [rows, batch] : s.batches)
+    batches.push_back({{"batch_size", rows},
+                       {"compute_input", duration(batch.compute_input)},
+                       {"compute_infer", duration(batch.compute_infer)},
+                       {"compute_output", duration(batch.compute_output)}});
+  return {{"name", model.name},
+          {"version", std::to_string(model.version)},
+          {"last_inference", s.last_inference_ms},
+          {"inference_count", s.inference_count},
+          {"execution_count", s.execution_count},
+          {"inference_stats",
+           {{"success", duration(s.success)},
+            {"fail", duration(s.fail)},
+            {"queue", duration(s.queue)},
+            {"compute_input", duration(s.compute_input)},
+            {"compute_infer", duration(s.compute_infer)},
+            {"compute_output", duration(s.compute_output)},
+            {"cache_hit", duration({})}}},  // Strata has no response cache
+          {"batch_stats", std::move(batches)}};
 }
 
 json signatures(const std::vector<TensorSignature>& tensors) {
@@ -93,7 +121,15 @@ struct InferenceServer::Routes {
     http.Get("/v2/health/live", [](const httplib::Request&, httplib::Response& res) { send_json(res, 200, {{"live", true}}); });
     http.Get("/v2/health/ready", [](const httplib::Request&, httplib::Response& res) { send_json(res, 200, {{"ready", true}}); });
     http.Get("/v2", [](const httplib::Request&, httplib::Response& res) {
-      send_json(res, 200, {{"name", kServerName}, {"version", kServerVersion}, {"extensions", {"binary_tensor_data"}}});
+      send_json(res, 200, {{"name", kServerName}, {"version", kServerVersion},
+                           {"extensions", {"binary_tensor_data", "statistics"}}});
+    });
+    // Before the model routes: they would take "stats" for a model's name.
+    http.Get("/v2/models/stats", [this](const httplib::Request&, httplib::Response& res) {
+      send_json(res, 200, {{"model_stats", model_stats(std::nullopt, std::nullopt)}});
+    });
+    http.Get(std::string(kModelPath) + "/stats", [this](const httplib::Request& req, httplib::Response& res) {
+      send_json(res, 200, {{"model_stats", model_stats(req.matches[1].str(), requested_version(req))}});
     });
     http.Get(kModelPath, [this](const httplib::Request& req, httplib::Response& res) {
       const auto model = models.find(req.matches[1].str(), requested_version(req));
@@ -107,11 +143,37 @@ struct InferenceServer::Routes {
     http.Post(std::string(kModelPath) + "/infer", [this](const httplib::Request& req, httplib::Response& res) { infer(req, res); });
   }
 
+  // The statistics of every version served (of `name`, when given; that version, when given).
+  json model_stats(const std::optional<std::string>& name, std::optional<int64_t> version) const {
+    if (name) models.find(*name, version);  // a 404 naming the versions served
+    json stats = json::array();
+    std::vector<const ServedVersion*> listed;
+    for (const auto& served : models.all()) {
+      if ((name && served->name != *name) || (version && served->version != *version)) continue;
+      if (std::find(listed.begin(), listed.end(), served.get()) != listed.end()) continue;  // named by two --model
+      listed.push_back(served.get());
+      stats.push_back(statistics(*served));
+    }
+    return stats;
+  }
+
   void infer(const httplib::Request& req, httplib::Response& res) {
+    const auto arrived = std::chrono::steady_clock::now();
     // Decoding and encoding tensors here must not give this HTTP thread an OpenMP team: only the
     // batch workers' teams may use the cores (strata/serve/dynamic_batcher.hpp).
     const IntraOpThreadLimit one_thread(1);
     const auto model = models.find(req.matches[1].str(), requested_version(req));
+    try {
+      answer(req, res, model);
+      model->statistics.record_request(true, std::chrono::steady_clock::now() - arrived);
+    } catch (...) {
+      model->statistics.record_request(false, std::chrono::steady_clock::now() - arrived);
+      throw;
+    }
+  }
+
+  // Decodes the request, runs it through the batcher and encodes the outputs.
+  void answer(const httplib::Request& req, httplib::Response& res, const std::shared_ptr<const ServedVersion>& model) {
     std::optional<size_t> json_length;
     if (req.has_header("Inference-Header-Content-Length")) {
       const std::string text = req.get_header_value("Inference-Header-Content-Length");

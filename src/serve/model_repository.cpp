@@ -58,7 +58,7 @@ ModelRepository::ModelRepository(const std::string& hub_url, const std::vector<M
       STRATA_CHECK(best.has_value(), "serve: no version of model '", spec.name, "' has the metric '", spec.best_by, "'");
       version = *best;
     }
-    slots_.push_back({spec, load_served_version(hub_, spec.name, version, replicas_)});
+    slots_.push_back({spec, load(spec.name, version)});
   }
 }
 
@@ -94,6 +94,15 @@ std::vector<std::shared_ptr<const ServedVersion>> ModelRepository::all() const {
   return models;
 }
 
+std::shared_ptr<const ServedVersion> ModelRepository::load(const std::string& name, int64_t version) {
+  {
+    std::lock_guard lock(mutex_);
+    for (const Slot& slot : slots_)
+      if (slot.current->name == name && slot.current->version == version) return slot.current;
+  }
+  return load_served_version(hub_, name, version, replicas_);
+}
+
 void ModelRepository::refresh() {
   for (size_t i = 0; i < slots_.size(); ++i) {
     // Only this thread changes `current` and `last_failed_version`: reading them unlocked is safe.
@@ -106,7 +115,7 @@ void ModelRepository::refresh() {
       if (!version || *version == slot.current->version || *version == slot.last_failed_version) continue;
       if (slot.spec.best_by.empty() && *version < slot.current->version) continue;
       wanted = *version;
-      auto loaded = load_served_version(hub_, slot.spec.name, wanted, replicas_);
+      auto loaded = load(slot.spec.name, wanted);
       std::lock_guard lock(mutex_);
       slot.current = std::move(loaded);
       std::cerr << "strata serve: now serving '" << slot.spec.name << "' version " << wanted << std::endl;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -154,6 +155,53 @@ TEST(DynamicBatcher, TwoWorkersKeepToTheirReplicasAndEveryAnswerIsItsOwn) {
   EXPECT_LT(log.threads.size(), inputs.size()) << "no request was batched with another";
   for (size_t i = 0; i < inputs.size(); ++i)
     ASSERT_TRUE(same(answers[i], expected(*s.reference, inputs[i]))) << "request " << i;
+}
+
+// The version's statistics (GET .../stats) agree with the runs the model saw: a run per
+// execution, every row inferred, every request queued and part of a run, the batch sizes those
+// runs had.
+TEST(DynamicBatcher, StatisticsCountEveryRunRowAndRequest) {
+  std::vector<int64_t> run_rows;  // rows of each run
+  auto version = std::make_shared<ServedVersion>();
+  auto x = nn::Input({-1, 16}, "features");
+  auto noted = nn::Lambda([&](const Tensor& t) {
+    run_rows.push_back(t.size(0));       // one worker: one run at a time
+    std::this_thread::sleep_for(200us);  // long enough for requests to queue behind it
+    return t;
+  })(x);
+  version->replicas = {std::make_shared<nn::Model>(x, noted, "noted")};
+  run_rows.clear();  // building a model runs its layers once to infer their shapes
+  DynamicBatcher batcher({.max_batch_size = 8, .max_queue_delay = 0us, .workers = 1});
+  constexpr int kThreads = 6, kRequests = 20;
+  int64_t rows = 0;
+  std::vector<Tensor> inputs;  // a thread's requests all have its number of rows: 1, 2 or 3
+  for (int t = 0; t < kThreads; ++t) {
+    inputs.push_back(randn({1 + t % 3, 16}));
+    rows += kRequests * inputs.back().size(0);
+  }
+  std::vector<std::thread> callers;
+  for (int t = 0; t < kThreads; ++t)
+    callers.emplace_back([&, t] {
+      for (int r = 0; r < kRequests; ++r) batcher.submit(version, {inputs[t]}).get();
+    });
+  for (auto& c : callers) c.join();
+
+  const StatisticsSnapshot stats = version->statistics.snapshot();
+  EXPECT_EQ(stats.inference_count, static_cast<uint64_t>(rows));
+  EXPECT_EQ(stats.execution_count, run_rows.size());
+  EXPECT_LT(run_rows.size(), static_cast<size_t>(kThreads * kRequests)) << "no request was batched with another";
+  std::map<int64_t, uint64_t> runs_by_rows;
+  for (int64_t r : run_rows) ++runs_by_rows[r];
+  ASSERT_EQ(stats.batches.size(), runs_by_rows.size());
+  for (const auto& [batch_rows, batch] : stats.batches) {
+    EXPECT_EQ(batch.compute_infer.count, runs_by_rows[batch_rows]) << "batch size " << batch_rows;
+    EXPECT_EQ(batch.compute_input.count, batch.compute_infer.count);
+    EXPECT_GE(batch.compute_infer.ns, batch.compute_infer.count * 200'000) << "each run slept 200 us";
+  }
+  for (const DurationStat* per_request : {&stats.queue, &stats.compute_input, &stats.compute_infer, &stats.compute_output})
+    EXPECT_EQ(per_request->count, static_cast<uint64_t>(kThreads * kRequests));
+  // Success and failure are the HTTP handler's to record, with the time the whole request took.
+  EXPECT_EQ(stats.success.count + stats.fail.count, 0u);
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 the Open Inference Protocol v2) and prints what it got as JSON for the C++ test to compare.
 
 usage: tritonclient_check.py PORT INPUT.npy
-Prints {"live", "ready", "model_ready", "metadata", "json_output", "binary_output"}.
+Prints {"live", "ready", "model_ready", "metadata", "json_output", "binary_output", "statistics"}.
 """
 import json
 import sys
@@ -28,4 +28,5 @@ print(json.dumps({
     "model_ready": client.is_model_ready("mlp"),
     "metadata": client.get_model_metadata("mlp"),
     **outputs,
+    "statistics": client.get_inference_statistics("mlp"),
 }))

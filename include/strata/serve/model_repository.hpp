@@ -52,6 +52,9 @@ class ModelRepository {
   void poll_every(std::chrono::milliseconds interval);
 
  private:
+  // The version another --model already serves, shared (one copy in memory, one set of
+  // statistics), else loaded from the hub.
+  std::shared_ptr<const ServedVersion> load(const std::string& name, int64_t version);
   void refresh();
 
   struct Slot {

@@ -1,8 +1,8 @@
 // ServedVersion: one version of a hub model, loaded and ready to answer inference requests:
 // its input and output signatures (for metadata and request checks) and one copy of the model
 // per batch worker, because a model's layers keep per-call state and must not run on two
-// threads at once. Immutable once loaded; requests hold it by shared_ptr, so a newer version can
-// replace it while they finish on this one.
+// threads at once. Immutable once loaded but for its statistics; requests hold it by shared_ptr,
+// so a newer version can replace it while they finish on this one.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -12,6 +12,7 @@
 #include "strata/core/shape.hpp"
 #include "strata/hub/hub.hpp"
 #include "strata/nn/model.hpp"
+#include "strata/serve/model_statistics.hpp"
 
 namespace strata::serve {
 
@@ -27,6 +28,7 @@ struct ServedVersion {
   int64_t version = 0;
   std::vector<TensorSignature> inputs, outputs;
   std::vector<std::shared_ptr<nn::Model>> replicas;  // one per batch worker, in eval mode
+  mutable ModelStatistics statistics;                // what the requests for it did (GET .../stats)
 };
 
 // Loads `version` (hub::kLatest: the newest) of the static model `name` with `replicas` copies.
