@@ -14,6 +14,7 @@
 #include "strata/serve/request_error.hpp"
 #include "http_listener.hpp"
 #include "json_replies.hpp"
+#include "prometheus_text.hpp"
 #include "same_secret.hpp"
 
 namespace strata::serve {
@@ -126,10 +127,13 @@ struct InferenceServer::Routes {
     });
     // Before the model routes: they would take "stats" for a model's name.
     http.Get("/v2/models/stats", [this](const httplib::Request&, httplib::Response& res) {
-      send_json(res, 200, {{"model_stats", model_stats(std::nullopt, std::nullopt)}});
+      send_json(res, 200, model_stats(std::nullopt, std::nullopt));
     });
     http.Get(std::string(kModelPath) + "/stats", [this](const httplib::Request& req, httplib::Response& res) {
-      send_json(res, 200, {{"model_stats", model_stats(req.matches[1].str(), requested_version(req))}});
+      send_json(res, 200, model_stats(req.matches[1].str(), requested_version(req)));
+    });
+    http.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+      res.set_content(detail::prometheus_text(served(std::nullopt, std::nullopt)), detail::kPrometheusTextType);
     });
     http.Get(kModelPath, [this](const httplib::Request& req, httplib::Response& res) {
       const auto model = models.find(req.matches[1].str(), requested_version(req));
@@ -143,18 +147,23 @@ struct InferenceServer::Routes {
     http.Post(std::string(kModelPath) + "/infer", [this](const httplib::Request& req, httplib::Response& res) { infer(req, res); });
   }
 
-  // The statistics of every version served (of `name`, when given; that version, when given).
-  json model_stats(const std::optional<std::string>& name, std::optional<int64_t> version) const {
+  // Every version served (of `name`, when given; that version, when given), each once though
+  // two --model flags may name it.
+  std::vector<std::shared_ptr<const ServedVersion>> served(const std::optional<std::string>& name,
+                                                           std::optional<int64_t> version) const {
     if (name) models.find(*name, version);  // a 404 naming the versions served
-    json stats = json::array();
-    std::vector<const ServedVersion*> listed;
-    for (const auto& served : models.all()) {
-      if ((name && served->name != *name) || (version && served->version != *version)) continue;
-      if (std::find(listed.begin(), listed.end(), served.get()) != listed.end()) continue;  // named by two --model
-      listed.push_back(served.get());
-      stats.push_back(statistics(*served));
+    std::vector<std::shared_ptr<const ServedVersion>> listed;
+    for (auto& model : models.all()) {
+      if ((name && model->name != *name) || (version && model->version != *version)) continue;
+      if (std::find(listed.begin(), listed.end(), model) == listed.end()) listed.push_back(std::move(model));
     }
-    return stats;
+    return listed;
+  }
+
+  json model_stats(const std::optional<std::string>& name, std::optional<int64_t> version) const {
+    json stats = json::array();
+    for (const auto& model : served(name, version)) stats.push_back(statistics(*model));
+    return {{"model_stats", std::move(stats)}};
   }
 
   void infer(const httplib::Request& req, httplib::Response& res) {

@@ -13,6 +13,7 @@
 #include "proto_message.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
+#include "strata/core/utf8.hpp"
 #include "strata/data/image_codec.hpp"
 #include "tfrecord.hpp"
 
@@ -40,32 +41,6 @@ std::string event_file_name() {
   host[sizeof host - 1] = '\0';
   return "events.out.tfevents." + std::to_string(static_cast<int64_t>(now())) + "." + host + "." +
          std::to_string(::getpid()) + "." + std::to_string(counter++) + ".strata";
-}
-
-// TensorBoard's protobuf parser refuses a string field that is not UTF-8, and with it the rest
-// of the file: invalid bytes (a hostile metric name from the hub) become U+FFFD.
-std::string utf8(std::string_view s) {
-  static constexpr uint32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};  // by length: no overlong forms
-  std::string out;
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    bool ok = n > 0 && i + n <= s.size();
-    uint32_t code = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
-    for (size_t k = 1; ok && k < n; ++k) {
-      const auto d = static_cast<unsigned char>(s[i + k]);
-      ok = (d & 0xC0) == 0x80;
-      code = (code << 6) | (d & 0x3F);
-    }
-    if (ok && code >= kSmallest[n] && code <= 0x10FFFF && !(code >= 0xD800 && code <= 0xDFFF)) {
-      out.append(s.substr(i, n));
-      i += n;
-    } else {
-      out += "\xEF\xBF\xBD";
-      ++i;
-    }
-  }
-  return out;
 }
 
 std::string summary_event(int64_t step, std::optional<double> wall_time, const ProtoMessage& summary_value) {
@@ -114,7 +89,9 @@ void EventFileWriter::write_event(const std::string& event) {
 
 void EventFileWriter::add_scalar(const std::string& tag, int64_t step, double v, std::optional<double> wall_time) {
   ProtoMessage val;
-  val.bytes(value::tag, utf8(tag)).float32(value::simple_value, static_cast<float>(v));
+  // TensorBoard's protobuf parser refuses a string that is not UTF-8, and with it the rest of the
+  // file: a hostile metric name from the hub must not cost the whole log.
+  val.bytes(value::tag, valid_utf8(tag)).float32(value::simple_value, static_cast<float>(v));
   write_event(summary_event(step, wall_time, val));
 }
 
@@ -143,7 +120,7 @@ void EventFileWriter::add_histogram(const std::string& tag, int64_t step, const 
   h.float64(1, *lo).float64(2, *hi).float64(3, static_cast<double>(v.size())).float64(4, sum).float64(5, sum_squares);
   h.packed_float64(6, limits).packed_float64(7, counts);
   ProtoMessage val;
-  val.bytes(value::tag, utf8(tag)).message(value::histo, h);
+  val.bytes(value::tag, valid_utf8(tag)).message(value::histo, h);
   write_event(summary_event(step, wall_time, val));
 }
 
@@ -155,7 +132,7 @@ void EventFileWriter::add_image(const std::string& tag, int64_t step, const Tens
   img.varint(1, hwc.shape()[0]).varint(2, hwc.shape()[1]).varint(3, hwc.shape()[2]);
   img.bytes(4, std::string_view(reinterpret_cast<const char*>(png.data()), png.size()));
   ProtoMessage val;
-  val.bytes(value::tag, utf8(tag)).message(value::image, img);
+  val.bytes(value::tag, valid_utf8(tag)).message(value::image, img);
   write_event(summary_event(step, wall_time, val));
 }
 
@@ -165,9 +142,9 @@ void EventFileWriter::add_text(const std::string& tag, int64_t step, const std::
   ProtoMessage plugin, metadata, shape, tensor;
   plugin.bytes(1, "text");
   metadata.message(1, plugin);
-  tensor.varint(1, 7).message(2, shape).bytes(8, utf8(text));  // dtype DT_STRING, shape [], string_val
+  tensor.varint(1, 7).message(2, shape).bytes(8, valid_utf8(text));  // dtype DT_STRING, shape [], string_val
   ProtoMessage val;
-  val.bytes(value::tag, utf8(tag)).message(value::metadata, metadata).message(value::tensor, tensor);
+  val.bytes(value::tag, valid_utf8(tag)).message(value::metadata, metadata).message(value::tensor, tensor);
   write_event(summary_event(step, wall_time, val));
 }
 
