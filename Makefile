@@ -21,6 +21,7 @@ test: build
 run: build
 	./$(BUILD)/strata_train_fashion_mnist_cnn
 	@echo "serve it:  $(BUILD)/tools/strata/strata serve --hub strata.db --model fashion_mnist_cnn@max:accuracy"
+	@echo "           its requests and batches: curl -s 127.0.0.1:8000/v2/models/fashion_mnist_cnn/stats (Prometheus: /metrics)"
 	@echo "see it:    $(BUILD)/tools/strata/strata ui --hub strata.db   (then open http://127.0.0.1:8080/)"
 	@echo "or in TensorBoard: $(BUILD)/tools/strata/strata hub --hub strata.db export-tensorboard RUN  (RUN: printed above)"
 
