@@ -1,5 +1,7 @@
 // bench_serve: `strata serve`'s throughput and latency for the Fashion-MNIST MLP (784-800-800-10,
-// random weights) or the CNN `make run` trains (random weights) with 1, 16 and 64 concurrent clients, without dynamic batching
+// random weights), the CNN `make run` trains (random weights) or one 784-10 dense layer (`linear`:
+// a model of a few microseconds, so that what is left is the server's own cost) with 1, 16 and 64
+// concurrent clients, without dynamic batching
 // (--max-batch-size 1) and with it, against the in-process batch-1 latency (the floor) and HTTP
 // without inference (GET /v2/health/ready from the same clients, 1 and 64 of them), and against
 // the model's own gain from batching in process (rows/s at batch 64 over batch 1). For each
@@ -8,7 +10,7 @@
 // Each client keeps one connection and sends batch-1 requests with binary input and output
 // (the binary tensor data extension: JSON text would measure number formatting, not serving).
 //
-//   bench_serve [--model mlp|cnn] [--seconds S] [--client wrk] [--client-cpus LIST] [--cpu-wakeup-latency-us N]
+//   bench_serve [--model mlp|cnn|linear] [--seconds S] [--client wrk] [--client-cpus LIST] [--cpu-wakeup-latency-us N]
 //               [--server-arg ARG]...
 //     (defaults: the MLP, 3 s per row, httplib client threads in this process, CPUs free to
 //     sleep; with N, the bench and every server it starts hold that PM QoS request: it is
@@ -64,7 +66,8 @@ double percentile(std::vector<double>& values, double q) {
   return values[at];
 }
 
-// The served model: TensorLayer's MLP or the CNN `make run` trains, both on one 28x28 image.
+// The served model: TensorLayer's MLP, the CNN `make run` trains, or one dense layer, each on one
+// 28x28 image.
 struct Served {
   std::string name;
   std::vector<int64_t> input_shape;  // with the batch axis, 1
@@ -74,6 +77,7 @@ struct Served {
 Served make_served(const std::string& which) {
   if (which == "cnn") return {"fashion_mnist_cnn", {1, 28, 28, 1}, fashion_mnist_cnn_static()};
   auto x = nn::Input({-1, 784}, "image");
+  if (which == "linear") return {"linear", {1, 784}, nn::Model(x, nn::Dense(10)(x), "linear")};
   auto h = nn::Dense(800, "relu")(nn::Dense(800, "relu")(x));
   return {"mlp", {1, 784}, nn::Model(x, nn::Dense(10)(h), "mlp")};
 }
@@ -277,6 +281,10 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--client-cpus") == 0 && i + 1 < argc) client_cpus = argv[++i];
     else if (std::strcmp(argv[i], "--server-arg") == 0 && i + 1 < argc) extra_server_args.push_back(argv[++i]);
   }
+  if (which != "mlp" && which != "cnn" && which != "linear") {
+    std::fprintf(stderr, "bench_serve: --model should be mlp, cnn or linear, got '%s'\n", which.c_str());
+    return 1;
+  }
   if (!client_cpus.empty() && !wrk) {
     std::fprintf(stderr, "bench_serve: --client-cpus needs --client wrk\n");
     return 1;
@@ -296,7 +304,9 @@ int main(int argc, char** argv) {
       !wrk ? "httplib threads in this process"
            : client_cpus.empty() ? "wrk (2 threads)" : "wrk on CPUs " + client_cpus + " (a thread per CPU)";
   std::printf("%s, batch-1 requests, binary tensors, %.0f s per row, clients: %s, CPU wake-up latency: %s\n",
-              which == "cnn" ? "CNN of make run (conv 16 5x5, conv 32 5x5, dense 256)" : "MLP 784-800-800-10",
+              which == "cnn"      ? "CNN of make run (conv 16 5x5, conv 32 5x5, dense 256)"
+              : which == "linear" ? "one dense layer 784-10"
+                                  : "MLP 784-800-800-10",
               seconds, clients_are.c_str(),
               wakeup_latency ? (wakeup_latency_us + " us (PM QoS held)").c_str() : "not held");
   size_t header_length = 0;
