@@ -95,7 +95,8 @@ TEST_F(BadRequestTest, EveryRouteNeedsTheBearerToken) {
   const Tensor x = randn({1, 16});
   for (const httplib::Headers& wrong : {httplib::Headers{}, httplib::Headers{{"Authorization", "Bearer s3cre"}},
                                         httplib::Headers{{"Authorization", "s3cret"}}}) {
-    for (const char* path : {"/v2/health/live", "/v2/health/ready", "/v2", "/v2/models/mlp", "/v2/models/mlp/ready"}) {
+    for (const char* path : {"/v2/health/live", "/v2/health/ready", "/v2", "/v2/models/mlp", "/v2/models/mlp/ready",
+                             "/v2/models/stats", "/v2/models/mlp/stats", "/metrics"}) {
       auto res = client.Get(path, wrong);
       EXPECT_EQ(res->status, 401) << path;
       EXPECT_TRUE(body_json(res).contains("error"));
@@ -105,6 +106,7 @@ TEST_F(BadRequestTest, EveryRouteNeedsTheBearerToken) {
   const httplib::Headers right = {{"Authorization", "Bearer s3cret"}};
   EXPECT_EQ(client.Get("/v2/health/live", right)->status, 200);
   EXPECT_EQ(client.Get("/v2/models/mlp", right)->status, 200);
+  EXPECT_EQ(client.Get("/metrics", right)->status, 200);
   EXPECT_TRUE(allclose(infer_output(post_infer(client, "mlp", json_request("features", x), right)),
                        predict("mlp", 1, x), 1e-5, 1e-6));
 }
