@@ -144,7 +144,15 @@ struct InferenceServer::Routes {
       const auto model = models.find(req.matches[1].str(), requested_version(req));
       send_json(res, 200, {{"name", model->name}, {"ready", true}});
     });
-    http.Post(std::string(kModelPath) + "/infer", [this](const httplib::Request& req, httplib::Response& res) { infer(req, res); });
+    // The body is read here rather than by httplib, which refuses a body labelled
+    // application/x-www-form-urlencoded (what `curl -d` sends) over 8 KB before any handler runs:
+    // the protocol's body is JSON or binary whatever the label, and --max-body-bytes its limit.
+    http.Post(std::string(kModelPath) + "/infer",
+              [this](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& read) {
+                std::string body;
+                if (!read_body(req, res, read, body)) return;
+                infer(req, body, res);
+              });
   }
 
   // Every version served (of `name`, when given; that version, when given), each once though
@@ -166,14 +174,34 @@ struct InferenceServer::Routes {
     return {{"model_stats", std::move(stats)}};
   }
 
-  void infer(const httplib::Request& req, httplib::Response& res) {
+  // False when the body could not be read (over --max-body-bytes: res has httplib's 413).
+  // Multipart bodies, which no client of the protocol sends, are refused after they are read to
+  // their end: a body left unread would be taken for the connection's next request.
+  static bool read_body(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& read,
+                        std::string& body) {
+    const bool multipart = req.is_multipart_form_data();
+    const bool complete =
+        multipart ? read([](const httplib::MultipartFormData&) { return true; }, [](const char*, size_t) { return true; })
+                  : read([&](const char* data, size_t n) {
+                      body.append(data, n);
+                      return true;
+                    });
+    if (!complete) {
+      if (res.status < 400) throw RequestError(400, "the request body could not be read in full");
+      return false;
+    }
+    if (multipart) throw RequestError(415, "the request body should be JSON or binary tensor data, not multipart/form-data");
+    return true;
+  }
+
+  void infer(const httplib::Request& req, const std::string& body, httplib::Response& res) {
     const auto arrived = std::chrono::steady_clock::now();
     // Decoding and encoding tensors here must not give this HTTP thread an OpenMP team: only the
     // batch workers' teams may use the cores (strata/serve/dynamic_batcher.hpp).
     const IntraOpThreadLimit one_thread(1);
     const auto model = models.find(req.matches[1].str(), requested_version(req));
     try {
-      answer(req, res, model);
+      answer(req, body, res, model);
       model->statistics.record_request(true, std::chrono::steady_clock::now() - arrived);
     } catch (...) {
       model->statistics.record_request(false, std::chrono::steady_clock::now() - arrived);
@@ -182,7 +210,8 @@ struct InferenceServer::Routes {
   }
 
   // Decodes the request, runs it through the batcher and encodes the outputs.
-  void answer(const httplib::Request& req, httplib::Response& res, const std::shared_ptr<const ServedVersion>& model) {
+  void answer(const httplib::Request& req, const std::string& body, httplib::Response& res,
+              const std::shared_ptr<const ServedVersion>& model) {
     std::optional<size_t> json_length;
     if (req.has_header("Inference-Header-Content-Length")) {
       const std::string text = req.get_header_value("Inference-Header-Content-Length");
@@ -190,7 +219,7 @@ struct InferenceServer::Routes {
       if (!length) throw RequestError(400, "Inference-Header-Content-Length should be a byte count, got '" + text + "'");
       json_length = *length;
     }
-    InferRequest request = parse_infer_request(req.body, json_length, *model);
+    InferRequest request = parse_infer_request(body, json_length, *model);
     auto outputs = batcher.submit(model, request.inputs);
     if (outputs.wait_for(options.request_timeout) != std::future_status::ready)
       throw RequestError(503, "the request did not finish within " + std::to_string(options.request_timeout.count()) +

@@ -56,6 +56,17 @@ TEST_F(ProtocolTest, JsonInferenceMatchesInProcessPredictions) {
   EXPECT_TRUE(allclose(infer_output(cnn), predict("cnn", 1, images), 1e-5, 1e-6));
 }
 
+// JSON labelled as a form, as `curl -d` and Python's urllib send it, is read as JSON, beyond the
+// 8 KB httplib allows a form body.
+TEST_F(ProtocolTest, JsonLabelledAsAFormIsReadAsJson) {
+  auto client = start().client();
+  const Tensor features = randn({64, 16});
+  const std::string body = json_request("features", features);
+  ASSERT_GT(body.size(), 8192u);
+  auto res = client.Post("/v2/models/mlp/infer", body, "application/x-www-form-urlencoded");
+  EXPECT_TRUE(allclose(infer_output(res), predict("mlp", 1, features), 1e-5, 1e-6));
+}
+
 TEST_F(ProtocolTest, BinaryTensorDataInAndOut) {
   auto client = start().client();
   const Tensor features = randn({5, 16});
