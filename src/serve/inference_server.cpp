@@ -153,6 +153,16 @@ struct InferenceServer::Routes {
                 if (!read_body(req, res, read, body)) return;
                 infer(req, body, res);
               });
+    // Every other request with a body is read the same bounded way, then refused: httplib would
+    // read it itself, inflated without a bound, before finding that no route takes it.
+    const auto no_route = [this](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& read) {
+      std::string body;
+      if (read_body(req, res, read, body)) throw RequestError(404, "no route " + req.method + " " + req.path);
+    };
+    http.Post(".*", no_route);
+    http.Put(".*", no_route);
+    http.Patch(".*", no_route);
+    http.Delete(".*", no_route);
   }
 
   // Every version served (of `name`, when given; that version, when given), each once though
@@ -177,15 +187,24 @@ struct InferenceServer::Routes {
   // False when the body could not be read (over --max-body-bytes: res has httplib's 413).
   // Multipart bodies, which no client of the protocol sends, are refused after they are read to
   // their end: a body left unread would be taken for the connection's next request.
-  static bool read_body(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& read,
-                        std::string& body) {
+  bool read_body(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& read,
+                 std::string& body) const {
     const bool multipart = req.is_multipart_form_data();
+    // httplib limits the bytes received; a compressed body (Content-Encoding: gzip) reaches here
+    // inflated, and 1 MB of gzip can hold 1 GB: the limit holds for what it inflates to.
+    bool too_large = false;
     const bool complete =
         multipart ? read([](const httplib::MultipartFormData&) { return true; }, [](const char*, size_t) { return true; })
                   : read([&](const char* data, size_t n) {
-                      body.append(data, n);
-                      return true;
+                      too_large = n > options.max_body_bytes - body.size();
+                      if (!too_large) body.append(data, n);
+                      return !too_large;
                     });
+    if (too_large) {
+      res.set_header("Connection", "close");  // the rest of the body is not read
+      throw RequestError(413, "the request body, decompressed, is larger than the server's limit of " +
+                                  std::to_string(options.max_body_bytes) + " bytes");
+    }
     if (!complete) {
       if (res.status < 400) throw RequestError(400, "the request body could not be read in full");
       return false;

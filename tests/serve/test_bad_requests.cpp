@@ -2,6 +2,7 @@
 // serving: after each refusal a good request still gets the right prediction. The bearer token
 // guards every route.
 #include <gtest/gtest.h>
+#include <zlib.h>
 
 #include "serve/serve_fixture.hpp"
 
@@ -20,6 +21,17 @@ struct BadRequest {
   bool get = false;
   std::string content_type = "application/json";
 };
+
+// `text` compressed in zlib's format, which httplib inflates for Content-Encoding: gzip or deflate.
+std::string compressed(const std::string& text) {
+  uLongf size = compressBound(text.size());
+  std::string out(size, '\0');
+  EXPECT_EQ(compress2(reinterpret_cast<Bytef*>(out.data()), &size, reinterpret_cast<const Bytef*>(text.data()),
+                      text.size(), Z_BEST_COMPRESSION),
+            Z_OK);
+  out.resize(size);
+  return out;
+}
 
 std::string with_input(const json& input) { return json{{"inputs", {input}}}.dump(); }
 
@@ -69,6 +81,13 @@ std::vector<BadRequest> bad_requests(size_t max_body_bytes) {
       {"header length not a number", "/v2/models/mlp/infer", "{}", {{"Inference-Header-Content-Length", "-1"}}, 400,
        "should be a byte count, got '-1'"},
       {"oversized body", "/v2/models/mlp/infer", std::string(max_body_bytes + 1, ' '), {}, 413, "larger than the server's limit"},
+      // A few dozen bytes that inflate past the limit (1 MB of gzip can hold 1 GB).
+      {"oversized once decompressed", "/v2/models/mlp/infer", compressed("{" + std::string(max_body_bytes, ' ') + "}"),
+       {{"Content-Encoding", "deflate"}}, 413, "decompressed, is larger than the server's limit of 4096 bytes"},
+      // The same to a route that takes no body: httplib would inflate it unbounded before finding none.
+      {"oversized once decompressed, no route", "/v2/nothing", compressed("{" + std::string(max_body_bytes, ' ') + "}"),
+       {{"Content-Encoding", "deflate"}}, 413, "decompressed, is larger than the server's limit of 4096 bytes"},
+      {"a body to a route without one", "/v2/health/live", "{}", {}, 404, "no route POST /v2/health/live"},
       // Larger than httplib's first read of a request: what the server leaves unread is taken for
       // the connection's next request.
       {"multipart body", "/v2/models/mlp/infer",
