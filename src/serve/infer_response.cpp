@@ -39,7 +39,8 @@ InferResponse encode_infer_response(const ServedVersion& model, const InferReque
     entries.push_back(std::move(entry));
   }
   response["outputs"] = std::move(entries);
-  InferResponse encoded{response.dump(), std::nullopt};
+  // A model's name from the hub may hold bytes that are not UTF-8: U+FFFD in the answer, not a 500.
+  InferResponse encoded{response.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), std::nullopt};
   if (std::any_of(request.outputs.begin(), request.outputs.end(), [](const RequestedOutput& o) { return o.binary; })) {
     encoded.json_length = encoded.body.size();
     encoded.body += binary;

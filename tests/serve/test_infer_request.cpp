@@ -1,11 +1,16 @@
 // serve::parse_infer_request alone, on a hand-made model signature: binary and JSON inputs decode
-// to the values sent, binary BOOL data is checked byte by byte, and JSON numbers against FP32's range.
+// to the values sent, binary BOOL data is checked byte by byte, and JSON numbers against FP32's range;
+// and encode_infer_response with a model name that is not UTF-8.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
+#include "strata/core/factory.hpp"
 #include "strata/serve/infer_request.hpp"
+#include "strata/serve/infer_response.hpp"
 #include "strata/serve/request_error.hpp"
 
 namespace strata::serve {
@@ -70,6 +75,19 @@ TEST(InferRequest, Fp32DataOutsideFloatsRangeIsRefusedNotMadeInfinite) {
               std::string::npos)
         << e.what();
   }
+}
+
+// A hub model's name may hold bytes that are not UTF-8; the response names the model, and JSON
+// cannot hold them: they become U+FFFD (before, every answer of that model was a 500 from the
+// JSON writer, after the model had run).
+TEST(InferResponse, AModelNameThatIsNotUtf8IsAnsweredWithTheReplacementCharacter) {
+  ServedVersion model = image_and_mask_model();
+  model.name = "bad\xFFname";
+  const InferRequest request{.id = "", .inputs = {}, .outputs = {{0, false}}};
+  const InferResponse response = encode_infer_response(model, request, {from_vector(std::vector<float>{1.5f}, {1})});
+  const nlohmann::json body = nlohmann::json::parse(response.body);
+  EXPECT_EQ(body["model_name"], "bad\xEF\xBF\xBDname");
+  EXPECT_EQ(body["outputs"][0]["data"], nlohmann::json::array({1.5}));
 }
 
 }  // namespace
