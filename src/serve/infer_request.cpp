@@ -173,8 +173,14 @@ std::vector<RequestedOutput> parse_outputs(const json& request, const ServedVers
     return wanted;
   }
   if (!outputs->is_array()) refuse("\"outputs\" should be an array");
-  for (const json& output : *outputs)
-    wanted.push_back({named_tensor(output, model.outputs, "output", model.name), wants_binary(output, binary_default)});
+  for (const json& output : *outputs) {
+    const size_t index = named_tensor(output, model.outputs, "output", model.name);
+    // Each answered once: a 20-byte entry repeated would copy a whole output into the answer for
+    // each repeat.
+    for (const RequestedOutput& earlier : wanted)
+      if (earlier.index == index) refuse("output '" + model.outputs[index].name + "' is asked for twice");
+    wanted.push_back({index, wants_binary(output, binary_default)});
+  }
   return wanted;
 }
 
