@@ -1,7 +1,8 @@
 // An inference request's body as `strata serve` gets it (serve::parse_infer_request): the JSON
 // header, the binary tensor data extension's bytes after it, checked against a model of three
 // inputs (FP32, INT64, BOOL) and two outputs; then the response the server would encode for it
-// (serve::encode_infer_response), which echoes the request's id and its choice of outputs.
+// (serve::encode_infer_response), which echoes the request's id and its choice of outputs, and
+// names the model: its name holds a byte that is not UTF-8, as a hub's name may.
 // Input layout: byte 0 odd means the request has an Inference-Header-Content-Length header, whose
 // value is bytes 1-4 (little-endian); the body is what follows byte 4. Byte 0 even: no header,
 // the body is what follows byte 0.
@@ -20,7 +21,7 @@ namespace {
 const strata::serve::ServedVersion& model() {
   using strata::serve::TensorSignature;
   static const strata::serve::ServedVersion served{
-      .name = "fuzzed",
+      .name = "fuzzed\xFF",
       .version = 1,
       .inputs = {TensorSignature{"image", strata::kFloat32, strata::Shape({-1, 2, 2})},
                  TensorSignature{"ids", strata::kInt64, strata::Shape({-1, 2})},
