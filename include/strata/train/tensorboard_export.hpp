@@ -15,7 +15,9 @@ struct TensorBoardExport {
   int64_t points = 0;
 };
 
-// Throws strata::Error when the run does not exist or `out_dir` cannot be written.
+// Throws strata::Error when the run does not exist, `out_dir` cannot be written, a split folder
+// of `out_dir` already holds event files (TensorBoard would show them beside these), or a row of
+// the run is refused by the hub; then no event file of this export is left.
 TensorBoardExport export_tensorboard(hub::Hub& hub, int64_t run_id, const std::string& out_dir);
 
 }  // namespace strata::train

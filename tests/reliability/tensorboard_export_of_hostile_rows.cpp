@@ -1,0 +1,56 @@
+// `strata hub export-tensorboard` (train::export_tensorboard) of a run whose rows the hub refuses
+// (a metric's split tampered with) fails naming the row and leaves no event file behind: a
+// partial export would have been read by TensorBoard as the run. A second export into a folder
+// that holds one is refused, and the first is kept: TensorBoard would show every point twice.
+#include <filesystem>
+#include <functional>
+#include <set>
+#include <string>
+
+#include "../../src/hub/hub_state.hpp"
+#include "hub/hub_fixture.hpp"
+#include "strata/train/tensorboard_export.hpp"
+
+namespace strata::hub::testing {
+namespace {
+
+std::set<std::string> event_files(const fs::path& dir) {
+  std::set<std::string> files;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); ++it)
+    if (it->path().filename().string().starts_with("events.out.tfevents.")) files.insert(it->path().string());
+  return files;
+}
+
+void expect_error(const std::function<void()>& run, const std::string& part) {
+  try {
+    run();
+    ADD_FAILURE() << "expected a strata::Error saying " << part;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+  }
+}
+
+TEST_P(HubTest, TensorBoardExportLeavesNothingOfARunItCannotReadAndNeverDoublesOne) {
+  Hub hub = open();
+  auto run = hub.create_run("exported", "{}");
+  run.log(0, Split::train, "loss", 1.0);
+  run.log(0, Split::validation, "loss", 0.5);
+  run.finish();
+  const fs::path out = dir_ / "tensorboard";
+  auto& db = *detail::HubAccess::state(hub)->db;
+
+  db.execute("UPDATE metrics SET split = ? WHERE split = ?", {std::string("../../etc"), std::string("validation")});
+  expect_error([&] { train::export_tensorboard(hub, run.id(), out.string()); }, "unknown split \"../../etc\"");
+  EXPECT_TRUE(event_files(out).empty());
+
+  db.execute("UPDATE metrics SET split = ? WHERE split = ?", {std::string("validation"), std::string("../../etc")});
+  EXPECT_EQ(train::export_tensorboard(hub, run.id(), out.string()).points, 2);
+  const auto first = event_files(out);
+  EXPECT_EQ(first.size(), 2u);  // train, validation
+  expect_error([&] { train::export_tensorboard(hub, run.id(), out.string()); }, "already holds event files");
+  EXPECT_EQ(event_files(out), first);
+}
+
+}  // namespace
+}  // namespace strata::hub::testing
