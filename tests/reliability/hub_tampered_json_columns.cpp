@@ -7,6 +7,7 @@
 
 #include "../../src/hub/hub_state.hpp"
 #include "hub/hub_fixture.hpp"
+#include "reliability/expect_error.hpp"
 #include "strata/core/factory.hpp"
 
 namespace strata::hub::testing {
@@ -25,15 +26,7 @@ std::string column_text(detail::Database& db, const std::string& table, const st
   return text;
 }
 
-template <class Read>
-void expect_error_naming(Read&& read, const std::string& row_and_column) {
-  try {
-    read();
-    ADD_FAILURE() << "expected a strata::Error naming " << row_and_column;
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(row_and_column), std::string::npos) << e.what();
-  }
-}
+using strata::testing::expect_error_naming;
 
 TEST_P(HubTest, ModelJsonColumnsFromTheDatabaseAreCheckedAndNamed) {
   Hub hub = open({.cache_bytes = 0});

@@ -3,12 +3,12 @@
 // partial export would have been read by TensorBoard as the run. A second export into a folder
 // that holds one is refused, and the first is kept: TensorBoard would show every point twice.
 #include <filesystem>
-#include <functional>
 #include <set>
 #include <string>
 
 #include "../../src/hub/hub_state.hpp"
 #include "hub/hub_fixture.hpp"
+#include "reliability/expect_error.hpp"
 #include "strata/train/tensorboard_export.hpp"
 
 namespace strata::hub::testing {
@@ -22,14 +22,7 @@ std::set<std::string> event_files(const fs::path& dir) {
   return files;
 }
 
-void expect_error(const std::function<void()>& run, const std::string& part) {
-  try {
-    run();
-    ADD_FAILURE() << "expected a strata::Error saying " << part;
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
-  }
-}
+using strata::testing::expect_error_naming;
 
 TEST_P(HubTest, TensorBoardExportLeavesNothingOfARunItCannotReadAndNeverDoublesOne) {
   Hub hub = open();
@@ -41,14 +34,14 @@ TEST_P(HubTest, TensorBoardExportLeavesNothingOfARunItCannotReadAndNeverDoublesO
   auto& db = *detail::HubAccess::state(hub)->db;
 
   db.execute("UPDATE metrics SET split = ? WHERE split = ?", {std::string("../../etc"), std::string("validation")});
-  expect_error([&] { train::export_tensorboard(hub, run.id(), out.string()); }, "unknown split \"../../etc\"");
+  expect_error_naming([&] { train::export_tensorboard(hub, run.id(), out.string()); }, "unknown split \"../../etc\"");
   EXPECT_TRUE(event_files(out).empty());
 
   db.execute("UPDATE metrics SET split = ? WHERE split = ?", {std::string("validation"), std::string("../../etc")});
   EXPECT_EQ(train::export_tensorboard(hub, run.id(), out.string()).points, 2);
   const auto first = event_files(out);
   EXPECT_EQ(first.size(), 2u);  // train, validation
-  expect_error([&] { train::export_tensorboard(hub, run.id(), out.string()); }, "already holds event files");
+  expect_error_naming([&] { train::export_tensorboard(hub, run.id(), out.string()); }, "already holds event files");
   EXPECT_EQ(event_files(out), first);
 }
 
