@@ -192,14 +192,16 @@ struct InferenceServer::Routes {
     const bool multipart = req.is_multipart_form_data();
     // httplib limits the bytes received; a compressed body (Content-Encoding: gzip) reaches here
     // inflated, and 1 MB of gzip can hold 1 GB: the limit holds for what it inflates to.
+    size_t inflated = 0;
     bool too_large = false;
-    const bool complete =
-        multipart ? read([](const httplib::MultipartFormData&) { return true; }, [](const char*, size_t) { return true; })
-                  : read([&](const char* data, size_t n) {
-                      too_large = n > options.max_body_bytes - body.size();
-                      if (!too_large) body.append(data, n);
-                      return !too_large;
-                    });
+    const auto take = [&](const char* data, size_t n) {
+      too_large = n > options.max_body_bytes - inflated;
+      if (too_large) return false;
+      inflated += n;
+      if (!multipart) body.append(data, n);
+      return true;
+    };
+    const bool complete = multipart ? read([](const httplib::MultipartFormData&) { return true; }, take) : read(take);
     if (too_large) {
       res.set_header("Connection", "close");  // the rest of the body is not read
       throw RequestError(413, "the request body, decompressed, is larger than the server's limit of " +
