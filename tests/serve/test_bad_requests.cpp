@@ -92,7 +92,7 @@ std::vector<BadRequest> bad_requests(size_t max_body_bytes) {
        {{"Content-Encoding", "deflate"}}, 413, "decompressed, is larger than the server's limit of 4096 bytes"},
       {"a body to a route without one", "/v2/health/live", "{}", {}, 404, "no route POST /v2/health/live"},
       {"multipart, oversized once decompressed", "/v2/models/mlp/infer",
-       compressed("--b\r\nContent-Disposition: form-data; name=\"inputs\"\r\n\r\n" + std::string(max_body_bytes, 'x') +
+       compressed("--b\r\nContent-Disposition: form-data; name=\"inputs\"\r\n\r\n" + std::string(2 * max_body_bytes, 'x') +
                   "\r\n--b--\r\n"),
        {{"Content-Encoding", "deflate"}}, 413, "decompressed, is larger than the server's limit of 4096 bytes", false,
        "multipart/form-data; boundary=b"},
