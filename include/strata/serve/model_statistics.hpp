@@ -44,7 +44,7 @@ class ModelStatistics {
  public:
   // A run of `requests` requests with `rows` rows in all; `queued` is their summed wait.
   void record_execution(int64_t rows, uint64_t requests, std::chrono::nanoseconds queued, const ExecutionTimes& times);
-  // A request answered (`ok`) or refused after its model was found, `took` from its arrival.
+  // A request answered (`ok`) or refused after its model was found, `took` from when its body was read.
   void record_request(bool ok, std::chrono::nanoseconds took);
   StatisticsSnapshot snapshot() const;
 
