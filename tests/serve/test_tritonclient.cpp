@@ -1,6 +1,6 @@
 // NVIDIA's tritonclient[http] from PyPI, an independent client of the protocol, against a real
-// `strata serve`: health, model metadata, JSON and binary inference compared with the
-// in-process prediction, and the statistics of those two requests. Its virtual environment is cached outside the clone
+// `strata serve`: health, model metadata, JSON, binary and compressed inference compared with the
+// in-process prediction, and the statistics of those requests. Its virtual environment is cached outside the clone
 // (~/.cache/strata-test-venv); the test is skipped, saying why, when PyPI cannot be reached.
 #include <gtest/gtest.h>
 
@@ -39,10 +39,11 @@ TEST_F(TritonClientTest, HealthMetadataAndInferenceMatch) {
   const Tensor expected = predict("mlp", 1, x);
   EXPECT_TRUE(allclose(from_nested(got["json_output"]), expected, 1e-5, 1e-6));
   EXPECT_TRUE(allclose(from_nested(got["binary_output"]), expected, 1e-5, 1e-6));
+  EXPECT_TRUE(allclose(from_nested(got["compressed_output"]), expected, 1e-5, 1e-6));
   const json& stats = got["statistics"]["model_stats"].at(0);
   EXPECT_EQ(stats["name"], "mlp");
-  EXPECT_EQ(stats["inference_count"], 6);  // two requests of 3 rows
-  EXPECT_EQ(stats["inference_stats"]["success"]["count"], 2);
+  EXPECT_EQ(stats["inference_count"], 9);  // three requests of 3 rows
+  EXPECT_EQ(stats["inference_stats"]["success"]["count"], 3);
 }
 
 }  // namespace
