@@ -71,6 +71,7 @@ std::future<std::vector<Tensor>> DynamicBatcher::submit(std::shared_ptr<const Se
       throw RequestError(503, "the request queue is full (" + std::to_string(options_.max_queue) +
                                   " requests waiting); retry later");
     queue_.push_back(std::move(job));
+    queue_.back().model->statistics.record_queued();
   }
   queued_.notify_one();
   return outputs;
@@ -102,6 +103,7 @@ std::vector<DynamicBatcher::Job> DynamicBatcher::take_batch(std::unique_lock<std
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
       }
+      batch.front().model->statistics.record_dequeued(count);  // one model version per batch
       // Another worker may take what is left now rather than after this batch.
       if (!queue_.empty()) queued_.notify_one();
       return batch;

@@ -23,6 +23,16 @@ void ModelStatistics::record_execution(int64_t rows, uint64_t requests, std::chr
   batch.compute_output.add(times.output);
 }
 
+void ModelStatistics::record_queued() {
+  std::lock_guard lock(mutex_);
+  ++stats_.pending;
+}
+
+void ModelStatistics::record_dequeued(uint64_t count) {
+  std::lock_guard lock(mutex_);
+  stats_.pending -= count;
+}
+
 void ModelStatistics::record_request(bool ok, std::chrono::nanoseconds took) {
   const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::system_clock::now().time_since_epoch());

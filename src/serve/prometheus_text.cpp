@@ -20,8 +20,9 @@ std::string label_value(const std::string& text) {
   return quoted;
 }
 
-struct Counter {
+struct Metric {
   const char* name;
+  const char* type;  // "counter" or "gauge"
   const char* help;
   std::function<uint64_t(const StatisticsSnapshot&)> value;
 };
@@ -31,34 +32,40 @@ uint64_t us(uint64_t ns) { return ns / 1000; }
 }  // namespace
 
 std::string prometheus_text(const std::vector<std::shared_ptr<const ServedVersion>>& versions) {
-  const Counter counters[] = {
-      {"nv_inference_request_success", "Number of successful inference requests, all batch sizes",
+  const Metric metrics[] = {
+      {"nv_inference_request_success", "counter", "Number of successful inference requests, all batch sizes",
        [](const StatisticsSnapshot& s) { return s.success.count; }},
-      {"nv_inference_request_failure", "Number of failed inference requests, all batch sizes",
+      {"nv_inference_request_failure", "counter", "Number of failed inference requests, all batch sizes",
        [](const StatisticsSnapshot& s) { return s.fail.count; }},
-      {"nv_inference_count", "Number of inferences performed (rows of successful runs)",
+      {"nv_inference_count", "counter", "Number of inferences performed (rows of successful runs)",
        [](const StatisticsSnapshot& s) { return s.inference_count; }},
-      {"nv_inference_exec_count", "Number of model executions performed",
+      {"nv_inference_exec_count", "counter", "Number of model executions performed",
        [](const StatisticsSnapshot& s) { return s.execution_count; }},
-      {"nv_inference_request_duration_us", "Cumulative duration of successful inference requests in microseconds",
+      {"nv_inference_request_duration_us", "counter",
+       "Cumulative duration of successful inference requests in microseconds",
        [](const StatisticsSnapshot& s) { return us(s.success.ns); }},
-      {"nv_inference_queue_duration_us", "Cumulative time requests spent waiting in the queue in microseconds",
+      {"nv_inference_queue_duration_us", "counter",
+       "Cumulative time requests spent waiting in the queue in microseconds",
        [](const StatisticsSnapshot& s) { return us(s.queue.ns); }},
-      {"nv_inference_compute_input_duration_us", "Cumulative compute input duration in microseconds",
+      {"nv_inference_compute_input_duration_us", "counter", "Cumulative compute input duration in microseconds",
        [](const StatisticsSnapshot& s) { return us(s.compute_input.ns); }},
-      {"nv_inference_compute_infer_duration_us", "Cumulative compute inference duration in microseconds",
+      {"nv_inference_compute_infer_duration_us", "counter", "Cumulative compute inference duration in microseconds",
        [](const StatisticsSnapshot& s) { return us(s.compute_infer.ns); }},
-      {"nv_inference_compute_output_duration_us", "Cumulative inference compute output duration in microseconds",
+      {"nv_inference_compute_output_duration_us", "counter",
+       "Cumulative inference compute output duration in microseconds",
        [](const StatisticsSnapshot& s) { return us(s.compute_output.ns); }},
+      {"nv_inference_pending_request_count", "gauge", "Instantaneous number of pending requests awaiting execution",
+       [](const StatisticsSnapshot& s) { return s.pending; }},
   };
   std::vector<StatisticsSnapshot> snapshots;
   for (const auto& version : versions) snapshots.push_back(version->statistics.snapshot());
   std::string text;
-  for (const Counter& counter : counters) {
-    text += std::string("# HELP ") + counter.name + " " + counter.help + "\n# TYPE " + counter.name + " counter\n";
+  for (const Metric& metric : metrics) {
+    text += std::string("# HELP ") + metric.name + " " + metric.help + "\n";
+    text += std::string("# TYPE ") + metric.name + " " + metric.type + "\n";
     for (size_t i = 0; i < versions.size(); ++i)
-      text += std::string(counter.name) + "{model=\"" + label_value(versions[i]->name) + "\",version=\"" +
-              std::to_string(versions[i]->version) + "\"} " + std::to_string(counter.value(snapshots[i])) + "\n";
+      text += std::string(metric.name) + "{model=\"" + label_value(versions[i]->name) + "\",version=\"" +
+              std::to_string(versions[i]->version) + "\"} " + std::to_string(metric.value(snapshots[i])) + "\n";
   }
   return text;
 }

@@ -157,15 +157,17 @@ TEST(DynamicBatcher, TwoWorkersKeepToTheirReplicasAndEveryAnswerIsItsOwn) {
     ASSERT_TRUE(same(answers[i], expected(*s.reference, inputs[i]))) << "request " << i;
 }
 
-// The version's statistics (GET .../stats) agree with the runs the model saw: a run per
+// The version's statistics (GET .../stats, /metrics) agree with the runs the model saw: a run per
 // execution, every row inferred, every request queued and part of a run, the batch sizes those
-// runs had.
+// runs had, and the requests pending while they ran.
 TEST(DynamicBatcher, StatisticsCountEveryRunRowAndRequest) {
   std::vector<int64_t> run_rows;  // rows of each run
+  uint64_t most_pending = 0;      // requests seen waiting while a run ran
   auto version = std::make_shared<ServedVersion>();
   auto x = nn::Input({-1, 16}, "features");
   auto noted = nn::Lambda([&](const Tensor& t) {
-    run_rows.push_back(t.size(0));       // one worker: one run at a time
+    run_rows.push_back(t.size(0));  // one worker: one run at a time
+    most_pending = std::max(most_pending, version->statistics.snapshot().pending);
     std::this_thread::sleep_for(200us);  // long enough for requests to queue behind it
     return t;
   })(x);
@@ -200,6 +202,10 @@ TEST(DynamicBatcher, StatisticsCountEveryRunRowAndRequest) {
   }
   for (const DurationStat* per_request : {&stats.queue, &stats.compute_input, &stats.compute_infer, &stats.compute_output})
     EXPECT_EQ(per_request->count, static_cast<uint64_t>(kThreads * kRequests));
+  // Each caller has one request out: while a run ran, the others' waited, and none waits now.
+  EXPECT_GE(most_pending, 1u);
+  EXPECT_LE(most_pending, static_cast<uint64_t>(kThreads - 1));
+  EXPECT_EQ(stats.pending, 0u);
   // Success and failure are the HTTP handler's to record, with the time the whole request took.
   EXPECT_EQ(stats.success.count + stats.fail.count, 0u);
 }

@@ -53,6 +53,8 @@ TEST_F(MetricsTest, CountersMatchTheStatisticsAndNamesAreEscaped) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find(line("nv_inference_count", "cnn", 0)), std::string::npos) << text;
+  EXPECT_NE(text.find("# TYPE nv_inference_pending_request_count gauge\n"), std::string::npos);
+  EXPECT_NE(text.find(line("nv_inference_pending_request_count", "mlp", 0)), std::string::npos) << text;
   EXPECT_NE(text.find(line("nv_inference_count", "we\\\"ird\\\\name\\nx\xEF\xBF\xBD", 0)), std::string::npos) << text;
 }
 
@@ -76,6 +78,8 @@ TEST_F(MetricsTest, ThePrometheusParserReadsEveryCounter) {
   EXPECT_EQ(value("nv_inference_request_failure_total", "mlp"), 1);
   EXPECT_EQ(value("nv_inference_count_total", "mlp"), 6);
   EXPECT_EQ(value("nv_inference_count_total", "cnn"), 0);
+  EXPECT_EQ(got["types"]["nv_inference_pending_request_count"], "gauge");
+  EXPECT_EQ(value("nv_inference_pending_request_count", "mlp"), 0);
   EXPECT_EQ(value("nv_inference_count_total", "we\"ird\\name\nx\xEF\xBF\xBD"), 0);
   EXPECT_GT(value("nv_inference_request_duration_us_total", "mlp"), value("nv_inference_compute_infer_duration_us_total", "mlp"));
 }

@@ -38,12 +38,16 @@ struct StatisticsSnapshot {
   // compute_* the run it was part of (a request batched with others counts the whole run).
   DurationStat success, fail, queue, compute_input, compute_infer, compute_output;
   std::map<int64_t, BatchStats> batches;  // by rows per run, for successful runs
+  uint64_t pending = 0;                   // requests queued now, their batch not begun (a gauge)
 };
 
 class ModelStatistics {
  public:
   // A run of `requests` requests with `rows` rows in all; `queued` is their summed wait.
   void record_execution(int64_t rows, uint64_t requests, std::chrono::nanoseconds queued, const ExecutionTimes& times);
+  // A request entered the batcher's queue; `count` requests left it for a batch.
+  void record_queued();
+  void record_dequeued(uint64_t count);
   // A request answered (`ok`) or refused after its model was found, `took` from when its body was read.
   void record_request(bool ok, std::chrono::nanoseconds took);
   StatisticsSnapshot snapshot() const;
