@@ -35,6 +35,8 @@ class HttpListener {
   }
   // The bound port; port 0 picks a free one. Throws strata::Error, `who` first, when it cannot bind.
   int bind(const std::string& host, int port, const char* who) {
+    // httplib keeps the port in 16 bits: 99999 would bind 34463 while the server says 99999.
+    STRATA_CHECK(port >= 0 && port <= 65535, who, ": the port should be from 0 to 65535, got ", port);
     const int bound = port == 0 ? http_.bind_to_any_port(host) : (http_.bind_to_port(host, port) ? port : -1);
     STRATA_CHECK(bound > 0, who, ": cannot listen on ", host, ":", port, " (in use, or not an address of this machine)");
     if (socket_ != INVALID_SOCKET) ::listen(socket_, SOMAXCONN);

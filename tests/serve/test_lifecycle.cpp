@@ -119,25 +119,39 @@ TEST_F(LifecycleTest, SigtermAnswersQueuedRequestsAndExitsZero) {
   EXPECT_FALSE(client.Get("/v2/health/live"));  // nothing listens any more
 }
 
+// `strata serve --hub HUB ARGS` expected to refuse to start: whether it exited with status 1, and
+// what it printed. Under `timeout`: a server that does start would serve on and never return.
+std::pair<bool, std::string> serve_that_must_fail(const std::string& hub, const std::string& args) {
+  const std::string command = "timeout 30 " + std::string(STRATA_CLI_PATH) + " serve --hub " + hub + args + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return {false, "cannot run " + command};
+  std::string said;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) said += buffer;
+  const int status = ::pclose(pipe);
+  return {WIFEXITED(status) && WEXITSTATUS(status) == 1, said};
+}
+
 // httplib's default socket options include SO_REUSEPORT: a second `strata serve` on the same port
 // bound it too and the kernel split the connections between the two servers.
 TEST_F(LifecycleTest, ASecondServerOnAPortInUseFailsAndNamesIt) {
   auto& first = start({"--model", "mlp"});
   const std::string port = std::to_string(first.port());
-  // Under `timeout`: a second server that does bind would serve on and never return.
-  const std::string command = "timeout 30 " + std::string(STRATA_CLI_PATH) + " serve --hub " + hub_path_ +
-                              " --model cnn --port " + port + " 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string said;
-  char buffer[512];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) said += buffer;
-  const int status = ::pclose(pipe);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << said;
+  const auto [exited_1, said] = serve_that_must_fail(hub_path_, " --model cnn --port " + port);
+  EXPECT_TRUE(exited_1) << said;
   EXPECT_NE(said.find("cannot listen on 127.0.0.1:" + port), std::string::npos) << said;
   // The first server still answers every request with its own model.
   auto client = first.client();
   for (int i = 0; i < 20; ++i) ASSERT_EQ(client.Get("/v2/models/cnn").value().status, 404);
+}
+
+// A port outside 16 bits: httplib would bind it modulo 65536 while the server named the port asked.
+TEST_F(LifecycleTest, APortOutsideSixteenBitsIsRefusedAndNamed) {
+  for (const std::string port : {"99999", "-1"}) {
+    const auto [exited_1, said] = serve_that_must_fail(hub_path_, " --model mlp --port " + port);
+    EXPECT_TRUE(exited_1) << said;
+    EXPECT_NE(said.find("the port should be from 0 to 65535, got " + port), std::string::npos) << said;
+  }
 }
 
 // Only the batch worker may own an OpenMP team: a team per HTTP thread (a request run on the
