@@ -154,6 +154,20 @@ TEST_F(LifecycleTest, APortOutsideSixteenBitsIsRefusedAndNamed) {
   }
 }
 
+// Options that would make a server that refuses everything (--max-queue 0, --max-body-bytes 0)
+// or one that exhausts the machine (a model copy and a thread per worker) are refused, naming the
+// bounds.
+TEST_F(LifecycleTest, OptionsOutOfRangeAreRefusedNamingTheBounds) {
+  for (const auto& [args, bounds] : {std::pair<std::string, std::string>{"--workers 100000", "not in range 1 to 1024"},
+                                     {"--http-threads 0", "not in range 1 to 10000"},
+                                     {"--max-queue 0", "not in range 1 to"},
+                                     {"--max-body-bytes 0", "not in range 1 to"}}) {
+    const auto [exited_1, said] = serve_that_must_fail(hub_path_, " --model mlp " + args);
+    EXPECT_TRUE(exited_1) << args << ": " << said;
+    EXPECT_NE(said.find(bounds), std::string::npos) << args << ": " << said;
+  }
+}
+
 // Only the batch worker may own an OpenMP team: a team per HTTP thread (a request run on the
 // thread that received it) pushed libgomp's threads past the cores, and then every parallel
 // region slept and woke its team. So requests on ever more connections must not add threads.

@@ -19,6 +19,7 @@
 #include "strata/train/hub_models.hpp"
 #include "strata/train/tensorboard_export.hpp"
 #include "strata/hub/stored_json.hpp"
+#include "option_checks.hpp"
 #include "table.hpp"
 
 namespace strata::cli {
@@ -426,14 +427,14 @@ void add_hub_commands(CLI::App& app) {
 
   auto limit = std::make_shared<int64_t>(100);
   cmd = hub->add_subcommand("runs", "Training runs, newest first");
-  cmd->add_option("--limit", *limit, "How many runs")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--limit", *limit, "How many runs")->capture_default_str()->check(at_least(1));
   cmd->callback([=] { runs(*args, *limit); });
 
   auto name_part = std::make_shared<std::string>();
   auto dataset_limit = std::make_shared<int64_t>(100);
   cmd = hub->add_subcommand("datasets", "Dataset versions, newest first");
   cmd->add_option("--name", *name_part, "Only names containing this text");
-  cmd->add_option("--limit", *dataset_limit, "How many versions")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--limit", *dataset_limit, "How many versions")->capture_default_str()->check(at_least(1));
   cmd->callback([=] { datasets(*args, *name_part, *dataset_limit); });
 
   auto run_id = std::make_shared<int64_t>(0);

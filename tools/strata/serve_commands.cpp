@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include "option_checks.hpp"
 #include "stop_signal.hpp"
 #include "strata/serve/cpu_wakeup_latency.hpp"
 #include "strata/serve/inference_server.hpp"
@@ -68,30 +69,30 @@ void add_serve_commands(CLI::App& app) {
   cmd->add_option("--token", args->server.token, "Require 'Authorization: Bearer TOKEN' on every route")
       ->envname("STRATA_SERVE_TOKEN");
   cmd->add_option("--max-batch-size", args->batching.max_batch_size, "Rows per batch; 1 turns dynamic batching off")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(at_least(1));
   cmd->add_option("--max-queue-delay-us", args->max_queue_delay_us,
                   "How long the oldest queued request waits for a fuller batch")->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   cmd->add_option("--max-queue", args->batching.max_queue, "Requests waiting at most; more get 503")
-      ->capture_default_str();
+      ->capture_default_str()->check(at_least(1));
   cmd->add_option("--workers", args->batching.workers,
                   "Batches run at once, each on its own copy of the model and its share of the cores "
                   "(OpenMP threads / N)")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(at_least(1, 1024));
   cmd->add_option("--http-threads", args->server.http_threads, "Connections served at once")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(at_least(1, 10000));
   cmd->add_option("--max-body-bytes", args->server.max_body_bytes, "Largest request body; larger get 413")
-      ->capture_default_str();
+      ->capture_default_str()->check(at_least(1, std::numeric_limits<int64_t>::max()));
   cmd->add_option("--timeout-ms", args->request_timeout_ms, "Longest a request may queue and run; then 503")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(at_least(1));
   cmd->add_option("--io-timeout-s", args->io_timeout_s, "Longest to read a request or write a response")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(at_least(1));
   cmd->add_option("--poll-ms", args->poll_ms, "How often to look for newer versions in the hub")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(at_least(1));
   cmd->add_option("--cpu-wakeup-latency-us", args->cpu_wakeup_latency_us,
                   "While serving, keep CPUs out of idle states slower to leave than this (Linux PM QoS, "
                   "/dev/cpu_dma_latency; needs root); 0 keeps idle CPUs polling. Lower latency for more power")
-      ->check(CLI::NonNegativeNumber);
+      ->check(at_least(0));
   cmd->callback([args] { run_serve(*args); });
 }
 

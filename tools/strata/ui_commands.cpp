@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "option_checks.hpp"
 #include "stop_signal.hpp"
 #include "strata/serve/dashboard.hpp"
 
@@ -38,7 +39,7 @@ void add_ui_commands(CLI::App& app) {
   cmd->add_option("--chart-js-dir", args->options.chart_js_dir, "Where Chart.js is (Debian's libjs-chart.js)")
       ->capture_default_str();
   cmd->add_option("--io-timeout-s", args->io_timeout_s, "Longest to read a request or write a response")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(at_least(1));
   cmd->callback([args] { run_ui(*args); });
 }
 

@@ -16,6 +16,7 @@
 #include "strata/core/error.hpp"
 #include "strata/workflow/worker.hpp"
 #include "launch_commands.hpp"
+#include "option_checks.hpp"
 
 extern char** environ;
 
@@ -215,10 +216,10 @@ void add_worker_commands(CLI::App& app) {
   cmd->add_option("--concurrency", args->concurrency,
                   "Tasks run at once, each on its share of the cores (OpenMP threads / N)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   cmd->add_option("--lease-seconds", args->lease_seconds, "Lease length; renewed every third of it")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(at_least(1));
   cmd->add_option("--allow-command", args->allowed, "A program the `command` kind may run (repeat)");
   cmd->add_flag("--exit-when-idle", args->exit_when_idle, "Exit once no task it could run is left, now or after a retry delay");
   cmd->callback([=] { run_worker(*args); });
