@@ -13,7 +13,9 @@
 #include <deque>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
+#include <utility>
 
 #include "strata/core/intra_op_threads.hpp"
 #include "strata/core/limits.hpp"
@@ -102,6 +104,7 @@ struct Worker::Impl {
   std::vector<Running> running;
   WorkerStats stats;
   std::thread background;
+  std::exception_ptr background_failure;  // what ended a start()ed run(), for join()
 
   void emit(const std::string& line) {
     if (options.on_event) options.on_event(line);
@@ -324,7 +327,7 @@ Worker::Worker(std::string hub_url, const TaskRegistry& registry, WorkerOptions 
 
 Worker::~Worker() {
   stop();
-  join();
+  if (impl_->background.joinable()) impl_->background.join();
 }
 
 void Worker::run() {
@@ -332,22 +335,42 @@ void Worker::run() {
   w.slots_left = w.options.concurrency;
   std::thread heartbeat([&] { w.heartbeat_loop(); });
   std::vector<std::thread> slots;
-  for (int i = 0; i < w.options.concurrency; ++i)
-    slots.emplace_back([&] {
-      w.slot_loop();
-      {
-        std::lock_guard lock(w.mu);
-        --w.slots_left;
-      }
-      w.wake.notify_all();
-    });
+  try {
+    for (int i = 0; i < w.options.concurrency; ++i)
+      slots.emplace_back([&] {
+        w.slot_loop();
+        {
+          std::lock_guard lock(w.mu);
+          --w.slots_left;
+        }
+        w.wake.notify_all();
+      });
+  } catch (const std::system_error& e) {
+    // Fewer threads than slots (the process's limits): stop the slots made, which the heartbeat
+    // waits for, rather than let the unjoined threads end the process.
+    {
+      std::lock_guard lock(w.mu);
+      w.slots_left -= w.options.concurrency - static_cast<int>(slots.size());
+    }
+    stop();
+    for (auto& t : slots) t.join();
+    heartbeat.join();
+    STRATA_CHECK(false, "Worker ", w.options.id, ": could start only ", slots.size(), " of ", w.options.concurrency,
+                 " task slots (", e.what(), "); ask for fewer");
+  }
   for (auto& t : slots) t.join();
   heartbeat.join();
 }
 
 void Worker::start() {
   STRATA_CHECK(!impl_->background.joinable(), "Worker::start: worker ", impl_->options.id, " is already running");
-  impl_->background = std::thread([this] { run(); });
+  impl_->background = std::thread([this] {
+    try {
+      run();
+    } catch (...) {
+      impl_->background_failure = std::current_exception();
+    }
+  });
 }
 
 void Worker::stop() {
@@ -360,6 +383,7 @@ void Worker::stop() {
 
 void Worker::join() {
   if (impl_->background.joinable()) impl_->background.join();
+  if (impl_->background_failure) std::rethrow_exception(std::exchange(impl_->background_failure, nullptr));
 }
 
 const std::string& Worker::id() const { return impl_->options.id; }

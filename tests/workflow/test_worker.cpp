@@ -2,7 +2,11 @@
 // long task's lease, a lost lease seen by the task, stop().
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <cstdio>
 #include <thread>
 
 #include "expect_error.hpp"
@@ -40,9 +44,48 @@ TEST(TaskRegistry, ValidatesParametersAgainstTheKind) {
   EXPECT_EQ(r.names(), std::vector<std::string>{"train"});
 }
 
+// GCC says __SANITIZE_ADDRESS__; clang (the sanitizer build's) says it through __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+constexpr bool kAddressSanitizer = __has_feature(address_sanitizer);
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
 using WorkerTest = HubTest;
 INSTANTIATE_TEST_SUITE_P(Backends, WorkerTest, ::testing::Values("sqlite", "postgres"),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+// Fewer threads than slots (here an address-space limit that leaves room for a few 8 MiB thread
+// stacks): run() stops the slots it made and throws a strata::Error saying so. Before, the
+// threads it had made were destroyed unjoined and the process aborted (`strata worker
+// --concurrency 100000`: "terminate called without an active exception").
+TEST_P(WorkerTest, TooFewThreadsForItsSlotsIsAnErrorNotAnAbort) {
+  if (kAddressSanitizer) GTEST_SKIP() << "AddressSanitizer's shadow memory does not fit under an address-space limit";
+  if (postgres()) GTEST_SKIP() << "the thread limit is the process's, whatever the hub";
+  TaskRegistry r;
+  r.add({.name = "noop", .fn = [](TaskContext&) { return json{}; }});
+  const auto run_with_little_address_space = [&] {
+    Worker w(url_, r, {.id = "limited", .concurrency = 64});
+    long pages = 0;
+    std::FILE* statm = std::fopen("/proc/self/statm", "r");
+    if (statm == nullptr || std::fscanf(statm, "%ld", &pages) != 1) std::_Exit(3);
+    std::fclose(statm);
+    const rlim_t room = static_cast<rlim_t>(pages) * ::sysconf(_SC_PAGESIZE) + (rlim_t{40} << 20);
+    const rlimit limit{room, room};
+    if (::setrlimit(RLIMIT_AS, &limit) != 0) std::_Exit(4);
+    try {
+      w.run();
+    } catch (const Error& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      std::_Exit(0);
+    }
+    std::_Exit(1);
+  };
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(run_with_little_address_space(), ::testing::ExitedWithCode(0), "could start only [0-9]+ of 64 task slots");
+}
 
 // A slot thread's tensor work makes an OpenMP team of its own: with two slots, each runs its
 // tasks on half the cores, so that the teams stay within them (docs/workflow.md).

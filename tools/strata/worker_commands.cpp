@@ -216,7 +216,7 @@ void add_worker_commands(CLI::App& app) {
   cmd->add_option("--concurrency", args->concurrency,
                   "Tasks run at once, each on its share of the cores (OpenMP threads / N)")
       ->capture_default_str()
-      ->check(at_least(1));
+      ->check(at_least(1, 1024));
   cmd->add_option("--lease-seconds", args->lease_seconds, "Lease length; renewed every third of it")
       ->capture_default_str()
       ->check(at_least(1));

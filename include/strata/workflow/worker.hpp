@@ -45,10 +45,12 @@ class Worker {
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
-  void run();    // blocks until stop() (or idle, with exit_when_idle)
+  // Blocks until stop() (or idle, with exit_when_idle). Throws strata::Error, having stopped the
+  // slots it made, when the system gives fewer threads than options.concurrency.
+  void run();
   void start();  // run() on a background thread
   void stop();   // asks to stop; safe from any thread (not from a signal handler)
-  void join();   // waits for a start()ed worker
+  void join();   // waits for a start()ed worker; rethrows what ended its run()
   const std::string& id() const;
   WorkerStats stats() const;
 
