@@ -166,6 +166,15 @@ TEST_F(DashboardTest, StaticFilesComeOnlyFromMemoryAndTheChartJsFolder) {
   }
 }
 
+// A Chart.js folder without Chart.js: the dashboard serves, and says at start that it will draw no
+// curve (the page's only sign of it was an empty chart).
+TEST_F(DashboardTest, AChartJsFolderWithoutChartJsIsWarnedAbout) {
+  const std::string said = command_output("timeout 2 " + std::string(STRATA_CLI_PATH) + " ui --hub '" + hub_path_ +
+                                          "' --port 0 --chart-js-dir '" + path("empty") + "' 2>&1; true");
+  EXPECT_NE(said.find("strata ui: listening on"), std::string::npos) << said;
+  EXPECT_NE(said.find("warning: no chart.min.js in '" + path("empty") + "'"), std::string::npos) << said;
+}
+
 TEST_F(DashboardTest, TokenIsNeededOnEveryRouteByHeaderCookieOrQuery) {
   auto& ui = start({"--token", "s3cret"});
   for (const std::string path : {"/", "/api/projects", "/ui/dashboard.js", "/chart.js/chart.min.js", "/run?id=1"}) {

@@ -1,5 +1,6 @@
 #include "ui_commands.hpp"
 
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -20,6 +21,10 @@ void run_ui(UiArgs& args) {
   StopSignal stop_signal;  // first: a signal once we say we listen must stop, not kill
   args.options.io_timeout = std::chrono::seconds(args.io_timeout_s);
   serve::Dashboard dashboard(args.url, args.options);
+  // The page still works without Chart.js, but draws no curve: say so where the user looks.
+  if (!std::filesystem::is_regular_file(std::filesystem::path(args.options.chart_js_dir) / "chart.min.js"))
+    std::cerr << "strata ui: warning: no chart.min.js in '" << args.options.chart_js_dir
+              << "': run curves will not be drawn (install libjs-chart.js, or pass --chart-js-dir)" << std::endl;
   const int port = dashboard.bind();
   std::cout << "strata ui: listening on http://" << args.options.host << ":" << port << "/" << std::endl;
   stop_signal.serve_until([&] { dashboard.serve(); }, [&] { dashboard.stop(); });
