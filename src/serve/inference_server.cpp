@@ -150,14 +150,13 @@ struct InferenceServer::Routes {
     http.Post(std::string(kModelPath) + "/infer",
               [this](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& read) {
                 std::string body;
-                if (!read_body(req, res, read, body)) return;
+                if (!read_body(req, res, read, &body)) return;
                 infer(req, body, res);
               });
     // Every other request with a body is read the same bounded way, then refused: httplib would
     // read it itself, inflated without a bound, before finding that no route takes it.
     const auto no_route = [this](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& read) {
-      std::string body;
-      if (read_body(req, res, read, body)) throw RequestError(404, "no route " + req.method + " " + req.path);
+      if (read_body(req, res, read, nullptr)) throw RequestError(404, "no route " + req.method + " " + req.path);
     };
     http.Post(".*", no_route);
     http.Put(".*", no_route);
@@ -184,11 +183,13 @@ struct InferenceServer::Routes {
     return {{"model_stats", std::move(stats)}};
   }
 
-  // False when the body could not be read (over --max-body-bytes: res has httplib's 413).
-  // Multipart bodies, which no client of the protocol sends, are refused after they are read to
-  // their end: a body left unread would be taken for the connection's next request.
+  // Reads the body into `body`, or to no use when it is null (a request refused whatever it
+  // holds, still read to its end: a body left unread would be taken for the connection's next
+  // request). False when it could not be read (over --max-body-bytes: res has httplib's 413).
+  // Multipart bodies, which no client of the protocol sends, are read without being kept, then
+  // refused.
   bool read_body(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& read,
-                 std::string& body) const {
+                 std::string* body) const {
     const bool multipart = req.is_multipart_form_data();
     // httplib limits the bytes received; a compressed body (Content-Encoding: gzip) reaches here
     // inflated, and 1 MB of gzip can hold 1 GB: the limit holds for what it inflates to.
@@ -198,7 +199,7 @@ struct InferenceServer::Routes {
       too_large = n > options.max_body_bytes - inflated;
       if (too_large) return false;
       inflated += n;
-      if (!multipart) body.append(data, n);
+      if (body != nullptr && !multipart) body->append(data, n);
       return true;
     };
     const bool complete = multipart ? read([](const httplib::MultipartFormData&) { return true; }, take) : read(take);

@@ -1,7 +1,5 @@
 #include "prometheus_text.hpp"
 
-#include <functional>
-
 #include "strata/core/utf8.hpp"
 
 namespace strata::serve::detail {
@@ -24,7 +22,7 @@ struct Metric {
   const char* name;
   const char* type;  // "counter" or "gauge"
   const char* help;
-  std::function<uint64_t(const StatisticsSnapshot&)> value;
+  uint64_t (*value)(const StatisticsSnapshot&);
 };
 
 uint64_t us(uint64_t ns) { return ns / 1000; }
