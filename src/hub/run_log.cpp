@@ -29,7 +29,7 @@ const char* split_name(Split s) {
 }
 
 Split parse_split(const std::string& name) {
-  for (Split s : {Split::train, Split::validation, Split::test})
+  for (Split s : kSplits)
     if (name == split_name(s)) return s;
   throw Error("hub: unknown split \"" + name.substr(0, 40) + "\" (expected train, validation or test)");
 }

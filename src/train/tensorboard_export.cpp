@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 // TensorBoard reads every event file of a folder: a second export of a run beside the first
 // would show each point twice.
 void refuse_earlier_event_files(const std::string& out_dir) {
-  for (const hub::Split split : {hub::Split::train, hub::Split::validation, hub::Split::test}) {
+  for (const hub::Split split : hub::kSplits) {
     const fs::path dir = fs::path(out_dir) / hub::split_name(split);
     std::error_code ec;
     for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))

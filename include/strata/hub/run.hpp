@@ -16,6 +16,7 @@ struct HubState;
 }
 
 enum class Split { train, validation, test };
+inline constexpr Split kSplits[] = {Split::train, Split::validation, Split::test};  // every one
 const char* split_name(Split s);  // "train", "validation", "test"
 Split parse_split(const std::string& name);  // the inverse; throws strata::Error for another name
 
