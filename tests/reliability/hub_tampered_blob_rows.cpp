@@ -10,12 +10,12 @@
 
 #include "../../src/hub/hub_state.hpp"
 #include "hub/hub_fixture.hpp"
-#include "reliability/expect_error.hpp"
+#include "expect_error.hpp"
 
 namespace strata::hub::testing {
 namespace {
 
-using strata::testing::expect_error_naming;
+using strata::testing::expect_error;
 
 TEST_P(HubTest, BlobFileNamesFromTheDatabaseNeverLeadOutOfTheBlobFolder) {
   const fs::path victim = dir_ / "victim.txt";
@@ -35,7 +35,7 @@ TEST_P(HubTest, BlobFileNamesFromTheDatabaseNeverLeadOutOfTheBlobFolder) {
     }
     Hub hub = Hub::open(url, {.cache_bytes = 0});
     for (const auto& attempt : {+[](Hub& h) { h.load_model("m", 1); }, +[](Hub& h) { h.delete_model("m", 1); }}) {
-      expect_error_naming([&] { attempt(hub); }, "names the file \"" + name + "\"");
+      expect_error([&] { attempt(hub); }, {"names the file \"" + name + "\""});
     }
     EXPECT_TRUE(fs::exists(victim));
     EXPECT_EQ(hub.list_models("m").size(), 1u) << "a refused delete deletes nothing";
@@ -62,7 +62,7 @@ TEST_P(HubTest, BlockSizesFromTheDatabaseNeverOverflow) {
     SCOPED_TRACE("blobs.block_bytes = " + std::to_string(block_bytes));
     Hub hub = open({.cache_bytes = 0});
     set_block_bytes(hub, block_bytes);
-    expect_error_naming([&] { hub.load_model("m"); }, "block digests do not fit its size");
+    expect_error([&] { hub.load_model("m"); }, {"block digests do not fit its size"});
   }
 }
 

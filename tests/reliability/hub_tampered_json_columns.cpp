@@ -7,7 +7,7 @@
 
 #include "../../src/hub/hub_state.hpp"
 #include "hub/hub_fixture.hpp"
-#include "reliability/expect_error.hpp"
+#include "expect_error.hpp"
 #include "strata/core/factory.hpp"
 
 namespace strata::hub::testing {
@@ -26,7 +26,7 @@ std::string column_text(detail::Database& db, const std::string& table, const st
   return text;
 }
 
-using strata::testing::expect_error_naming;
+using strata::testing::expect_error;
 
 TEST_P(HubTest, ModelJsonColumnsFromTheDatabaseAreCheckedAndNamed) {
   Hub hub = open({.cache_bytes = 0});
@@ -39,8 +39,8 @@ TEST_P(HubTest, ModelJsonColumnsFromTheDatabaseAreCheckedAndNamed) {
     for (const std::string& text : tampered_texts(wrong_type)) {
       SCOPED_TRACE(column + " = " + text.substr(0, 30));
       db.execute("UPDATE models SET " + column + " = ?", {text});
-      expect_error_naming([&] { hub.list_models("m"); },
-                          "model \"m\" version 1: its " + column + " column does not hold what the hub writes");
+      expect_error([&] { hub.list_models("m"); },
+                   {"model \"m\" version 1: its " + column + " column does not hold what the hub writes"});
     }
     db.execute("UPDATE models SET " + column + " = ?", {good});
     EXPECT_EQ(hub.list_models("m").size(), 1u);  // the row as the hub wrote it reads again
@@ -54,8 +54,8 @@ TEST_P(HubTest, DatasetJsonColumnsFromTheDatabaseAreCheckedAndNamed) {
   for (const std::string& text : tampered_texts(R"({"note": 3})")) {
     SCOPED_TRACE(text.substr(0, 30));
     db.execute("UPDATE datasets SET user_values = ?", {text});
-    expect_error_naming([&] { hub.find_datasets("d"); },
-                        "dataset \"d\" version 1: its user_values column does not hold what the hub writes");
+    expect_error([&] { hub.find_datasets("d"); },
+                 {"dataset \"d\" version 1: its user_values column does not hold what the hub writes"});
   }
 }
 

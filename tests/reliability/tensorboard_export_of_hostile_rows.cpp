@@ -8,7 +8,7 @@
 
 #include "../../src/hub/hub_state.hpp"
 #include "hub/hub_fixture.hpp"
-#include "reliability/expect_error.hpp"
+#include "expect_error.hpp"
 #include "strata/train/tensorboard_export.hpp"
 
 namespace strata::hub::testing {
@@ -22,7 +22,7 @@ std::set<std::string> event_files(const fs::path& dir) {
   return files;
 }
 
-using strata::testing::expect_error_naming;
+using strata::testing::expect_error;
 
 TEST_P(HubTest, TensorBoardExportLeavesNothingOfARunItCannotReadAndNeverDoublesOne) {
   Hub hub = open();
@@ -34,14 +34,14 @@ TEST_P(HubTest, TensorBoardExportLeavesNothingOfARunItCannotReadAndNeverDoublesO
   auto& db = *detail::HubAccess::state(hub)->db;
 
   db.execute("UPDATE metrics SET split = ? WHERE split = ?", {std::string("../../etc"), std::string("validation")});
-  expect_error_naming([&] { train::export_tensorboard(hub, run.id(), out.string()); }, "unknown split \"../../etc\"");
+  expect_error([&] { train::export_tensorboard(hub, run.id(), out.string()); }, {"unknown split \"../../etc\""});
   EXPECT_TRUE(event_files(out).empty());
 
   db.execute("UPDATE metrics SET split = ? WHERE split = ?", {std::string("validation"), std::string("../../etc")});
   EXPECT_EQ(train::export_tensorboard(hub, run.id(), out.string()).points, 2);
   const auto first = event_files(out);
   EXPECT_EQ(first.size(), 2u);  // train, validation
-  expect_error_naming([&] { train::export_tensorboard(hub, run.id(), out.string()); }, "already holds event files");
+  expect_error([&] { train::export_tensorboard(hub, run.id(), out.string()); }, {"already holds event files"});
   EXPECT_EQ(event_files(out), first);
 }
 
