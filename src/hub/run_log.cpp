@@ -1,6 +1,6 @@
 // Runs: metric points and events buffered in the Run object and written one transaction per
 // batch (when it fills, when its oldest entry is flush_interval old, on flush, finish, destruction
-// and exit), and the queries that read a run back.
+// and exit), and the queries that read a run and its events back (metric series: metric_reads.cpp).
 #include <unistd.h>
 
 #include <condition_variable>
@@ -285,23 +285,6 @@ std::vector<RunInfo> Hub::list_runs(Page page) {
   if (!pid) return out;
   state_->db->query(std::string("SELECT ") + kRunColumns + " FROM runs WHERE project_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
                     {*pid, page.limit, page.offset}, [&](const Row& r) { out.push_back(read_run(r)); });
-  return out;
-}
-
-std::vector<MetricPoint> Hub::metric_history(int64_t run_id, const std::string& name, Split split) {
-  std::lock_guard lock(state_->mu);
-  std::vector<MetricPoint> out;
-  state_->db->query("SELECT step, value, time FROM metrics WHERE run_id = ? AND name = ? AND split = ? ORDER BY step, time",
-                    {run_id, name, split_name(split)},
-                    [&](const Row& r) { out.push_back({r.integer(0), r.real(1), r.real(2)}); });
-  return out;
-}
-
-std::vector<std::pair<std::string, Split>> Hub::metric_series(int64_t run_id) {
-  std::lock_guard lock(state_->mu);
-  std::vector<std::pair<std::string, Split>> out;
-  state_->db->query("SELECT DISTINCT name, split FROM metrics WHERE run_id = ? ORDER BY name, split", {run_id},
-                    [&](const Row& r) { out.emplace_back(r.text(0), parse_split(r.text(1))); });
   return out;
 }
 

@@ -59,18 +59,16 @@ json HubView::run(int64_t run_id) {
   if (!info) throw RequestError(404, "no run " + std::to_string(run_id));
   json series = json::array();
   for (const auto& [name, split] : hub_.metric_series(run_id)) {
-    const auto points = hub_.metric_history(run_id, name, split);
-    // A long series is thinned to about kPoints evenly spaced points, the last always kept:
-    // a chart has fewer pixels, and the page asks again every few seconds.
-    const size_t stride = (points.size() + kPoints - 1) / kPoints;
+    // A chart has fewer pixels than a long series has points, and the page asks again every few
+    // seconds: a series is read as a sample of about kPoints points.
+    const hub::MetricSample sample = hub_.metric_sample(run_id, name, split, kPoints);
     json steps = json::array(), values = json::array();
-    for (size_t i = 0; i < points.size(); ++i) {
-      if (i % stride != 0 && i + 1 != points.size()) continue;
-      steps.push_back(points[i].step);
-      values.push_back(points[i].value);
+    for (const auto& point : sample.points) {
+      steps.push_back(point.step);
+      values.push_back(point.value);
     }
     series.push_back({{"name", name}, {"split", hub::split_name(split)}, {"steps", steps}, {"values", values},
-                      {"points", points.size()}});
+                      {"thinned", sample.thinned}});
   }
   json events = json::array();
   for (const auto& e : hub_.events(run_id, {.limit = kRows, .offset = 0}))

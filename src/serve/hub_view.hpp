@@ -1,7 +1,7 @@
 // HubView: what the dashboard shows, read from a hub as JSON: projects, models with their
 // versions and metrics, runs with their metric series and events, datasets, workflow plans
 // with their tasks. Read-only. Lists stop at kRows rows (the newest), and say so ("truncated");
-// a run's metric series are thinned to about kPoints points each.
+// a run's long metric series are sampled to about kPoints points each (Hub::metric_sample).
 #pragma once
 #include <cstdint>
 #include <mutex>
@@ -16,7 +16,7 @@ namespace strata::serve {
 class HubView {
  public:
   static constexpr int64_t kRows = 1000;
-  static constexpr size_t kPoints = 2000;  // per metric series of a run, at most about this many
+  static constexpr int64_t kPoints = 2000;  // per metric series of a run, at most about this many
 
   explicit HubView(const std::string& hub_url);
 

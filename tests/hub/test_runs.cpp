@@ -1,11 +1,16 @@
 // Runs: metrics per step and split written in batches, events, status, and reading them back.
+#include <algorithm>
 #include <chrono>
+#include <set>
 #include <thread>
 
+#include "expect_error.hpp"
 #include "hub_fixture.hpp"
 
 namespace strata::hub::testing {
 namespace {
+
+using strata::testing::expect_error;
 
 TEST_P(HubTest, MetricsAreBufferedAndFlushedInBatches) {
   HubOptions options;
@@ -48,6 +53,91 @@ TEST_P(HubTest, MetricSeriesListsEachNameAndSplitOnceInOrder) {
   EXPECT_EQ(hub.metric_series(other.id()), (Series{{"other_metric", Split::train}}));
   for (Split s : {Split::train, Split::validation, Split::test}) EXPECT_EQ(parse_split(split_name(s)), s);
   EXPECT_THROW(parse_split("Train"), Error);
+}
+
+// What Hub::metric_sample should give, from the whole series: the first point, then the first
+// at or after each previous pick plus the spacing, while that stays within the last step; then
+// every point at each pick and at the last step, in order.
+std::vector<MetricPoint> expected_sample(const std::vector<MetricPoint>& all, int64_t max_points) {
+  const int64_t first = all.front().step, last = all.back().step;
+  const uint64_t span = static_cast<uint64_t>(last) - static_cast<uint64_t>(first);
+  const __int128 spacing = std::min<uint64_t>(span / max_points + 1, INT64_MAX);
+  std::set<int64_t> picks{first, last};
+  for (__int128 pick = first; pick + spacing <= last;) {
+    const auto next = std::find_if(all.begin(), all.end(), [&](const MetricPoint& p) { return p.step >= pick + spacing; });
+    pick = next->step;
+    picks.insert(next->step);
+  }
+  std::vector<MetricPoint> out;
+  for (const MetricPoint& p : all)
+    if (picks.contains(p.step)) out.push_back(p);
+  return out;
+}
+
+void expect_same_points(const std::vector<MetricPoint>& got, const std::vector<MetricPoint>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].step, want[i].step) << "point " << i;
+    EXPECT_DOUBLE_EQ(got[i].value, want[i].value) << "point " << i;
+  }
+}
+
+TEST_P(HubTest, MetricSampleKeepsShortSeriesWholeAndSpacesLongOnesByStep) {
+  Hub hub = open();
+  hub::Run run = hub.create_run("long");
+  run.log(3, Split::train, "loss", 0.5);
+  run.log(3, Split::train, "loss", 0.4);  // a step logged twice
+  run.log(9, Split::train, "loss", 0.3);
+  for (int64_t i = 0; i < 100; ++i) run.log(i * i, Split::validation, "loss", 1.0 / (i + 1));  // uneven steps
+  for (int64_t step = 0; step < 1000; ++step) run.log(step, Split::train, "accuracy", step / 1000.0);
+  run.flush();
+
+  const MetricSample whole = hub.metric_sample(run.id(), "loss", Split::train, 3);
+  EXPECT_FALSE(whole.thinned);
+  expect_same_points(whole.points, hub.metric_history(run.id(), "loss", Split::train));
+  EXPECT_FALSE(hub.metric_sample(run.id(), "loss", Split::test, 3).thinned);
+  EXPECT_TRUE(hub.metric_sample(run.id(), "loss", Split::test, 3).points.empty());
+
+  const MetricSample even = hub.metric_sample(run.id(), "accuracy", Split::train, 10);
+  EXPECT_TRUE(even.thinned);
+  std::vector<int64_t> steps;
+  for (const MetricPoint& p : even.points) steps.push_back(p.step);
+  EXPECT_EQ(steps, (std::vector<int64_t>{0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 999}));
+  expect_same_points(even.points, expected_sample(hub.metric_history(run.id(), "accuracy", Split::train), 10));
+
+  for (int64_t max_points : {2, 5, 7, 50}) {
+    SCOPED_TRACE("max_points " + std::to_string(max_points));
+    const auto all = hub.metric_history(run.id(), "loss", Split::validation);
+    const MetricSample uneven = hub.metric_sample(run.id(), "loss", Split::validation, max_points);
+    EXPECT_TRUE(uneven.thinned);
+    EXPECT_LE(static_cast<int64_t>(uneven.points.size()), max_points + 1);
+    expect_same_points(uneven.points, expected_sample(all, max_points));
+  }
+  expect_error([&] { hub.metric_sample(run.id(), "loss", Split::train, 1); }, {"metric_sample", "2 points"});
+}
+
+// Steps are whatever was logged: the spacing of a series from INT64_MIN to INT64_MAX must not
+// overflow, and a series logged at one step is cut at the limit rather than read whole.
+TEST_P(HubTest, MetricSampleOfExtremeAndRepeatedSteps) {
+  Hub hub = open();
+  hub::Run run = hub.create_run("hostile");
+  for (int64_t step : {INT64_MIN, INT64_MIN + 1, int64_t{-5}, int64_t{0}, int64_t{7}, INT64_MAX - 1, INT64_MAX})
+    run.log(step, Split::train, "loss", static_cast<double>(step % 1000));
+  for (int i = 0; i < 30; ++i) run.log(5, Split::test, "loss", i);
+  run.flush();
+  const auto all = hub.metric_history(run.id(), "loss", Split::train);
+  for (int64_t max_points : {2, 3, 4}) {
+    SCOPED_TRACE("max_points " + std::to_string(max_points));
+    const MetricSample sample = hub.metric_sample(run.id(), "loss", Split::train, max_points);
+    EXPECT_TRUE(sample.thinned);
+    expect_same_points(sample.points, expected_sample(all, max_points));
+    EXPECT_EQ(sample.points.front().step, INT64_MIN);
+    EXPECT_EQ(sample.points.back().step, INT64_MAX);
+  }
+  const MetricSample repeated = hub.metric_sample(run.id(), "loss", Split::test, 10);
+  EXPECT_TRUE(repeated.thinned);
+  ASSERT_EQ(repeated.points.size(), 22u);  // 2 * max_points + 2 of the 30
+  for (const MetricPoint& p : repeated.points) EXPECT_EQ(p.step, 5);
 }
 
 TEST_P(HubTest, BufferedPointsAreWrittenWithinTheFlushInterval) {

@@ -116,6 +116,11 @@ class Hub {
   std::optional<RunInfo> run_info(int64_t run_id);
   std::vector<RunInfo> list_runs(Page page = {});  // newest first
   std::vector<MetricPoint> metric_history(int64_t run_id, const std::string& name, Split split);
+  // At most about `max_points` (2 or more) points of a series, for a chart: the whole series when
+  // it has no more; else points evenly spaced in step (from the first step, the first point at
+  // or after each multiple of the spacing) and the last point. Read by index lookups, so a
+  // series of millions of points costs about `max_points` of them, not a scan.
+  MetricSample metric_sample(int64_t run_id, const std::string& name, Split split, int64_t max_points);
   // The metrics a run logged, with each split they were logged in, by name then split.
   std::vector<std::pair<std::string, Split>> metric_series(int64_t run_id);
   std::vector<Event> events(int64_t run_id, Page page = {});

@@ -26,6 +26,13 @@ struct MetricPoint {
   double time = 0;  // seconds since the Unix epoch, when logged
 };
 
+// A series as a chart shows it (Hub::metric_sample): whole, or thinned to about the points a
+// chart has room for.
+struct MetricSample {
+  std::vector<MetricPoint> points;  // by step, then time
+  bool thinned = false;             // true when the series has more points than these
+};
+
 struct Event {
   int64_t id = 0;
   std::string kind;
