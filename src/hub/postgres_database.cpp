@@ -1,7 +1,8 @@
 // The PostgreSQL backend (libpq). Statements' `?` become $1, $2, ...; bytes go as binary
 // parameters, results come in binary one row at a time, so a blob's chunks stream.
-// Lock conflicts (serialisation failures, deadlocks) are BusyError and retried. The password,
-// from the URL, PGPASSFILE or PGPASSWORD, is never part of a message.
+// Lock conflicts (serialisation failures, deadlocks) are BusyError and retried. A connection
+// lost between transactions is reopened before the next statement. The password, from the URL,
+// PGPASSFILE or PGPASSWORD, is never part of a message.
 #include <endian.h>
 #include <libpq-fe.h>
 #include <poll.h>
@@ -110,12 +111,13 @@ class PostgresDatabase final : public Database {
       throw Error("hub: cannot connect to PostgreSQL at " + url_ + ": " + scrub(msg));
     }
     if (const char* pw = PQpass(conn_)) secret_ = pw;  // also one taken from PGPASSWORD / PGPASSFILE
-    execute("SET client_min_messages = warning");
+    configure_session();
   }
 
   Dialect dialect() const override { return Dialect::postgres; }
 
   void query(std::string_view sql, const Params& params, const RowFn& on_row) override {
+    reconnect_if_lost();
     std::vector<std::string> storage(params.size());
     std::vector<const char*> values(params.size());
     std::vector<int> lengths(params.size()), formats(params.size());
@@ -178,10 +180,15 @@ class PostgresDatabase final : public Database {
   void begin(bool write) override {
     // Reads see one snapshot: a model deleted meanwhile is seen whole or not at all.
     execute(write ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    in_transaction_ = true;
   }
-  void commit() override { execute("COMMIT"); }
+  void commit() override {
+    execute("COMMIT");
+    in_transaction_ = false;
+  }
   void rollback() noexcept override {
-    if (PQtransactionStatus(conn_) != PQTRANS_IDLE) PQclear(PQexec(conn_, "ROLLBACK"));
+    in_transaction_ = false;
+    if (PQstatus(conn_) == CONNECTION_OK && PQtransactionStatus(conn_) != PQTRANS_IDLE) PQclear(PQexec(conn_, "ROLLBACK"));
   }
   void lock_for_transaction(int64_t key) override { execute("SELECT pg_advisory_xact_lock(?)", {key}); }
 
@@ -190,6 +197,7 @@ class PostgresDatabase final : public Database {
   }
 
   bool wait_for_notification(const std::string& channel, double seconds) override {
+    reconnect_if_lost();
     if (listening_.insert(channel).second) {
       // A channel is an identifier, not a parameter; ours are fixed names, quoted anyway.
       PGresult* r = PQexec(conn_, ("LISTEN \"" + channel + "\"").c_str());
@@ -218,6 +226,31 @@ class PostgresDatabase final : public Database {
   }
 
  private:
+  void configure_session() { execute("SET client_min_messages = warning"); }
+
+  // A server restart (or a failover, or an idle connection cut by the network) breaks the
+  // connection, and libpq does not reopen it: a long-lived process (strata serve's poller, the
+  // dashboard) would fail every statement from then on. Between transactions the connection is
+  // checked before each statement and reopened when it is gone: reading what the server may
+  // have sent tells a closed connection from a live one without a round trip. Inside a
+  // transaction nothing is reopened: its earlier statements died with the connection, so it
+  // fails, and Database::transaction's caller decides.
+  void reconnect_if_lost() {
+    if (in_transaction_) return;
+    // A server that shuts down sends a last error, then closes: the first read takes the error
+    // (PQisBusy parses it), the second finds the end of the stream. Two non-blocking reads.
+    for (int read = 0; read < 2 && PQstatus(conn_) == CONNECTION_OK && PQisBusy(conn_) == 0; ++read)
+      PQconsumeInput(conn_);
+    if (PQstatus(conn_) == CONNECTION_OK) return;
+    PQreset(conn_);
+    prepared_.clear();   // prepared statements and LISTENs belong to the old session
+    listening_.clear();  // (notifications sent while it was down are lost: waiters poll too)
+    if (PQstatus(conn_) != CONNECTION_OK)
+      throw Error("hub: lost the connection to PostgreSQL at " + url_ + " and could not reopen it: " +
+                  scrub(PQerrorMessage(conn_)));
+    configure_session();
+  }
+
   // Statements are prepared once per connection, like SQLite's, and named by a counter.
   const std::string& prepared(std::string_view sql, int n_params) {
     auto it = prepared_.find(std::string(sql));
@@ -257,6 +290,7 @@ class PostgresDatabase final : public Database {
   } conn_;
   std::unordered_map<std::string, std::string> prepared_;
   std::set<std::string> listening_;  // channels LISTENed to on this connection
+  bool in_transaction_ = false;      // between begin() and commit() or rollback()
 };
 
 }  // namespace

@@ -385,7 +385,10 @@ TEST_P(WorkflowProcesses, RestartedServerLosesNothing) {
   stop_all();
   EXPECT_TRUE(done.all_succeeded()) << done.summary();
   expect_ran_once_in_order(q, plan);
-  EXPECT_EQ(workers_reconnected(), 3) << "every worker lost its connections twice";
+  // A connection found closed between statements is reopened by the hub's PostgreSQL backend
+  // without a word; only one lost while waiting or inside a transaction makes the worker
+  // reconnect and say so, which at two restarts some worker always was.
+  EXPECT_GE(workers_reconnected(), 1) << "no worker saw either restart";
 }
 
 // Many machines (issue 21): 8 worker processes, each on a "host" of its own (a network
