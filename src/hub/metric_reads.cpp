@@ -66,9 +66,10 @@ MetricSample Hub::metric_sample(int64_t run_id, const std::string& name, Split s
   return sample;
 }
 
-std::vector<std::pair<std::string, Split>> Hub::metric_series(int64_t run_id) {
+std::vector<std::pair<std::string, Split>> Hub::metric_series(int64_t run_id, int64_t limit) {
   std::lock_guard lock(state_->mu);
   std::vector<std::pair<std::string, Split>> out;
+  if (limit <= 0) return out;
   // A loose index scan: from each series, seek the next split of its name, else the next name.
   // SELECT DISTINCT would read every point of the run.
   const auto next = [&](std::string_view sql, const detail::Params& params) {
@@ -80,14 +81,15 @@ std::vector<std::pair<std::string, Split>> Hub::metric_series(int64_t run_id) {
     return found;
   };
   if (!next("SELECT name, split FROM metrics WHERE run_id = ? ORDER BY name, split LIMIT 1", {run_id})) return out;
-  for (;;) {
+  while (static_cast<int64_t>(out.size()) < limit) {
     const std::string name = out.back().first, split = split_name(out.back().second);
     if (next("SELECT name, split FROM metrics WHERE run_id = ? AND name = ? AND split > ? ORDER BY split LIMIT 1",
              {run_id, name, split}))
       continue;
     if (!next("SELECT name, split FROM metrics WHERE run_id = ? AND name > ? ORDER BY name, split LIMIT 1", {run_id, name}))
-      return out;
+      break;
   }
+  return out;
 }
 
 }  // namespace strata::hub

@@ -58,7 +58,10 @@ json HubView::run(int64_t run_id) {
   const auto info = hub_.run_info(run_id);
   if (!info) throw RequestError(404, "no run " + std::to_string(run_id));
   json series = json::array();
-  for (const auto& [name, split] : hub_.metric_series(run_id)) {
+  auto listed = hub_.metric_series(run_id, kSeries + 1);
+  const bool series_truncated = static_cast<int64_t>(listed.size()) > kSeries;
+  if (series_truncated) listed.pop_back();
+  for (const auto& [name, split] : listed) {
     // A chart has fewer pixels than a long series has points, and the page asks again every few
     // seconds: a series is read as a sample of about kPoints points.
     const hub::MetricSample sample = hub_.metric_sample(run_id, name, split, kPoints);
@@ -74,7 +77,8 @@ json HubView::run(int64_t run_id) {
   for (const auto& e : hub_.events(run_id, {.limit = kRows, .offset = 0}))
     events.push_back({{"kind", e.kind}, {"payload", hub::stored_json(e.payload)}, {"time", e.time}});
   return {{"id", info->id}, {"name", info->name}, {"status", info->status}, {"config", hub::stored_json(info->config)},
-          {"created_at", info->created_at}, {"finished_at", info->finished_at}, {"series", series}, {"events", events}};
+          {"created_at", info->created_at}, {"finished_at", info->finished_at}, {"series", series},
+          {"series_truncated", series_truncated}, {"events", events}};
 }
 
 json HubView::datasets(const std::string& project) {

@@ -1,7 +1,8 @@
 // HubView: what the dashboard shows, read from a hub as JSON: projects, models with their
 // versions and metrics, runs with their metric series and events, datasets, workflow plans
 // with their tasks. Read-only. Lists stop at kRows rows (the newest), and say so ("truncated");
-// a run's long metric series are sampled to about kPoints points each (Hub::metric_sample).
+// a run shows its first kSeries metric series, each sampled to about kPoints points
+// (Hub::metric_sample).
 #pragma once
 #include <cstdint>
 #include <mutex>
@@ -17,6 +18,7 @@ class HubView {
  public:
   static constexpr int64_t kRows = 1000;
   static constexpr int64_t kPoints = 2000;  // per metric series of a run, at most about this many
+  static constexpr int64_t kSeries = 200;   // metric series of a run, by name then split: the first this many
 
   explicit HubView(const std::string& hub_url);
 

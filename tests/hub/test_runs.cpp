@@ -51,6 +51,9 @@ TEST_P(HubTest, MetricSeriesListsEachNameAndSplitOnceInOrder) {
   EXPECT_EQ(hub.metric_series(run.id()), (Series{{"accuracy", Split::test}, {"accuracy", Split::validation},
                                                   {"loss", Split::train}, {"loss", Split::validation}}));
   EXPECT_EQ(hub.metric_series(other.id()), (Series{{"other_metric", Split::train}}));
+  EXPECT_EQ(hub.metric_series(run.id(), 3), (Series{{"accuracy", Split::test}, {"accuracy", Split::validation},
+                                                     {"loss", Split::train}}));  // the first 3
+  EXPECT_TRUE(hub.metric_series(run.id(), 0).empty());
   for (Split s : {Split::train, Split::validation, Split::test}) EXPECT_EQ(parse_split(split_name(s)), s);
   EXPECT_THROW(parse_split("Train"), Error);
 }

@@ -107,6 +107,24 @@ TEST_F(DashboardTest, LongSeriesAreThinnedKeepingTheEnds) {
   EXPECT_DOUBLE_EQ(series["values"].back().get<double>(), 1.0 / 5001);
 }
 
+// A run that logged more metric series than a page can chart shows the first ones, by name,
+// and says so (a page of 100,000 charts would not render).
+TEST_F(DashboardTest, ARunOfManySeriesShowsTheFirstOnes) {
+  hub_->set_project("default");
+  auto run = hub_->create_run("wide");
+  constexpr int64_t kSeries = 200;  // src/serve/hub_view.hpp's HubView::kSeries
+  const int64_t logged = kSeries + 5;
+  for (int64_t i = 0; i < logged; ++i) run.log(0, hub::Split::train, "metric_" + std::to_string(1000 + i), i);
+  run.finish();
+  auto& ui = start();
+  const json page = get_json(ui, "/api/runs/" + std::to_string(run.id()));
+  EXPECT_EQ(page["series_truncated"], true);
+  ASSERT_EQ(page["series"].size(), static_cast<size_t>(kSeries));
+  EXPECT_EQ(page["series"][0]["name"], "metric_1000");
+  EXPECT_EQ(page["series"].back()["name"], "metric_" + std::to_string(1000 + kSeries - 1));
+  EXPECT_EQ(get_json(ui, "/api/runs/" + std::to_string(finished_run_))["series_truncated"], false);
+}
+
 TEST_F(DashboardTest, RefusesBadIdsUnknownRunsAndWrites) {
   auto& ui = start();
   EXPECT_NE(get_json(ui, "/api/runs/abc", 400)["error"].get<std::string>().find("'abc'"), std::string::npos);

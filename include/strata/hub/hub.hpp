@@ -121,8 +121,9 @@ class Hub {
   // or after each multiple of the spacing) and the last point. Read by index lookups, so a
   // series of millions of points costs about `max_points` of them, not a scan.
   MetricSample metric_sample(int64_t run_id, const std::string& name, Split split, int64_t max_points);
-  // The metrics a run logged, with each split they were logged in, by name then split.
-  std::vector<std::pair<std::string, Split>> metric_series(int64_t run_id);
+  // The metrics a run logged, with each split they were logged in, by name then split; the first
+  // `limit` of them.
+  std::vector<std::pair<std::string, Split>> metric_series(int64_t run_id, int64_t limit = INT64_MAX);
   std::vector<Event> events(int64_t run_id, Page page = {});
 
   HubStats stats() const;
