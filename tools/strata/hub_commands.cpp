@@ -19,6 +19,7 @@
 #include "strata/train/hub_models.hpp"
 #include "strata/train/tensorboard_export.hpp"
 #include "strata/hub/stored_json.hpp"
+#include "existing_hub.hpp"
 #include "option_checks.hpp"
 #include "table.hpp"
 
@@ -81,14 +82,9 @@ std::string ref_str(const ModelRef& r) {
   return r.version == hub::kLatest ? r.name : r.name + ":" + std::to_string(r.version);
 }
 
-// Only `import` may create a hub: a mistyped --hub path must not leave an empty database behind.
+// Only `import` may create a hub.
 hub::Hub open_hub(const HubArgs& args, bool create = false) {
-  if (!create && args.url.find("://") == std::string::npos) {
-    STRATA_CHECK(std::filesystem::exists(args.url), "no hub at '", args.url, "' (give its path or URL with --hub)");
-  } else if (!create && args.url.starts_with("sqlite://")) {
-    std::string path = args.url.substr(9);
-    STRATA_CHECK(std::filesystem::exists(path), "no hub at '", path, "' (give its path or URL with --hub)");
-  }
+  if (!create) require_existing_hub(args.url);
   auto h = hub::Hub::open(args.url);
   h.set_project(args.project);
   return h;

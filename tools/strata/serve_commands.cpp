@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include "existing_hub.hpp"
 #include "option_checks.hpp"
 #include "stop_signal.hpp"
 #include "strata/serve/cpu_wakeup_latency.hpp"
@@ -42,6 +43,7 @@ void run_serve(ServeArgs& args) {
       std::cerr << "strata serve: warning: cannot hold a CPU wake-up latency request (" << wakeup_latency->why_not()
                 << "; it needs root or write access to the device): serving without it" << std::endl;
   }
+  require_existing_hub(args.url);
   serve::ModelRepository models(args.url, specs, args.batching.workers);
   serve::DynamicBatcher batcher(args.batching);
   serve::InferenceServer server(models, batcher, args.server);

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "existing_hub.hpp"
 #include "option_checks.hpp"
 #include "stop_signal.hpp"
 #include "strata/serve/dashboard.hpp"
@@ -20,6 +21,7 @@ struct UiArgs {
 void run_ui(UiArgs& args) {
   StopSignal stop_signal;  // first: a signal once we say we listen must stop, not kill
   args.options.io_timeout = std::chrono::seconds(args.io_timeout_s);
+  require_existing_hub(args.url);
   serve::Dashboard dashboard(args.url, args.options);
   // The page still works without Chart.js, but draws no curve: say so where the user looks.
   if (!std::filesystem::is_regular_file(std::filesystem::path(args.options.chart_js_dir) / "chart.min.js"))
