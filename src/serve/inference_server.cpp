@@ -9,6 +9,7 @@
 
 #include "strata/core/intra_op_threads.hpp"
 #include "strata/serve/datatype.hpp"
+#include "strata/serve/decode_budget.hpp"
 #include "strata/serve/infer_request.hpp"
 #include "strata/serve/infer_response.hpp"
 #include "strata/serve/request_error.hpp"
@@ -87,6 +88,7 @@ struct InferenceServer::Routes {
   ModelRepository& models;
   DynamicBatcher& batcher;
   ServerOptions options;
+  DecodeBudget decode_budget{options.max_body_bytes};  // a request of the largest size decodes alone
   httplib::Server http;
   HttpListener listener{http};
   int port = 0;
@@ -231,6 +233,17 @@ struct InferenceServer::Routes {
     }
   }
 
+  // The request's tensors, decoded within the server's budget of JSON bytes decoded at once: only
+  // the JSON part counts, binary tensor data is copied, not decoded (strata/serve/decode_budget.hpp).
+  InferRequest decode(const std::string& body, std::optional<size_t> json_length, const ServedVersion& model) {
+    const DecodeBudget::Hold decoding(decode_budget, std::min(json_length.value_or(body.size()), body.size()),
+                                      options.request_timeout);
+    if (!decoding.held())
+      throw RequestError(503, "the server is decoding other large JSON requests; retry later, or send the tensors "
+                              "as binary data");
+    return parse_infer_request(body, json_length, model);
+  }
+
   // Decodes the request, runs it through the batcher and encodes the outputs.
   void answer(const httplib::Request& req, const std::string& body, httplib::Response& res,
               const std::shared_ptr<const ServedVersion>& model) {
@@ -241,7 +254,7 @@ struct InferenceServer::Routes {
       if (!length) throw RequestError(400, "Inference-Header-Content-Length should be a byte count, got '" + text + "'");
       json_length = *length;
     }
-    InferRequest request = parse_infer_request(body, json_length, *model);
+    InferRequest request = decode(body, json_length, *model);
     auto outputs = batcher.submit(model, request.inputs);
     if (outputs.wait_for(options.request_timeout) != std::future_status::ready)
       throw RequestError(503, "the request did not finish within " + std::to_string(options.request_timeout.count()) +
