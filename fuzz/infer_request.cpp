@@ -2,14 +2,22 @@
 // header, the binary tensor data extension's bytes after it, checked against a model of three
 // inputs (FP32, INT64, BOOL) and two outputs; then the response the server would encode for it
 // (serve::encode_infer_response), which echoes the request's id and its choice of outputs, and
-// names the model: its name holds a byte that is not UTF-8, as a hub's name may.
+// names the model: its name holds a byte that is not UTF-8, as a hub's name may. The outputs are
+// the request's own FP32 and INT64 inputs, so every float the fuzzer makes (NaN, infinities,
+// subnormals) is written, and the response must read back as JSON holding them: the same float
+// from each number, null for what JSON cannot hold, the id as sent. Else the target aborts.
 // Input layout: byte 0 odd means the request has an Inference-Header-Content-Length header, whose
 // value is bytes 1-4 (little-endian); the body is what follows byte 4. Byte 0 even: no header,
 // the body is what follows byte 0.
+#include <bit>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <string_view>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "fuzz_input.hpp"
 #include "strata/core/factory.hpp"
@@ -26,8 +34,8 @@ const strata::serve::ServedVersion& model() {
       .inputs = {TensorSignature{"image", strata::kFloat32, strata::Shape({-1, 2, 2})},
                  TensorSignature{"ids", strata::kInt64, strata::Shape({-1, 2})},
                  TensorSignature{"keep", strata::kBool, strata::Shape({-1, 1})}},
-      .outputs = {TensorSignature{"scores", strata::kFloat32, strata::Shape({-1, 3})},
-                  TensorSignature{"label", strata::kInt64, strata::Shape({-1})}},
+      .outputs = {TensorSignature{"scores", strata::kFloat32, strata::Shape({-1, 4})},
+                  TensorSignature{"ids", strata::kInt64, strata::Shape({-1, 2})}},
       .replicas = {}};
   return served;
 }
@@ -38,6 +46,42 @@ void read_as_bools(const strata::Tensor& input) {
   static volatile int64_t trues = 0;
   const bool* values = input.data<bool>();
   for (int64_t i = 0; i < input.numel(); ++i) trues = trues + values[i];
+}
+
+// Whether a JSON "data" element holds `value`: null for NaN and infinities; else a float within
+// half a float ulp of it, with its sign. A subnormal (its exponent bits 0) may read as zero:
+// libstrata flushes them (FTZ/DAZ), and so does the writer, here as in a server.
+bool reads_back_as(const nlohmann::json& element, float value) {
+  const auto bits = std::bit_cast<uint32_t>(value);
+  if ((bits >> 23 & 0xFF) == 0xFF) return element.is_null();
+  if (!element.is_number_float() || std::signbit(element.get<double>()) != bool(bits >> 31)) return false;
+  const double parsed = element.get<double>();
+  if ((bits >> 23 & 0xFF) == 0) return parsed == 0 || std::fabs(parsed) < 0x1p-126;
+  return std::fabs(parsed - static_cast<double>(value)) <= std::ldexp(1.0, std::ilogb(value) - 24);
+}
+
+// The JSON part of `response` must parse and hold `outputs` as asked: each JSON "data" element
+// the same value (a float read back as that float), non-finite floats as null.
+void check_response(const strata::serve::InferResponse& response, const strata::serve::InferRequest& request,
+                    const std::vector<strata::Tensor>& outputs) {
+  const auto text = std::string_view(response.body).substr(0, response.json_length.value_or(response.body.size()));
+  const nlohmann::json parsed = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded() || parsed.value("id", std::string()) != request.id) std::abort();
+  const nlohmann::json& entries = parsed.at("outputs");
+  if (entries.size() != request.outputs.size()) std::abort();
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (request.outputs[i].binary) continue;
+    const strata::Tensor& tensor = outputs[request.outputs[i].index];
+    const nlohmann::json& data = entries[i].at("data");
+    if (data.size() != static_cast<size_t>(tensor.numel())) std::abort();
+    for (int64_t k = 0; k < tensor.numel(); ++k) {
+      if (tensor.dtype() == strata::kInt64) {
+        if (data[k].get<int64_t>() != tensor.data<int64_t>()[k]) std::abort();
+        continue;
+      }
+      if (!reads_back_as(data[k], tensor.data<float>()[k])) std::abort();
+    }
+  }
 }
 
 }  // namespace
@@ -59,9 +103,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (input.dtype() == strata::kBool) read_as_bools(input);
     }
     const int64_t batch = request.inputs[0].size(0);
-    const std::vector<strata::Tensor> outputs = {strata::zeros({batch, 3}),
-                                                 strata::zeros({batch}, strata::kInt64)};
-    strata::serve::encode_infer_response(model(), request, outputs);
+    const std::vector<strata::Tensor> outputs = {request.inputs[0].reshape({batch, 4}), request.inputs[1]};
+    check_response(strata::serve::encode_infer_response(model(), request, outputs), request, outputs);
   });
   return 0;
 }

@@ -1,9 +1,12 @@
 // serve::parse_infer_request alone, on a hand-made model signature: binary and JSON inputs decode
 // to the values sent, binary BOOL data is checked byte by byte, and JSON numbers against FP32's range;
-// and encode_infer_response with a model name that is not UTF-8.
+// and encode_infer_response: a model name that is not UTF-8, every dtype's values read back.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -88,6 +91,66 @@ TEST(InferResponse, AModelNameThatIsNotUtf8IsAnsweredWithTheReplacementCharacter
   const nlohmann::json body = nlohmann::json::parse(response.body);
   EXPECT_EQ(body["model_name"], "bad\xEF\xBF\xBDname");
   EXPECT_EQ(body["outputs"][0]["data"], nlohmann::json::array({1.5}));
+}
+
+// Whether a JSON number, read as a double, is `value` once taken to float: within half a float
+// ulp of it, with its sign.
+bool reads_back_as(double parsed, float value) {
+  const double half_ulp = std::ldexp(1.0, (value == 0 ? -126 : std::max(std::ilogb(value), -126)) - 24);
+  return std::fabs(parsed - static_cast<double>(value)) <= half_ulp && std::signbit(parsed) == std::signbit(value);
+}
+
+// The response is written as text (no JSON document): each number reads back as the same value
+// of its type (a float parsed as a double, as JSON readers do, then taken to float is the same
+// float, -0 included), what JSON cannot hold is null, strings are escaped, and the binary outputs
+// start where the header length says.
+TEST(InferResponse, EveryValueReadsBackAsSentAndBinaryFollowsTheHeader) {
+  const ServedVersion model{.name = "m\"odel",
+                            .version = 12,
+                            .inputs = {},
+                            .outputs = {TensorSignature{"f", kFloat32, Shape({-1})}, TensorSignature{"i", kInt64, Shape({-1})},
+                                        TensorSignature{"b", kBool, Shape({-1})}, TensorSignature{"u", kUInt8, Shape({-1})},
+                                        TensorSignature{"d", kFloat64, Shape({-1, 2})}},
+                            .replicas = {}};
+  // No subnormal: libstrata flushes them to zero (FTZ/DAZ, docs/architecture.md), so they are written 0.0.
+  const std::vector<float> floats{0.1f, -0.0f, 1.17549435e-38f, 3.40282347e38f, -2.5f, 16777217.0f, 0.3333333f,
+                                  std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                                  -std::numeric_limits<float>::infinity()};
+  const std::vector<int64_t> ints{INT64_MIN, -1, 0, INT64_MAX};
+  const std::vector<Tensor> outputs{from_vector(floats, {static_cast<int64_t>(floats.size())}), from_vector(ints, {4}),
+                                    from_vector(std::vector<bool>{true, false}, {2}),
+                                    from_vector(std::vector<uint8_t>{0, 255}, {2}),
+                                    from_vector(std::vector<double>{0.1, 1e308, -5e-324, 2.0 / 3}, {2, 2})};
+  const InferRequest request{.id = "a\"b\\c\n\x01",
+                             .inputs = {},
+                             .outputs = {{0, false}, {1, false}, {2, false}, {3, true}, {4, false}}};
+  const InferResponse response = encode_infer_response(model, request, outputs);
+  ASSERT_TRUE(response.json_length);
+  const auto body = nlohmann::json::parse(response.body.substr(0, *response.json_length));
+  EXPECT_EQ(body["model_name"], "m\"odel");
+  EXPECT_EQ(body["model_version"], "12");
+  EXPECT_EQ(body["id"], request.id);
+  const auto& f = body["outputs"][0];
+  EXPECT_EQ(f["name"], "f");
+  EXPECT_EQ(f["datatype"], "FP32");
+  EXPECT_EQ(f["shape"], nlohmann::json::array({floats.size()}));
+  ASSERT_EQ(f["data"].size(), floats.size());
+  for (size_t k = 0; k < floats.size(); ++k) {
+    SCOPED_TRACE("float " + std::to_string(k));
+    if (!std::isfinite(floats[k])) {
+      EXPECT_TRUE(f["data"][k].is_null());
+      continue;
+    }
+    EXPECT_TRUE(f["data"][k].is_number_float()) << f["data"][k].dump();
+    EXPECT_TRUE(reads_back_as(f["data"][k].get<double>(), floats[k])) << f["data"][k].dump();
+  }
+  EXPECT_EQ(body["outputs"][1]["data"], nlohmann::json(ints));
+  EXPECT_EQ(body["outputs"][2]["data"], nlohmann::json::array({true, false}));
+  EXPECT_EQ(body["outputs"][3]["parameters"]["binary_data_size"], 2);
+  EXPECT_FALSE(body["outputs"][3].contains("data"));
+  EXPECT_EQ(body["outputs"][4]["shape"], nlohmann::json::array({2, 2}));
+  EXPECT_EQ(body["outputs"][4]["data"], nlohmann::json::array({0.1, 1e308, -5e-324, 2.0 / 3}));
+  EXPECT_EQ(response.body.substr(*response.json_length), std::string("\x00\xff", 2));
 }
 
 }  // namespace
