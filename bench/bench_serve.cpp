@@ -30,6 +30,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -326,7 +327,8 @@ int main(int argc, char** argv) {
   CPU_ZERO(&own_cpus);
   ::sched_getaffinity(0, sizeof own_cpus, &own_cpus);
   std::printf("the floor and the servers run on %d CPUs (this process's affinity)\n", CPU_COUNT(&own_cpus));
-  std::printf("in-process batch-1 latency (the floor): p50 %.0f us\n", in_process_p50_us(served));
+  const double floor_p50_us = in_process_p50_us(served);
+  std::printf("in-process batch-1 latency (the floor): p50 %.0f us\n", floor_p50_us);
   const double batch_1 = in_process_rows_per_s(served, 1), batch_64 = in_process_rows_per_s(served, 64);
   std::printf("in-process rows/s: batch 1 %.0f, batch 64 %.0f (%.2fx: the most batching can gain)\n\n", batch_1,
               batch_64, batch_64 / batch_1);
@@ -348,6 +350,7 @@ int main(int argc, char** argv) {
                   http.requests_per_s, http.p50_us, http.p99_us, "-", "-");
     }
   }
+  std::map<int, std::vector<Row>> by_clients;  // each config's row, in the configs' order
   for (const auto& [label, flags] : configs) {
     std::vector<std::string> args = server_args;
     args.insert(args.end(), flags.begin(), flags.end());
@@ -364,8 +367,15 @@ int main(int argc, char** argv) {
                   row.p99_us, static_cast<double>(after.rows - before.rows) / runs,
                   static_cast<double>(after.run_ns - before.run_ns) / runs / 1e3);
       std::fflush(stdout);
+      by_clients[clients].push_back(row);
     }
   }
+  // The two targets, from the rows above.
+  std::printf("\n1-client overhead over the floor (target <= 50 us): no batching %.0f us, dynamic batching %.0f us\n",
+              by_clients[1][0].p50_us - floor_p50_us, by_clients[1][1].p50_us - floor_p50_us);
+  std::printf("64 clients: dynamic batching gives %.2fx the requests/s of no batching (target >= 3x; the model's own "
+              "ceiling %.2fx)\n",
+              by_clients[64][1].requests_per_s / by_clients[64][0].requests_per_s, batch_64 / batch_1);
   std::filesystem::remove_all(dir);
   return 0;
 }
