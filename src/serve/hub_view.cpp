@@ -73,12 +73,16 @@ json HubView::run(int64_t run_id) {
     series.push_back({{"name", name}, {"split", hub::split_name(split)}, {"steps", steps}, {"values", values},
                       {"thinned", sample.thinned}});
   }
+  // The newest events, so that a run's page keeps showing what it logs last while it trains.
+  auto latest = hub_.latest_events(run_id, kRows + 1);
+  const bool events_truncated = static_cast<int64_t>(latest.size()) > kRows;
+  if (events_truncated) latest.erase(latest.begin());
   json events = json::array();
-  for (const auto& e : hub_.events(run_id, {.limit = kRows, .offset = 0}))
+  for (const auto& e : latest)
     events.push_back({{"kind", e.kind}, {"payload", hub::stored_json(e.payload)}, {"time", e.time}});
   return {{"id", info->id}, {"name", info->name}, {"status", info->status}, {"config", hub::stored_json(info->config)},
           {"created_at", info->created_at}, {"finished_at", info->finished_at}, {"series", series},
-          {"series_truncated", series_truncated}, {"events", events}};
+          {"series_truncated", series_truncated}, {"events", events}, {"events_truncated", events_truncated}};
 }
 
 json HubView::datasets(const std::string& project) {

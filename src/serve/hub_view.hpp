@@ -1,6 +1,7 @@
 // HubView: what the dashboard shows, read from a hub as JSON: projects, models with their
 // versions and metrics, runs with their metric series and events, datasets, workflow plans
-// with their tasks. Read-only. Lists stop at kRows rows (the newest), and say so ("truncated");
+// with their tasks. Read-only. Lists stop at kRows rows (the newest), and say so ("truncated";
+// a run's events: "events_truncated");
 // a run shows its first kSeries metric series, each sampled to about kPoints points
 // (Hub::metric_sample).
 #pragma once

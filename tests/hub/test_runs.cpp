@@ -143,6 +143,27 @@ TEST_P(HubTest, MetricSampleOfExtremeAndRepeatedSteps) {
   for (const MetricPoint& p : repeated.points) EXPECT_EQ(p.step, 5);
 }
 
+TEST_P(HubTest, LatestEventsAreTheNewestOldestFirst) {
+  Hub hub = open();
+  hub::Run run = hub.create_run("events");
+  for (int i = 0; i < 7; ++i) run.event("epoch_end", "{\"epoch\": " + std::to_string(i) + "}");
+  hub::Run other = hub.create_run("other");
+  other.event("epoch_end", "{\"epoch\": 99}");
+  run.flush();
+  other.flush();
+  const auto payloads = [](const std::vector<Event>& events) {
+    std::vector<std::string> out;
+    for (const Event& e : events) out.push_back(e.payload);
+    return out;
+  };
+  EXPECT_EQ(payloads(hub.latest_events(run.id(), 3)),
+            (std::vector<std::string>{R"({"epoch": 4})", R"({"epoch": 5})", R"({"epoch": 6})"}));
+  EXPECT_EQ(hub.latest_events(run.id(), 100).size(), 7u);
+  EXPECT_EQ(payloads(hub.latest_events(run.id(), 100)), payloads(hub.events(run.id())));
+  EXPECT_TRUE(hub.latest_events(run.id(), 0).empty());
+  EXPECT_EQ(payloads(hub.latest_events(other.id(), 5)), (std::vector<std::string>{R"({"epoch": 99})"}));
+}
+
 TEST_P(HubTest, BufferedPointsAreWrittenWithinTheFlushInterval) {
   using namespace std::chrono;
   const auto interval = milliseconds(200);

@@ -125,6 +125,23 @@ TEST_F(DashboardTest, ARunOfManySeriesShowsTheFirstOnes) {
   EXPECT_EQ(get_json(ui, "/api/runs/" + std::to_string(finished_run_))["series_truncated"], false);
 }
 
+// A run's page shows its newest events, so what a training run logs last keeps appearing
+// (it showed the first 1000 for ever), and says when there are more.
+TEST_F(DashboardTest, ARunShowsItsNewestEvents) {
+  hub_->set_project("default");
+  auto run = hub_->create_run("long-lived");
+  constexpr int kRows = 1000;  // src/serve/hub_view.hpp's HubView::kRows
+  for (int i = 0; i < kRows + 5; ++i) run.event("epoch_end", "{\"epoch\": " + std::to_string(i) + "}");
+  run.finish();
+  auto& ui = start();
+  const json page = get_json(ui, "/api/runs/" + std::to_string(run.id()));
+  EXPECT_EQ(page["events_truncated"], true);
+  ASSERT_EQ(page["events"].size(), static_cast<size_t>(kRows));
+  EXPECT_EQ(page["events"][0]["payload"]["epoch"], 5);
+  EXPECT_EQ(page["events"].back()["payload"]["epoch"], kRows + 4);
+  EXPECT_EQ(get_json(ui, "/api/runs/" + std::to_string(finished_run_))["events_truncated"], false);
+}
+
 TEST_F(DashboardTest, RefusesBadIdsUnknownRunsAndWrites) {
   auto& ui = start();
   EXPECT_NE(get_json(ui, "/api/runs/abc", 400)["error"].get<std::string>().find("'abc'"), std::string::npos);

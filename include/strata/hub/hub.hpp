@@ -124,7 +124,8 @@ class Hub {
   // The metrics a run logged, with each split they were logged in, by name then split; the first
   // `limit` of them.
   std::vector<std::pair<std::string, Split>> metric_series(int64_t run_id, int64_t limit = INT64_MAX);
-  std::vector<Event> events(int64_t run_id, Page page = {});
+  std::vector<Event> events(int64_t run_id, Page page = {});  // oldest first
+  std::vector<Event> latest_events(int64_t run_id, int64_t limit);  // the newest `limit`, oldest first
 
   HubStats stats() const;
   StoreSize store_size();

@@ -138,7 +138,8 @@ async function runPage() {
       run.series_truncated ? el("p", {class: "muted"}, "showing the first " + run.series.length + " series only") : ""),
     section("config", "Config", el("pre", {}, JSON.stringify(run.config, null, 2))),
     section("events", "Events", table(["Time (UTC)", "Kind", "Payload"],
-      run.events.map(e => [when(e.time), e.kind, JSON.stringify(e.payload)]))),
+      run.events.map(e => [when(e.time), e.kind, JSON.stringify(e.payload)])),
+      run.events_truncated ? el("p", {class: "muted"}, "showing the newest events only") : ""),
   ];
 }
 
