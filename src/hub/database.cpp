@@ -6,6 +6,18 @@
 #include <random>
 #include <thread>
 
+#include "strata/hub/hub_url.hpp"
+
+namespace strata::hub {
+
+std::optional<std::string> sqlite_file(const std::string& url) {
+  if (url.starts_with("postgresql://") || url.starts_with("postgres://")) return std::nullopt;
+  constexpr std::string_view kScheme = "sqlite://";
+  return url.starts_with(kScheme) ? url.substr(kScheme.size()) : url;
+}
+
+}  // namespace strata::hub
+
 namespace strata::hub::detail {
 
 std::optional<int64_t> Database::query_int(std::string_view sql, const Params& params) {
@@ -42,13 +54,8 @@ void Database::transaction(bool write, const std::function<void()>& fn) {
 }
 
 std::unique_ptr<Database> open_database(const std::string& url, int busy_budget_ms) {
-  if (url.rfind("postgresql://", 0) == 0 || url.rfind("postgres://", 0) == 0) return open_postgres(url, busy_budget_ms);
-  return open_sqlite(sqlite_path(url), busy_budget_ms);
-}
-
-std::string sqlite_path(const std::string& url) {
-  constexpr std::string_view kScheme = "sqlite://";
-  return url.starts_with(kScheme) ? url.substr(kScheme.size()) : url;
+  if (const auto path = sqlite_file(url)) return open_sqlite(*path, busy_budget_ms);
+  return open_postgres(url, busy_budget_ms);
 }
 
 namespace {

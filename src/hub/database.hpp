@@ -74,11 +74,8 @@ class Database {
 };
 
 // Opens "postgresql://..." / "postgres://..." URLs with PostgreSQL and anything else as a
-// SQLite file path. Never puts a password in an error message.
+// SQLite file (hub::sqlite_file, strata/hub/hub_url.hpp). Never puts a password in an error message.
 std::unique_ptr<Database> open_database(const std::string& url, int busy_budget_ms);
-// The file of a SQLite hub: "sqlite://PATH" is PATH; any other URL that is not PostgreSQL's is a
-// path already.
-std::string sqlite_path(const std::string& url);
 std::unique_ptr<Database> open_sqlite(const std::string& path, int busy_budget_ms);
 std::unique_ptr<Database> open_postgres(const std::string& url, int busy_budget_ms);
 // The URL with any password replaced by "***", for messages.

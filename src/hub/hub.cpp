@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "hub_state.hpp"
+#include "strata/hub/hub_url.hpp"
 #include "schema.hpp"
 
 namespace strata::hub {
@@ -46,7 +47,7 @@ Hub Hub::open(const std::string& url, HubOptions options) {
   detail::migrate(*db);
   std::optional<detail::BlobFiles> files;
   if (db->dialect() == detail::Dialect::sqlite) {
-    if (std::string folder = detail::BlobFiles::folder_for(detail::sqlite_path(url)); !folder.empty()) {
+    if (std::string folder = detail::BlobFiles::folder_for(*sqlite_file(url)); !folder.empty()) {
       files.emplace(std::move(folder));
       files->sweep(*db);  // files left by saves that were killed
     }

@@ -7,13 +7,13 @@
 #include <string>
 
 #include "strata/core/error.hpp"
+#include "strata/hub/hub_url.hpp"
 
 namespace strata::cli {
 
 inline void require_existing_hub(const std::string& url) {
-  if (url.starts_with("postgresql://") || url.starts_with("postgres://")) return;
-  const std::string path = url.starts_with("sqlite://") ? url.substr(9) : url;
-  STRATA_CHECK(std::filesystem::exists(path), "no hub at '", path, "' (give its path or URL with --hub)");
+  if (const auto path = hub::sqlite_file(url))
+    STRATA_CHECK(std::filesystem::exists(*path), "no hub at '", *path, "' (give its path or URL with --hub)");
 }
 
 }  // namespace strata::cli
