@@ -15,10 +15,12 @@ namespace {
 
 constexpr const char* kSeries = "run_id = ? AND name = ? AND split = ?";
 
+MetricPoint read_point(const Row& r) { return {r.integer(0), r.real(1), r.real(2)}; }  // step, value, time
+
 std::vector<MetricPoint> history(detail::Database& db, int64_t run_id, const std::string& name, Split split) {
   std::vector<MetricPoint> out;
   db.query(std::string("SELECT step, value, time FROM metrics WHERE ") + kSeries + " ORDER BY step, time",
-           {run_id, name, split_name(split)}, [&](const Row& r) { out.push_back({r.integer(0), r.real(1), r.real(2)}); });
+           {run_id, name, split_name(split)}, [&](const Row& r) { out.push_back(read_point(r)); });
   return out;
 }
 
@@ -62,7 +64,7 @@ MetricSample Hub::metric_sample(int64_t run_id, const std::string& name, Split s
                " AND step IN (SELECT step FROM picks UNION SELECT CAST(? AS BIGINT)) ORDER BY step, time LIMIT ?",
            {run_id, name, split_text, run_id, name, split_text, spacing, below, run_id, name, split_text, last,
             2 * max_points + 2},
-           [&](const Row& r) { sample.points.push_back({r.integer(0), r.real(1), r.real(2)}); });
+           [&](const Row& r) { sample.points.push_back(read_point(r)); });
   return sample;
 }
 
