@@ -5,7 +5,8 @@
 // names the model: its name holds a byte that is not UTF-8, as a hub's name may. The outputs are
 // the request's own FP32 and INT64 inputs, so every float the fuzzer makes (NaN, infinities,
 // subnormals) is written, and the response must read back as JSON holding them: the same float
-// from each number, null for what JSON cannot hold, the id as sent. Else the target aborts.
+// from each number, null for what JSON cannot hold, the id as sent. And a header read again from
+// the parser's per-thread memory must give what reading it afresh gives. Else the target aborts.
 // Input layout: byte 0 odd means the request has an Inference-Header-Content-Length header, whose
 // value is bytes 1-4 (little-endian); the body is what follows byte 4. Byte 0 even: no header,
 // the body is what follows byte 0.
@@ -13,6 +14,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <string>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -84,6 +87,47 @@ void check_response(const strata::serve::InferResponse& response, const strata::
   }
 }
 
+// What parsing `body` gave: the request, or the refusal's message.
+struct Outcome {
+  std::string refusal;
+  strata::serve::InferRequest request;
+};
+
+Outcome parse(std::string_view body, std::optional<size_t> json_length) {
+  try {
+    return {{}, strata::serve::parse_infer_request(body, json_length, model())};
+  } catch (const strata::Error& e) {
+    return {e.what(), {}};
+  }
+}
+
+bool same_bytes(const strata::Tensor& a, const strata::Tensor& b) {
+  return a.dtype() == b.dtype() && a.shape() == b.shape() && std::memcmp(a.raw_data(), b.raw_data(), a.nbytes()) == 0;
+}
+
+// A header read before is reused when the same bytes come again (serve::parse_infer_request keeps
+// each thread's last all-binary header): the body read just after a different header (so read
+// afresh) and read again (reusing it) must give the same request, or the same refusal.
+void check_reuse_matches_a_fresh_read(std::string_view body, std::optional<size_t> json_length) {
+  static const std::string other_header =
+      R"({"inputs":[{"name":"keep","datatype":"BOOL","shape":[1,1],"parameters":{"binary_data_size":1}},)"
+      R"({"name":"ids","datatype":"INT64","shape":[1,2],"parameters":{"binary_data_size":16}},)"
+      R"({"name":"image","datatype":"FP32","shape":[1,2,2],"parameters":{"binary_data_size":16}}]})";
+  static const std::string other_body = other_header + std::string(33, '\0');
+  if (parse(other_body, other_header.size()).request.inputs.size() != 3) std::abort();
+  const Outcome fresh = parse(body, json_length), reused = parse(body, json_length);
+  if (fresh.refusal != reused.refusal || fresh.request.id != reused.request.id ||
+      fresh.request.inputs.size() != reused.request.inputs.size() ||
+      fresh.request.outputs.size() != reused.request.outputs.size())
+    std::abort();
+  for (size_t i = 0; i < fresh.request.inputs.size(); ++i)
+    if (!same_bytes(fresh.request.inputs[i], reused.request.inputs[i])) std::abort();
+  for (size_t i = 0; i < fresh.request.outputs.size(); ++i)
+    if (fresh.request.outputs[i].index != reused.request.outputs[i].index ||
+        fresh.request.outputs[i].binary != reused.request.outputs[i].binary)
+      std::abort();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -96,6 +140,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     skip = 5;
   }
   const std::string_view body(reinterpret_cast<const char*>(data) + skip, size - skip);
+  check_reuse_matches_a_fresh_read(body, json_length);
   strata::fuzz::read_or_refuse([&] {
     const strata::serve::InferRequest request = strata::serve::parse_infer_request(body, json_length, model());
     for (const strata::Tensor& input : request.inputs) {

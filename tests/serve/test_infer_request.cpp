@@ -80,6 +80,68 @@ TEST(InferRequest, Fp32DataOutsideFloatsRangeIsRefusedNotMadeInfinite) {
   }
 }
 
+// The JSON header of a request whose image and mask are both binary data (8 + 3 bytes).
+const std::string kAllBinaryHeader =
+    R"({"inputs": [{"name": "image", "datatype": "FP32", "shape": [1, 2], "parameters": {"binary_data_size": 8}},)"
+    R"({"name": "mask", "datatype": "BOOL", "shape": [1, 3], "parameters": {"binary_data_size": 3}}]})";
+
+std::string all_binary_body(float a, float b, const std::string& mask_bytes) {
+  std::string body = kAllBinaryHeader;
+  body.append(reinterpret_cast<const char*>(&a), sizeof a);
+  body.append(reinterpret_cast<const char*>(&b), sizeof b);
+  return body + mask_bytes;
+}
+
+std::string refusal(const std::string& body, const ServedVersion& model) {
+  try {
+    parse_infer_request(body, kAllBinaryHeader.size(), model);
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.status(), 400);
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+// A header sent again (as clients sending one shape do) is not read again, but each request still
+// gets its own bytes, and they are still checked.
+TEST(InferRequest, ARepeatedBinaryHeaderTakesAndChecksEachRequestsOwnBytes) {
+  const ServedVersion model = image_and_mask_model();
+  for (const float first : {1.5f, -3.0f, 7.25f}) {
+    const InferRequest request =
+        parse_infer_request(all_binary_body(first, -first, std::string("\0\1\1", 3)), kAllBinaryHeader.size(), model);
+    EXPECT_EQ(request.inputs[0].data<float>()[0], first);
+    EXPECT_EQ(request.inputs[0].data<float>()[1], -first);
+    EXPECT_FALSE(request.inputs[1].data<bool>()[0]);
+    EXPECT_TRUE(request.inputs[1].data<bool>()[2]);
+  }
+  const std::string good = all_binary_body(1, 2, std::string("\1\1\0", 3));
+  EXPECT_NE(refusal(good.substr(0, good.size() - 1), model).find("input 'mask': binary data truncated: needs 3 bytes, 2 remain"),
+            std::string::npos);
+  EXPECT_NE(refusal(good + "x", model).find("1 bytes after the inputs' binary data belong to no input"), std::string::npos);
+  EXPECT_NE(refusal(all_binary_body(1, 2, std::string("\1\3\0", 3)), model).find("element 1 is 3"), std::string::npos);
+  EXPECT_EQ(parse_infer_request(good, kAllBinaryHeader.size(), model).inputs[0].data<float>()[1], 2.0f);
+}
+
+// The same header bytes for a model whose inputs differ (another version, another model) are read
+// against that model, not taken from the last one.
+TEST(InferRequest, ARepeatedHeaderIsReadAgainForAModelOfOtherInputs) {
+  const ServedVersion model = image_and_mask_model();
+  const std::string body = all_binary_body(1, 2, std::string("\1\1\0", 3));
+  ASSERT_EQ(parse_infer_request(body, kAllBinaryHeader.size(), model).inputs.size(), 2u);
+  ServedVersion wider = image_and_mask_model();
+  wider.inputs[0].shape = Shape({-1, 3});
+  EXPECT_NE(refusal(body, wider).find("input 'image': expected shape [-1, 3]"), std::string::npos) << refusal(body, wider);
+  ServedVersion integers = image_and_mask_model();
+  integers.inputs[0].dtype = kInt32;
+  EXPECT_NE(refusal(body, integers).find("input 'image': expected datatype INT32, got FP32"), std::string::npos);
+  ServedVersion renamed = image_and_mask_model();
+  renamed.outputs[0].name = "z";
+  EXPECT_EQ(parse_infer_request(body, kAllBinaryHeader.size(), renamed).outputs.size(), 1u);
+  ServedVersion three_inputs = image_and_mask_model();
+  three_inputs.inputs.push_back(TensorSignature{"extra", kFloat32, Shape({-1})});
+  EXPECT_NE(refusal(body, three_inputs).find("the request lacks input 'extra'"), std::string::npos);
+}
+
 // A hub model's name may hold bytes that are not UTF-8; the response names the model, and JSON
 // cannot hold them: they become U+FFFD (before, every answer of that model was a 500 from the
 // JSON writer, after the model had run).

@@ -28,7 +28,9 @@ struct InferRequest {
 };
 
 // `json_length`: the Inference-Header-Content-Length header's value when present, else the whole
-// body is JSON.
+// body is JSON. Each thread keeps the last header it read whose inputs were all binary, and
+// reuses what it read for the same header bytes against a model of the same inputs and outputs;
+// the binary data is taken and checked afresh each time.
 InferRequest parse_infer_request(std::string_view body, std::optional<size_t> json_length, const ServedVersion& model);
 
 }  // namespace strata::serve
