@@ -1,5 +1,7 @@
 #include "strata/core/allocator.hpp"
 
+#include <pthread.h>
+
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -31,7 +33,14 @@ struct Cache {
 };
 
 Cache& cache() {
-  static Cache* c = new Cache();  // never destroyed: tensors may outlive static destruction
+  static Cache* c = [] {
+    auto* made = new Cache();  // never destroyed: tensors may outlive static destruction
+    // A fork while another thread held the lock would leave the child's allocator locked for
+    // good (io::run_in_child_process forks to read hostile files): the forking thread holds it
+    // across the fork instead, and both sides release it.
+    pthread_atfork([] { cache().mu.lock(); }, [] { cache().mu.unlock(); }, [] { cache().mu.unlock(); });
+    return made;
+  }();
   return *c;
 }
 

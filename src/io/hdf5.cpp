@@ -5,12 +5,15 @@
 
 #include <hdf5.h>
 
+#include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <memory>
 
 #include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
+#include "child_process.hpp"
 
 namespace strata::io {
 namespace {
@@ -268,11 +271,70 @@ hid_t memory_type(DType dtype, hid_t file) {
   return file;
 }
 
+// The layers as one safetensors stream, from the reader's process to the caller's: tensor k is
+// named "k"; metadata "layer.i" names layer i, "layer.i.weights" counts its weights (the next
+// ones in order), "weight.k" names weight k.
+void write_layers(const std::vector<LayerWeights>& layers, const ByteSink& sink) {
+  NamedTensors tensors;
+  Metadata metadata;
+  for (size_t i = 0; i < layers.size(); ++i) {
+    metadata["layer." + std::to_string(i)] = layers[i].layer;
+    metadata["layer." + std::to_string(i) + ".weights"] = std::to_string(layers[i].weights.size());
+    for (const auto& [name, tensor] : layers[i].weights) {
+      metadata["weight." + std::to_string(tensors.size())] = name;
+      tensors.emplace_back(std::to_string(tensors.size()), tensor);
+    }
+  }
+  write_safetensors(tensors, metadata, sink);
+}
+
+// The other end; the stream is checked as any other input (a reader's process whose memory a
+// file corrupted could write anything).
+std::vector<LayerWeights> read_layers(Safetensors stream, const std::string& path) {
+  const auto entry = [&](const std::string& key) -> const std::string& {
+    const auto it = stream.metadata.find(key);
+    STRATA_CHECK(it != stream.metadata.end(), path, ": the reader's process sent no '", key, "'");
+    return it->second;
+  };
+  std::vector<LayerWeights> layers;
+  size_t next = 0;
+  for (size_t i = 0; stream.metadata.count("layer." + std::to_string(i)) > 0; ++i) {
+    const std::string& count = entry("layer." + std::to_string(i) + ".weights");
+    size_t weights = 0;
+    const auto [end, ec] = std::from_chars(count.data(), count.data() + count.size(), weights);
+    STRATA_CHECK(ec == std::errc() && end == count.data() + count.size() && weights <= stream.tensors.size() - next,
+                 path, ": the reader's process sent a bad weight count for layer ", i);
+    LayerWeights layer{entry("layer." + std::to_string(i)), {}};
+    for (size_t k = next; k < next + weights; ++k) {
+      STRATA_CHECK(stream.tensors[k].first == std::to_string(k), path, ": the reader's process sent weights out of order");
+      layer.weights.emplace_back(entry("weight." + std::to_string(k)), std::move(stream.tensors[k].second));
+    }
+    next += weights;
+    layers.push_back(std::move(layer));
+  }
+  STRATA_CHECK(next == stream.tensors.size(), path, ": the reader's process sent weights of no layer");
+  return layers;
+}
+
 }  // namespace
 
+// libhdf5 overflows heap buffers and asks for gigabytes on some malformed files (found by
+// fuzz/hdf5.cpp; docs/reliability.md), so it reads them in a process of its own, which may use
+// as much memory as the file's datasets can expand to (Reader::dataset refuses more), plus 1 GiB
+// for libhdf5 itself.
 std::vector<LayerWeights> load_hdf5_weights(const std::string& path) {
-  QuietErrors quiet;
-  return Reader(path).run();
+  SafetensorsDecoder decoder(path + " (from the reader's process)");
+  std::error_code ec;
+  const uint64_t file_size = std::filesystem::file_size(path, ec);
+  const uint64_t budget = (uint64_t{1} << 30) + (ec ? 0 : std::min(file_size, uint64_t{1} << 40) * kMaxExpansion);
+  run_in_child_process(
+      path, budget,
+      [&](const ByteSink& sink) {
+        QuietErrors quiet;
+        write_layers(Reader(path).run(), sink);
+      },
+      [&](const char* data, size_t n) { decoder.feed(data, n); });
+  return read_layers(decoder.finish(), path);
 }
 
 void save_hdf5_weights(const std::string& path, const std::vector<LayerWeights>& layers,
