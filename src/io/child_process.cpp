@@ -99,9 +99,10 @@ void cap_memory(uint64_t budget) {
 }
 
 // How the child ended: cleanly (exit status 0), or as `how` says ("killed by signal 11
-// (Segmentation fault)").
+// (Segmentation fault)"). Unknown when the program reaps its children itself (SIGCHLD ignored).
 struct Ending {
   bool clean = false;
+  bool known = true;
   std::string how;
 };
 
@@ -118,17 +119,18 @@ class Child {
   Ending reap(bool kill_first) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
-    if (pid_ < 0) return {false, "already reaped"};
+    if (pid_ < 0) return {false, false, "already reaped"};
     if (kill_first) ::kill(pid_, SIGKILL);
     int status = 0;
     pid_t r;
     do r = ::waitpid(pid_, &status, 0);
     while (r < 0 && errno == EINTR);
     pid_ = -1;
-    if (r < 0) return {false, "its status is unknown: " + std::string(std::strerror(errno))};
+    if (r < 0) return {false, false, "its status is unknown: " + std::string(std::strerror(errno))};
     if (WIFSIGNALED(status))
-      return {false, "killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")"};
-    return {WEXITSTATUS(status) == 0, "exit status " + std::to_string(WEXITSTATUS(status))};
+      return {false, true,
+              "killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")"};
+    return {WEXITSTATUS(status) == 0, true, "exit status " + std::to_string(WEXITSTATUS(status))};
   }
 
  private:
@@ -186,7 +188,7 @@ void run_in_child_process(const std::string& what, uint64_t memory_budget,
     }
   }
   const Ending ending = child.reap(false);
-  STRATA_CHECK(ending.clean, what, ": the reader's process finished its output but ended with ", ending.how);
+  STRATA_CHECK(ending.clean || !ending.known, what, ": the reader's process finished its output but ended with ", ending.how);
 }
 
 }  // namespace strata::io

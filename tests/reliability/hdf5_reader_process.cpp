@@ -89,6 +89,15 @@ TEST(Hdf5ReaderProcess, OutputArrivesWholeAndInOrder) {
             sent);
 }
 
+// A program that ignores SIGCHLD has its children reaped by the kernel: the child's status is
+// then unknown, and its complete output is taken as it is.
+TEST(Hdf5ReaderProcess, AProgramThatIgnoresSigchldStillReads) {
+  const auto previous = std::signal(SIGCHLD, SIG_IGN);
+  EXPECT_EQ(run_child([](const io::ByteSink& sink) { sink("ok", 2); }), "ok");
+  EXPECT_EQ(io::load_keras_weights(corpus("layers.h5")).size(), 6u);
+  std::signal(SIGCHLD, previous);
+}
+
 // A reader past its memory budget fails to allocate and says so, rather than taking the machine.
 TEST(Hdf5ReaderProcess, TheReaderStaysWithinItsMemoryBudget) {
   try {
