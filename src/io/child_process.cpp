@@ -120,11 +120,14 @@ class Child {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
     if (pid_ < 0) return {false, false, "already reaped"};
-    if (kill_first) ::kill(pid_, SIGKILL);
     int status = 0;
-    pid_t r;
-    do r = ::waitpid(pid_, &status, 0);
-    while (r < 0 && errno == EINTR);
+    // Killed only while it runs: once it has ended and been reaped (by us, or by the kernel when
+    // SIGCHLD is ignored) its pid may belong to another process.
+    pid_t r = kill_first ? wait_for(status, WNOHANG) : 0;
+    if (r == 0) {
+      if (kill_first) ::kill(pid_, SIGKILL);
+      r = wait_for(status, 0);
+    }
     pid_ = -1;
     if (r < 0) return {false, false, "its status is unknown: " + std::string(std::strerror(errno))};
     if (WIFSIGNALED(status))
@@ -134,6 +137,13 @@ class Child {
   }
 
  private:
+  pid_t wait_for(int& status, int options) const {
+    pid_t r;
+    do r = ::waitpid(pid_, &status, options);
+    while (r < 0 && errno == EINTR);
+    return r;
+  }
+
   pid_t pid_;
   int fd_;
 };
