@@ -43,6 +43,7 @@ TEST_F(Hdf5Test, RoundTripsLayersOfEveryDtype) {
   std::vector<LayerWeights> unique(layers.begin(), layers.end() - 1);
   unique[0].weights.push_back(named.back());
   unique.push_back({"no_weights", {}});
+  unique.push_back({"odd_shapes", {{"odd_shapes/empty", zeros({0, 3})}, {"odd_shapes/scalar", full({}, 2.5f)}}});
   save_hdf5_weights(path("m.h5"), unique);
   strata::testing::expect_same_layers(load_hdf5_weights(path("m.h5")), unique, "m.h5");
   expect_error([&] { save_hdf5_weights(path("d.h5"), {{"a", {}}, {"a", {}}}); }, {"d.h5", "'a'", "twice"});
