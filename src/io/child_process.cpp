@@ -30,28 +30,21 @@ constexpr char kData = 'D', kError = 'E', kLimitError = 'L', kDone = 'K';
 constexpr uint64_t kMaxErrorBytes = 64 * 1024;  // the child is running hostile input: bound what we take
 constexpr size_t kChunkBytes = 64 * 1024;
 
-bool write_all(int fd, const char* data, size_t n) {
+// Calls io(fd, data, n) until all n bytes have passed; false on an error or an early end of file.
+template <class Byte, class Io>
+bool all_bytes(int fd, Byte* data, size_t n, Io io) {
   while (n > 0) {
-    const ssize_t w = ::write(fd, data, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    data += w;
-    n -= static_cast<size_t>(w);
+    const ssize_t done = io(fd, data, n);
+    if (done < 0 && errno == EINTR) continue;
+    if (done <= 0) return false;
+    data += done;
+    n -= static_cast<size_t>(done);
   }
   return true;
 }
 
-// False at end of file before `n` bytes.
-bool read_all(int fd, char* data, size_t n) {
-  while (n > 0) {
-    const ssize_t r = ::read(fd, data, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    data += r;
-    n -= static_cast<size_t>(r);
-  }
-  return true;
-}
+bool write_all(int fd, const char* data, size_t n) { return all_bytes(fd, data, n, ::write); }
+bool read_all(int fd, char* data, size_t n) { return all_bytes(fd, data, n, ::read); }
 
 void write_frame(int fd, char kind, const char* data, uint64_t n) {
   char head[9] = {kind};

@@ -11,6 +11,7 @@
 #include <thread>
 #include <unistd.h>
 
+#include "address_sanitizer.hpp"
 #include "expect_error.hpp"
 #include "io/child_process.hpp"
 #include "strata/core/error.hpp"
@@ -29,15 +30,6 @@ std::string run_child(const std::function<void(const io::ByteSink&)>& produce, u
   io::run_in_child_process("test input", budget, produce, [&](const char* data, size_t n) { got.append(data, n); });
   return got;
 }
-
-// GCC says __SANITIZE_ADDRESS__; clang (the sanitizer build's) says it through __has_feature.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-constexpr bool kSanitized = __has_feature(address_sanitizer);
-#else
-constexpr bool kSanitized = false;
-#endif
 
 bool has_no_children() { return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD; }
 
@@ -107,7 +99,7 @@ TEST(Hdf5ReaderProcess, TheReaderStaysWithinItsMemoryBudget) {
     // AddressSanitizer reports a failed allocation and ends the child instead of throwing.
     const std::string message = e.what();
     EXPECT_TRUE(message.find("ran out of the memory it may use") != std::string::npos ||
-                (kSanitized && message.find("the reader's process crashed") != std::string::npos))
+                (kAddressSanitizer && message.find("the reader's process crashed") != std::string::npos))
         << message;
   }
   EXPECT_EQ(run_child([](const io::ByteSink& sink) {

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "address_sanitizer.hpp"
 #include "expect_error.hpp"
 #include "hub/hub_fixture.hpp"
 #include "strata/core/intra_op_threads.hpp"
@@ -43,15 +44,6 @@ TEST(TaskRegistry, ValidatesParametersAgainstTheKind) {
   expect_error([&] { r.add({.name = "nothing"}); }, {"\"nothing\" has no function"});
   EXPECT_EQ(r.names(), std::vector<std::string>{"train"});
 }
-
-// GCC says __SANITIZE_ADDRESS__; clang (the sanitizer build's) says it through __has_feature.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-constexpr bool kAddressSanitizer = __has_feature(address_sanitizer);
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
 
 using WorkerTest = HubTest;
 INSTANTIATE_TEST_SUITE_P(Backends, WorkerTest, ::testing::Values("sqlite", "postgres"),
