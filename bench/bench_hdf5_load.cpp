@@ -4,24 +4,17 @@
 // holds: one load of a small Keras-layout file (the mean of 100) while this process holds 0, 1
 // and 4 GiB of tensors, and the first write to every page of those tensors after a load against
 // the same write without one. No libtorch.
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <vector>
 
+#include "milliseconds.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/io/hdf5.hpp"
 
 using namespace strata;
 
 namespace {
-
-template <class F>
-double milliseconds(F fn) {
-  const auto start = std::chrono::steady_clock::now();
-  fn();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
 
 // Writes one byte in every 4 KiB page of the tensors.
 void write_every_page(std::vector<Tensor>& tensors) {

@@ -1,24 +1,13 @@
 // bench_prepro: one-shot timings of the colour, elastic, affine and featurewise/ZCA
 // preprocessing on CIFAR-sized batches, and how ZCA fitting grows with the feature count
 // (the Jacobi eigen-solver is O(D^3) per sweep). No libtorch.
-#include <chrono>
 #include <cstdio>
 
+#include "milliseconds.hpp"
 #include "strata/data/data.hpp"
 
 using namespace strata;
 using namespace strata::data;
-
-namespace {
-
-template <class F>
-double milliseconds(F fn) {
-  const auto start = std::chrono::steady_clock::now();
-  fn();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
-}  // namespace
 
 int main() {
   Generator gen(1);
