@@ -270,12 +270,6 @@ struct LastBinaryHeader {
 };
 constexpr size_t kLastHeaderMaxBytes = 4096;  // a longer header is read each time, not kept
 
-bool same_tensors(const std::vector<TensorSignature>& a, const std::vector<TensorSignature>& b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const TensorSignature& x, const TensorSignature& y) {
-    return x.name == y.name && x.dtype == y.dtype && x.shape == y.shape;
-  });
-}
-
 }  // namespace
 
 InferRequest parse_infer_request(std::string_view body, std::optional<size_t> json_length, const ServedVersion& model) {
@@ -285,7 +279,7 @@ InferRequest parse_infer_request(std::string_view body, std::optional<size_t> js
            std::to_string(body.size()) + " bytes");
   const std::string_view text = body.substr(0, header_bytes), binary = body.substr(header_bytes);
   thread_local std::optional<LastBinaryHeader> last;
-  if (last && text == last->text && same_tensors(last->inputs, model.inputs) && same_tensors(last->outputs, model.outputs))
+  if (last && text == last->text && last->inputs == model.inputs && last->outputs == model.outputs)
     return assemble(last->header, binary, model);
   RequestHeader header = read_header(text, model);
   const bool all_binary = std::all_of(header.inputs.begin(), header.inputs.end(),

@@ -21,6 +21,7 @@ struct TensorSignature {
   std::string name;
   DType dtype = kFloat32;
   Shape shape;
+  bool operator==(const TensorSignature&) const = default;
 };
 
 struct ServedVersion {
