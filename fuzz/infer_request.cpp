@@ -89,13 +89,13 @@ void check_response(const strata::serve::InferResponse& response, const strata::
 
 // What parsing `body` gave: the request, or the refusal's message.
 struct Outcome {
-  std::string refusal;
+  std::optional<std::string> refusal;
   strata::serve::InferRequest request;
 };
 
 Outcome parse(std::string_view body, std::optional<size_t> json_length) {
   try {
-    return {{}, strata::serve::parse_infer_request(body, json_length, model())};
+    return {std::nullopt, strata::serve::parse_infer_request(body, json_length, model())};
   } catch (const strata::Error& e) {
     return {e.what(), {}};
   }
@@ -107,8 +107,9 @@ bool same_bytes(const strata::Tensor& a, const strata::Tensor& b) {
 
 // A header read before is reused when the same bytes come again (serve::parse_infer_request keeps
 // each thread's last all-binary header): the body read just after a different header (so read
-// afresh) and read again (reusing it) must give the same request, or the same refusal.
-void check_reuse_matches_a_fresh_read(std::string_view body, std::optional<size_t> json_length) {
+// afresh) and read again (reusing it) must give the same request, or the same refusal, which is
+// returned.
+Outcome parse_checking_reuse(std::string_view body, std::optional<size_t> json_length) {
   static const std::string other_header =
       R"({"inputs":[{"name":"keep","datatype":"BOOL","shape":[1,1],"parameters":{"binary_data_size":1}},)"
       R"({"name":"ids","datatype":"INT64","shape":[1,2],"parameters":{"binary_data_size":16}},)"
@@ -126,6 +127,7 @@ void check_reuse_matches_a_fresh_read(std::string_view body, std::optional<size_
     if (fresh.request.outputs[i].index != reused.request.outputs[i].index ||
         fresh.request.outputs[i].binary != reused.request.outputs[i].binary)
       std::abort();
+  return fresh;
 }
 
 }  // namespace
@@ -140,9 +142,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     skip = 5;
   }
   const std::string_view body(reinterpret_cast<const char*>(data) + skip, size - skip);
-  check_reuse_matches_a_fresh_read(body, json_length);
+  const Outcome parsed = parse_checking_reuse(body, json_length);
+  if (parsed.refusal) return 0;
   strata::fuzz::read_or_refuse([&] {
-    const strata::serve::InferRequest request = strata::serve::parse_infer_request(body, json_length, model());
+    const strata::serve::InferRequest& request = parsed.request;
     for (const strata::Tensor& input : request.inputs) {
       strata::fuzz::use_every_byte(input);
       if (input.dtype() == strata::kBool) read_as_bools(input);
