@@ -2,7 +2,8 @@
 // random weights), the CNN `make run` trains (random weights) or one 784-10 dense layer (`linear`:
 // a model of a few microseconds, so that what is left is the server's own cost) with 1, 16 and 64
 // concurrent clients, without dynamic batching
-// (--max-batch-size 1) and with it, against the in-process batch-1 latency (the floor) and HTTP
+// (--max-batch-size 1) and with it, against the in-process batch-1 latency (the floor; also
+// timed with a 60 us sleep before each run, the part of the overhead no server removes) and HTTP
 // without inference (GET /v2/health/ready from the same clients, 1 and 64 of them), and against
 // the model's own gain from batching in process (rows/s at batch 64 over batch 1). For each
 // inference row the server's own statistics (GET /v2/models/NAME/stats) give the rows its runs
@@ -234,12 +235,15 @@ Row load_health(const testing::ServeProcess& server, int clients, double seconds
   return load(server, clients, seconds, [](httplib::Client& client) { return client.Get("/v2/health/ready"); });
 }
 
-double in_process_p50_us(Served& served) {
+// With a pause, each run follows `pause` of sleep, as a server's run follows the wait for the
+// next request: whatever the machine does meanwhile may evict the weights from the caches.
+double in_process_p50_us(Served& served, std::chrono::microseconds pause = {}) {
   const Tensor x = randn(served.input_shape);
   nn::Model& model = served.model;
   NoGradGuard no_grad;
   std::vector<double> times;
   for (int i = 0; i < 2000; ++i) {
+    if (pause.count() > 0) std::this_thread::sleep_for(pause);
     const auto start = Clock::now();
     model.run({x});
     times.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
@@ -329,6 +333,8 @@ int main(int argc, char** argv) {
   std::printf("the floor and the servers run on %d CPUs (this process's affinity)\n", CPU_COUNT(&own_cpus));
   const double floor_p50_us = in_process_p50_us(served);
   std::printf("in-process batch-1 latency (the floor): p50 %.0f us\n", floor_p50_us);
+  const double after_pause_p50_us = in_process_p50_us(served, std::chrono::microseconds(60));
+  std::printf("the same after 60 us of sleep before each run: p50 %.0f us\n", after_pause_p50_us);
   const double batch_1 = in_process_rows_per_s(served, 1), batch_64 = in_process_rows_per_s(served, 64);
   std::printf("in-process rows/s: batch 1 %.0f, batch 64 %.0f (%.2fx: the most batching can gain)\n\n", batch_1,
               batch_64, batch_64 / batch_1);
@@ -373,6 +379,8 @@ int main(int argc, char** argv) {
   // The two targets, from the rows above.
   std::printf("\n1-client overhead over the floor (target <= 50 us): no batching %.0f us, dynamic batching %.0f us\n",
               by_clients[1][0].p50_us - floor_p50_us, by_clients[1][1].p50_us - floor_p50_us);
+  std::printf("  (of which a run's slowdown after an idle gap, in process with no server: %.0f us)\n",
+              after_pause_p50_us - floor_p50_us);
   std::printf("64 clients: dynamic batching gives %.2fx the requests/s of no batching (target >= 3x; the model's own "
               "ceiling %.2fx)\n",
               by_clients[64][1].requests_per_s / by_clients[64][0].requests_per_s, batch_64 / batch_1);
