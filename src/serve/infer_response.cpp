@@ -59,7 +59,7 @@ void append_data(std::string& out, const Tensor& tensor) {
 
 void append_shape(std::string& out, const Shape& shape) {
   out += '[';
-  for (size_t d = 0; d < shape.size(); ++d) {
+  for (int d = 0; d < shape.size(); ++d) {
     if (d > 0) out += ',';
     append_value(out, shape[d]);
   }
