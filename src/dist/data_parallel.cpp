@@ -38,6 +38,9 @@ DataParallel::~DataParallel() {
 
 DataParallelStats DataParallel::stats() const { return buckets_->stats(); }
 
+DataParallel::NoSync::NoSync(detail::GradientBuckets& buckets) : buckets_(buckets) { buckets_.pause(); }
+DataParallel::NoSync::~NoSync() { buckets_.resume(); }
+
 int DataParallel::rank() const { return world().rank; }
 int DataParallel::size() const { return world().size; }
 

@@ -57,6 +57,7 @@ GradientBuckets::~GradientBuckets() {
 }
 
 void GradientBuckets::gradient_ready(size_t index) {
+  if (paused_ > 0) return;
   const auto& [name, weight] = weights_[index];
   STRATA_CHECK(!ready_[index], "dist::DataParallel: weight ", name,
                " got a second gradient before every weight got one; every trainable weight must take part in "
@@ -129,6 +130,11 @@ void GradientBuckets::finish_pass() {
   std::fill(ready_.begin(), ready_.end(), 0);
   ready_count_ = 0;
   started_ = 0;
+}
+
+void GradientBuckets::pause() {
+  check_no_pass_pending();
+  ++paused_;
 }
 
 void GradientBuckets::check_no_pass_pending() const {

@@ -23,6 +23,9 @@ class GradientBuckets {
   void gradient_ready(size_t index);
   // Throws if a pass is half done: some weights got no gradient in the last backward.
   void check_no_pass_pending() const;
+  // While paused (DataParallel::NoSync), gradient_ready does nothing: gradients stay local.
+  void pause();
+  void resume() { --paused_; }
   const DataParallelStats& stats() const { return stats_; }
 
  private:
@@ -49,6 +52,7 @@ class GradientBuckets {
   std::vector<Bucket> buckets_;
   std::vector<MPI_Request> requests_;  // one per bucket, MPI_REQUEST_NULL when done
   size_t started_ = 0, ready_count_ = 0;
+  int paused_ = 0;
   int world_size_;
   DataParallelStats stats_;
 };

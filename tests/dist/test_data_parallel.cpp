@@ -111,12 +111,64 @@ TEST(DistDataParallel, FitTrainsLikeOneProcess) {
   for (int r = 0; r < dist::world().size; ++r) EXPECT_EQ(loss.to_vector<double>()[r], loss.to_vector<double>()[0]);
 }
 
+// A model whose second head can be left out of a pass (its weights then get no gradient).
+struct TwoHeads : nn::Module {
+  nn::Dense used{3}, unused{3, {}, "unused_head"};
+  bool both = true;
+  Tensor forward(const Tensor& x) override { return both ? used(x) + unused(x) : used(x); }
+};
+
+// Gradient accumulation: each step is two micro-batches of 6 rows, the first backward under
+// no_sync. That pass must leave every rank its own gradient (no communication: the ranks' differ);
+// the second averages the sums, so the weights follow one process accumulating both micro-batches
+// of the whole data.
+TEST(DistDataParallel, NoSyncAccumulatesLocallyAndTheNextBackwardAverages) {
+  auto [x, y] = dataset();
+  const int rank = dist::world().rank, size = dist::world().size;
+  MLP net, reference;
+  build(net, x);
+  dist::DataParallel model(net, {.bucket_megabytes = 0.0003});  // several buckets
+  reference(x.narrow(0, 0, 2));
+  copy_weights(net, reference);
+  optim::SGD sgd(model.trainable_weights(), {.lr = 0.1, .momentum = 0.9});
+  optim::SGD ref_sgd(reference.trainable_weights(), {.lr = 0.1, .momentum = 0.9});
+  const int64_t micro = 6, per_rank = micro / size;  // 6: divisible by 2 and 3
+  const auto local_slice = [&](const Tensor& t, int64_t start) { return t.narrow(0, start + rank * per_rank, per_rank); };
+  for (int64_t step = 0; step < 4; ++step) {
+    const int64_t first = (step * 2 * micro) % 36, second = first + micro;
+    sgd.zero_grad();
+    {
+      auto local = model.no_sync();
+      cross_entropy(model(local_slice(x, first)), local_slice(y, first)).backward();
+    }
+    EXPECT_EQ(model.stats().passes, step);
+    if (size > 1) {
+      const Tensor grads = dist::all_gather(net.a.trainable_weights()[0].grad());
+      EXPECT_FALSE(allclose(grads.select(0, 0), grads.select(0, 1))) << "the no_sync pass was averaged";
+    }
+    cross_entropy(model(local_slice(x, second)), local_slice(y, second)).backward();
+    EXPECT_EQ(model.stats().passes, step + 1);
+    sgd.step();
+    ref_sgd.zero_grad();
+    cross_entropy(reference(x.narrow(0, first, micro)), y.narrow(0, first, micro)).backward();
+    cross_entropy(reference(x.narrow(0, second, micro)), y.narrow(0, second, micro)).backward();
+    ref_sgd.step();
+  }
+  expect_same_weights(net, reference, 1e-5);
+}
+
+TEST(DistDataParallel, NoSyncRefusesAHalfDonePass) {
+  TwoHeads net;
+  auto [x, y] = dataset();
+  net(x);
+  dist::DataParallel model(net);
+  net.both = false;
+  sum(model(x)).backward();
+  EXPECT_THROW(auto local = model.no_sync(), Error);
+}
+
 TEST(DistDataParallel, AWeightWithoutGradientIsNamedAtTheNextForward) {
-  struct TwoHeads : nn::Module {
-    nn::Dense used{3}, unused{3, {}, "unused_head"};
-    bool both = true;
-    Tensor forward(const Tensor& x) override { return both ? used(x) + unused(x) : used(x); }
-  } net;
+  TwoHeads net;
   auto [x, y] = dataset();
   net(x);
   dist::DataParallel model(net);

@@ -16,6 +16,13 @@
 // bucket and writes the averages into .grad(). So after backward() returns, .grad() holds the
 // average over the processes and optimizer.step() needs no change.
 //
+// Gradient accumulation (PyTorch DDP's no_sync): backward passes made while a guard from
+// no_sync() lives only add to each process's own .grad(), with no communication; the first
+// backward after it averages the sums:
+//   { auto local = model.no_sync();  loss(model(x1), y1).backward(); }
+//   loss(model(x2), y2).backward();   // .grad(): the average over processes of both passes' sums
+//   sgd.step();
+//
 // Requires: every trainable weight gets a gradient in every backward pass (a weight left out
 // is reported by the next forward, naming it); every process runs the same model and calls
 // backward equally often. The wrapper is a train::ProcessGroup, so train::fit splits batches,
@@ -56,6 +63,21 @@ class DataParallel : public nn::Layer, public train::ProcessGroup {
 
   nn::Layer& module() const { return model_; }
   DataParallelStats stats() const;
+
+  // While it lives, backward passes leave the gradients where they are (see above): what counts
+  // is when backward runs, not the forward. Every process must make the same passes under it.
+  // Refused after a backward pass that left weights without a gradient. Guards nest.
+  class [[nodiscard]] NoSync {
+   public:
+    explicit NoSync(detail::GradientBuckets& buckets);
+    ~NoSync();
+    NoSync(const NoSync&) = delete;
+    NoSync& operator=(const NoSync&) = delete;
+
+   private:
+    detail::GradientBuckets& buckets_;
+  };
+  NoSync no_sync() { return NoSync(*buckets_); }
 
   int rank() const override;
   int size() const override;
