@@ -60,7 +60,7 @@ void SpatialTransformer2dAffine::build_many(const std::vector<Shape>& s) {
   expect(s[0].size() >= 2, "expects theta_input [N, features...], got " + s[0].str());
   expect(s[1].size() == 4, "expects x [N, H, W, C], got " + s[1].str());
   int64_t features = 1;
-  for (size_t i = 1; i < s[0].size(); ++i) features *= s[0][i];
+  for (int i = 1; i < s[0].size(); ++i) features *= s[0][i];
   expect(in_channels_ < 0 || features == in_channels_, "was declared with " + str(in_channels_) +
                                                            " theta features but got theta_input " + s[0].str());
   in_channels_ = features;
