@@ -3,6 +3,7 @@
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/autograd/node.hpp"
 #include "strata/dist/collectives.hpp"
+#include "strata/nn/layer_config.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/normalization.hpp"
@@ -23,7 +24,10 @@ Tensor all_reduce_sum(const Tensor& t) {
 }
 
 SyncBatchNorm::SyncBatchNorm(double decay, double epsilon, nn::Activation act, std::string name)
-    : nn::Layer("sync_batchnorm", std::move(name)), decay_(decay), epsilon_(epsilon), act_(std::move(act)) {}
+    : nn::Layer("sync_batchnorm", std::move(name)), decay_(decay), epsilon_(epsilon), act_(std::move(act)) {
+  expect(decay >= 0 && decay <= 1, "decay must be in [0, 1], got " + std::to_string(decay));
+  expect(epsilon >= 0, "epsilon must be non-negative, got " + std::to_string(epsilon));
+}
 
 void SyncBatchNorm::build(const Shape& s) {
   expect(s.size() >= 2, "expected an input [N, ..., C], got " + s.str());
@@ -56,5 +60,14 @@ Tensor SyncBatchNorm::forward(const Tensor& x) {
   }
   return act_((x - mean) * rsqrt(var + epsilon_) * gamma + beta);
 }
+
+void SyncBatchNorm::get_config(nlohmann::json& c) const {
+  c = {{"decay", decay_}, {"epsilon", epsilon_}, {"act", nn::activation_name(act_, *this)}};
+}
+
+STRATA_LAYER_CLASS("sync_batchnorm", [](const nlohmann::json& c, const std::string& name) {
+  return std::make_shared<SyncBatchNorm>(c.at("decay").get<double>(), c.at("epsilon").get<double>(),
+                                         nn::Activation(c.at("act").get<std::string>()), name);
+});
 
 }  // namespace strata::dist

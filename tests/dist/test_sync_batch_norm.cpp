@@ -46,5 +46,49 @@ TEST(DistSyncBatchNorm, MatchesBatchNormOnTheGlobalBatch) {
   expect_near(bn(x_all), reference(x_all), "eval");
 }
 
+
+// A static model with a BatchNorm1d, and a nested model with a BatchNorm, converted: the copy has
+// SyncBatchNorm layers of the same names and weights; in eval it computes what the original does,
+// in training its rank's slice of what the original computes on the whole batch.
+TEST(DistSyncBatchNorm, ConvertsAStaticModelsBatchNormLayers) {
+  const int rank = dist::world().rank, size = dist::world().size;
+  auto inner_in = nn::Input({-1, 8}, "features");
+  nn::Model inner(inner_in, nn::BatchNorm(0.7, 1e-3, nn::relu, "inner_bn")(inner_in), "inner");
+  auto x_in = nn::Input({-1, 6}, "x");
+  auto h = nn::BatchNorm1d(0.8, 1e-5, {}, "bn")(nn::Dense(8, {}, "a")(x_in));
+  nn::Model model(x_in, nn::Dense(3, {}, "out")(inner(h)), "net");
+  Generator gen(5);
+  for (auto& [name, w] : model.named_weights()) copy_(w, rand(w.shape(), kFloat32, &gen) + 0.5);  // not the initial values
+  const std::string before = model.to_json();
+
+  auto converted = dist::convert_sync_batch_norm(model);
+  EXPECT_EQ(model.to_json(), before);
+  const std::string architecture = converted->to_json();
+  size_t sync_layers = 0;
+  for (size_t at = architecture.find("\"sync_batchnorm\""); at != std::string::npos;
+       at = architecture.find("\"sync_batchnorm\"", at + 1))
+    ++sync_layers;
+  EXPECT_EQ(sync_layers, 2u) << architecture;
+  EXPECT_EQ(architecture.find("\"batchnorm"), std::string::npos) << architecture;
+  const auto want = model.named_weights(), got = converted->named_weights();
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].first, want[i].first);
+    EXPECT_EQ(got[i].second.to_vector<double>(), want[i].second.to_vector<double>()) << got[i].first;
+  }
+
+  const Tensor x_all = randn({12, 6}, kFloat32, &gen) * 2.0 + 1.0;
+  const int64_t begin = 12 * rank / size, rows = 12 * (rank + 1) / size - begin;
+  model.eval();
+  converted->eval();
+  expect_near(converted->run({x_all})[0], model.run({x_all})[0], "eval");
+  model.train();
+  converted->train();
+  expect_near(converted->run({x_all.narrow(0, begin, rows)})[0], model.run({x_all})[0].narrow(0, begin, rows),
+              "training");
+  const auto moved = converted->named_weights(), reference = model.named_weights();
+  for (size_t i = 0; i < moved.size(); ++i) expect_near(moved[i].second, reference[i].second, moved[i].first.c_str());
+}
+
 }  // namespace
 }  // namespace strata

@@ -5,9 +5,13 @@
 // as BatchNorm does. In training each call costs one all-reduce of 2C + 1 numbers forward and
 // one backward, so every process must call it equally often (as it runs the same model).
 //   struct Net : nn::Module { nn::Dense a{64}; dist::SyncBatchNorm bn; ... };
+// A static model's BatchNorm layers are replaced by convert_sync_batch_norm (below).
 #pragma once
+#include <memory>
+
 #include "strata/nn/activation.hpp"
 #include "strata/nn/layer.hpp"
+#include "strata/nn/model.hpp"
 
 namespace strata::dist {
 
@@ -19,6 +23,7 @@ class SyncBatchNorm : public nn::Layer {
  public:
   explicit SyncBatchNorm(double decay = 0.9, double epsilon = 1e-5, nn::Activation act = {}, std::string name = "");
   Tensor beta, gamma, moving_mean, moving_var;
+  void get_config(nlohmann::json& config) const override;  // layer class "sync_batchnorm"
 
  protected:
   void build(const Shape& input_shape) override;
@@ -28,5 +33,13 @@ class SyncBatchNorm : public nn::Layer {
   double decay_, epsilon_;
   nn::Activation act_;
 };
+
+// A copy of `model` in which every BatchNorm layer (classes batchnorm and batchnorm1d/2d/3d, in
+// nested models and wrappers too) is a SyncBatchNorm of the same name, decay, epsilon, activation
+// and weights (PyTorch's SyncBatchNorm.convert_sync_batchnorm); every other layer is the same
+// class with the same weights. `model` itself is left as it was. The copy is in training mode.
+// Static models only: a Module's layers are members of its C++ class, so declare those as
+// SyncBatchNorm there. Throws strata::Error for a model that to_json cannot describe.
+std::shared_ptr<nn::Model> convert_sync_batch_norm(const nn::Model& model);
 
 }  // namespace strata::dist
