@@ -3,9 +3,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <exception>
-#include <iostream>
 #include <string>
 #include <thread>
+
+#include <unistd.h>
 
 #include "dist/mpi_types.hpp"
 #include "strata/core/error.hpp"
@@ -105,9 +106,11 @@ const World& world() {
 }
 
 void abort(const std::string& why, int code) {
-  std::cerr << "strata::dist: rank " << g_world.rank << " of " << g_world.size << ": " << why
-            << "; aborting the job\n"
-            << std::flush;
+  // One write: std::cerr writes each piece apart, and mpirun's own abort notice, on the same
+  // stream of a job's log, landed in the middle of the line.
+  const std::string line = "strata::dist: rank " + std::to_string(g_world.rank) + " of " + std::to_string(g_world.size) +
+                           ": " + why + "; aborting the job\n";
+  [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, line.data(), line.size());
   int ready = 0, finalized = 0;
   MPI_Initialized(&ready);
   MPI_Finalized(&finalized);
