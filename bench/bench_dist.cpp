@@ -9,6 +9,8 @@
 //    steps, the wait that backward did not hide, the share of the reduction hidden behind
 //    backward, and the ranks' skew in the compute alone (the part of the wait that is the other
 //    rank finishing later, not communication).
+// 3. Gradient accumulation: the MLP's global batch of 256 as 4 micro-batches of 64 a step, every
+//    backward reduced against the first three under DataParallel::no_sync (one reduction a step).
 #include <mpi.h>
 
 #include <algorithm>
@@ -167,6 +169,41 @@ void step_table(int rank, int size, const char* title, Shape example_shape) {
   }
 }
 
+// The global batch of 256 as `micro` micro-batches a step, split over the ranks, SGD: every
+// backward pass reduced, and all but the last under no_sync.
+template <typename Net>
+void accumulation_table(int rank, int size, const char* title, Shape example_shape, int64_t micro) {
+  const int64_t local = 256 / micro / size;
+  Generator gen(2);
+  example_shape.insert(0, local);
+  Tensor x = randn(example_shape, kFloat32, &gen), y = randint(0, 10, {local}, kInt64, &gen);
+  Net net;
+  net(x);
+  dist::DataParallel model(net);
+  optim::SGD sgd(model.trainable_weights(), {.lr = 0.01});
+  const auto step = [&](bool local_passes) {
+    sgd.zero_grad();
+    const auto pass = [&] { cross_entropy(model(x), y).backward(); };
+    for (int64_t m = 0; m < micro; ++m) {
+      if (local_passes && m + 1 < micro) {
+        auto local_only = model.no_sync();
+        pass();
+      } else {
+        pass();
+      }
+    }
+    sgd.step();
+  };
+  const std::vector<Timing> medians = median_timings({[&] { step(false); }, [&] { step(true); }});
+  if (rank == 0) {
+    std::printf("\n%s, global batch 256 as %lld micro-batches of %lld rows per rank, %d rank(s), SGD (median of %d "
+                "steps)\n| every backward reduced ms | all but the last under no_sync ms | saved |\n|---|---|---|\n",
+                title, static_cast<long long>(micro), static_cast<long long>(local), size, kRepeats);
+    std::printf("| %.2f | %.2f | %.0f%% |\n", medians[0].seconds * 1e3, medians[1].seconds * 1e3,
+                (1 - medians[1].seconds / medians[0].seconds) * 100);
+  }
+}
+
 // The CNN `make run` trains, without dropout (its random masks are not what is timed).
 struct Cnn : FashionMnistCnn {
   Cnn() : FashionMnistCnn(256, 0.0) {}
@@ -180,6 +217,7 @@ int main() {
   if (w.size > 1) all_reduce_table(w.rank, w.size);
   step_table<MLP>(w.rank, w.size, "MLP 784-800-800-10", {784});
   step_table<Cnn>(w.rank, w.size, "The Fashion-MNIST CNN of `make run` (conv 5x5 16, pool, conv 5x5 32, pool, dense 256, 10)", {28, 28, 1});
+  accumulation_table<MLP>(w.rank, w.size, "MLP 784-800-800-10", {784}, 4);
   if (w.rank == 0) std::printf("\nload average at the end: %s\n", load_average().c_str());
   return 0;
 }
