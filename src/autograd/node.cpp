@@ -6,6 +6,34 @@
 
 namespace strata::autograd {
 
+// Deleting a node releases its edges and the tensors its backward captured, which may hold the
+// last reference to the node before it, and so on down the chain: deleted recursively, a chain
+// of 200,000 ops overflowed the stack. A node whose deletion starts while this thread is already
+// deleting one waits in a queue instead, and the outermost deletion empties it in a loop.
+struct DeferredNodeDeleter {
+  void operator()(Node* node) const noexcept {
+    thread_local std::vector<Node*> waiting;
+    thread_local bool deleting = false;
+    if (deleting) {
+      waiting.push_back(node);
+      return;
+    }
+    deleting = true;
+    delete node;
+    while (!waiting.empty()) {
+      Node* next = waiting.back();
+      waiting.pop_back();
+      delete next;
+    }
+    deleting = false;
+  }
+};
+
+template <class N, class... Args>
+static std::shared_ptr<N> make_node(Args&&... args) {
+  return std::shared_ptr<N>(new N(std::forward<Args>(args)...), DeferredNodeDeleter{});
+}
+
 static AutogradMeta& meta_of(const Tensor& t) {
   auto& m = t.impl()->autograd;
   if (!m) m = std::make_unique<AutogradMeta>();
@@ -43,7 +71,7 @@ std::vector<Tensor> FunctionNode::outputs_for_backward() {
 // refuses a second backward, naming the op, instead of silently acting as constants.
 static void refuse_second_backward(const char* op, std::vector<Tensor>& grads, const std::vector<Tensor>& grad_outputs,
                                    const std::vector<Edge>& inputs) {
-  auto refusal = std::make_shared<FunctionNode>(
+  auto refusal = make_node<FunctionNode>(
       NodeKind{op, false},
       [op](const std::vector<Tensor>&, const std::vector<Tensor>&) -> std::vector<Tensor> {
         throw Error(std::string(op) +
@@ -117,7 +145,7 @@ Edge gradient_edge(const Tensor& t) {
   if (m.grad_fn) return {m.grad_fn, m.output_nr};
   auto acc = m.grad_accumulator.lock();
   if (!acc) {
-    auto node = std::make_shared<AccumulateGrad>(t.impl_ptr());
+    auto node = make_node<AccumulateGrad>(t.impl_ptr());
     add_output(*node, t);
     m.grad_accumulator = node;
     acc = node;
@@ -130,7 +158,7 @@ void record_node(NodeKind kind, const std::vector<Tensor>& inputs, const std::ve
   std::vector<Tensor> saved;
   if (save_outputs)
     for (const Tensor& out : outputs) saved.push_back(out.defined() ? out.detach() : Tensor());
-  auto node = std::make_shared<FunctionNode>(kind, std::move(fn), std::move(saved));
+  auto node = make_node<FunctionNode>(kind, std::move(fn), std::move(saved));
   node->next.reserve(inputs.size());
   for (const Tensor& in : inputs) node->next.push_back(gradient_edge(in));
   node->outputs.reserve(outputs.size());
