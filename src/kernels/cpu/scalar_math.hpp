@@ -14,7 +14,10 @@ namespace strata::kernels::cpu::math {
 
 STRATA_VECTOR_INLINE float exp(float x) {
   const float hi = 88.3762626647949f, lo = -87.3365478515625f;
-  float xc = x > hi ? hi : (x < lo ? lo : x);
+  // Clamped so that NaN becomes hi: a NaN reaching the int cast below is undefined behaviour
+  // (UBSan), though the result is replaced by x at the end either way.
+  float xc = x < hi ? x : hi;
+  xc = xc > lo ? xc : lo;
   // Round to nearest by the 1.5 * 2^23 trick: vectorises without SSE4.1's roundps.
   float n = (xc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
   float r = xc - n * 0.693359375f + n * 2.12194440e-4f;
