@@ -104,7 +104,8 @@ STRATA_CONFORMANCE_CASES(reduce) {
   using R = Tensor (*)(const Tensor&, const Axes&, bool);
   const std::pair<const char*, R> table[] = {{"sum", sum}, {"mean", mean}, {"prod", prod},
                                              {"amax", amax}, {"amin", amin}, {"logsumexp", logsumexp}};
-  for (auto [name, fn] : table) {
+  for (const auto& [name, op] : table) {
+    const R fn = op;  // clang before 16 cannot capture a structured binding in a lambda
     cases.push_back({name, {rand64(gen, {3, 4}, 0.5, 2)}, [fn](const auto& in) { return fn(in[0], {}, false); }, "all"});
     cases.push_back({name, {rand64(gen, {2, 3, 4}, 0.5, 2)}, [fn](const auto& in) { return fn(in[0], {0, 2}, true); },
                      "axes 0,2 keepdim"});
