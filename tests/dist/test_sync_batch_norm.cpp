@@ -46,7 +46,6 @@ TEST(DistSyncBatchNorm, MatchesBatchNormOnTheGlobalBatch) {
   expect_near(bn(x_all), reference(x_all), "eval");
 }
 
-
 // A static model with a BatchNorm1d, and a nested model with a BatchNorm, converted: the copy has
 // SyncBatchNorm layers of the same names and weights; in eval it computes what the original does,
 // in training its rank's slice of what the original computes on the whole batch.
