@@ -41,6 +41,17 @@ DataParallelStats DataParallel::stats() const { return buckets_->stats(); }
 DataParallel::NoSync::NoSync(detail::GradientBuckets& buckets) : buckets_(buckets) { buckets_.pause(); }
 DataParallel::NoSync::~NoSync() { buckets_.resume(); }
 
+namespace {
+struct NoSyncAccumulation : train::LocalAccumulation {
+  explicit NoSyncAccumulation(detail::GradientBuckets& buckets) : guard(buckets) {}
+  DataParallel::NoSync guard;
+};
+}  // namespace
+
+std::unique_ptr<train::LocalAccumulation> DataParallel::accumulate_locally() {
+  return std::make_unique<NoSyncAccumulation>(*buckets_);
+}
+
 int DataParallel::rank() const { return world().rank; }
 int DataParallel::size() const { return world().size; }
 

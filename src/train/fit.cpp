@@ -1,5 +1,8 @@
 #include "strata/train/fit.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -9,6 +12,7 @@
 #include "strata/ops/combine.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/loss.hpp"
+#include "strata/optim/clip.hpp"
 #include "strata/optim/optimizer.hpp"
 #include "strata/train/process_group.hpp"
 #include "strata/train/progress_bar.hpp"
@@ -76,24 +80,50 @@ Metrics shown(const Logs& logs, const MetricList& metrics) {
   return out;
 }
 
-// This process's rows of a global batch under a process group, and the factor on its loss that
-// makes the processes' averaged gradient the gradient of the whole batch's mean loss (a mean
-// over n_r rows weighs n_r / n of the batch, and the average divides by the group's size).
+// Under a process group, a batch with fewer rows than processes is skipped: not every process
+// would have a row of it. Only an epoch's last batch can be that small.
+bool trains_on(int64_t batch_rows, const ProcessGroup* group) {
+  return group == nullptr || batch_rows >= group->size();
+}
+
+// The batches that make one optimizer step (gradient accumulation; one batch without it): the
+// first, one past the last that trains, and the rows of those that train.
+struct StepGroup {
+  int64_t begin = 0, end = 0, rows = 0;
+};
+
+StepGroup step_group_of(int64_t batch, int64_t accumulation, const Data::Batches& batches, int64_t batch_size,
+                        int64_t examples, const ProcessGroup* group) {
+  StepGroup g;
+  g.begin = batch - batch % accumulation;
+  for (int64_t i = g.begin; i < std::min(g.begin + accumulation, batches.count); ++i) {
+    const int64_t batch_rows = std::min(batch_size, examples - i * batch_size);  // Data::batches' rows
+    if (!trains_on(batch_rows, group)) continue;
+    g.rows += batch_rows;
+    g.end = i + 1;
+  }
+  return g;
+}
+
+// This process's rows of a batch, and the factor on its loss that makes the gradient (averaged
+// over the processes, summed over the step's batches) the gradient of the mean loss over the
+// step's rows: a mean over n_r rows weighs n_r / step_rows of them, and the average divides by
+// the group's size.
 struct BatchSlice {
   Tensor x, y;
   double loss_scale = 1;
 };
 
-std::optional<BatchSlice> slice_of(const ProcessGroup* group, const Tensor& x, const Tensor& y) {
-  if (group == nullptr) return BatchSlice{x, y};
+std::optional<BatchSlice> slice_of(const ProcessGroup* group, const Tensor& x, const Tensor& y, int64_t step_rows) {
+  if (group == nullptr) return BatchSlice{x, y, static_cast<double>(rows(x)) / static_cast<double>(step_rows)};
   STRATA_CHECK(x.dim() >= 1 && y.defined() && y.dim() >= 1 && y.size(0) == x.size(0),
                "fit: a data-parallel model needs batches of rows (axis 0) in x and y, got x ", x.shape().str(),
                " and y ", y.defined() ? y.shape().str() : std::string("undefined"));
   const int64_t n = x.size(0), size = group->size(), rank = group->rank();
-  if (n < size) return std::nullopt;  // a last batch too small to give every process a row
+  if (!trains_on(n, group)) return std::nullopt;
   const int64_t begin = n * rank / size, end = n * (rank + 1) / size;
   return BatchSlice{x.narrow(0, begin, end - begin), y.narrow(0, begin, end - begin),
-                    static_cast<double>((end - begin) * size) / static_cast<double>(n)};
+                    static_cast<double>((end - begin) * size) / static_cast<double>(step_rows)};
 }
 
 void average_logs(const ProcessGroup* group, Logs& logs) {
@@ -151,6 +181,10 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
   STRATA_CHECK(options.initial_epoch >= 0 && options.initial_epoch <= options.epochs,
                "fit: initial_epoch must be in [0, epochs] = [0, ", options.epochs, "], got ", options.initial_epoch);
   STRATA_CHECK(options.batch_size >= 1, "fit: batch_size must be >= 1, got ", options.batch_size);
+  STRATA_CHECK(options.gradient_accumulation_steps >= 1, "fit: gradient_accumulation_steps must be >= 1, got ",
+               options.gradient_accumulation_steps);
+  STRATA_CHECK(options.clip_grad_norm >= 0 && std::isfinite(options.clip_grad_norm),
+               "fit: clip_grad_norm must be a finite number >= 0 (0: no clipping), got ", options.clip_grad_norm);
   STRATA_CHECK(!train_data.empty(), "fit: no training data");
   STRATA_CHECK(!optimizer.params().empty(), "fit: the optimizer has no parameters. Layers create their weights ",
                "at their first call: call the model once (e.g. on a batch) before making the optimizer");
@@ -162,7 +196,7 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
   }
   const LossFn loss = or_default(loss_fn);
   const MetricList& metrics = options.metrics;
-  const ProcessGroup* group = process_group_of(model);
+  ProcessGroup* group = process_group_of(model);
   const bool rank_zero = group == nullptr || group->rank() == 0;
   CallbackList active_callbacks;
   for (const auto& cb : options.callbacks)
@@ -198,15 +232,25 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
     int64_t steps_done = 0;
     for (int64_t step = 0; step < batches.count && !state.stop_requested; ++step, ++steps_done) {
       const auto [batch_x, batch_y] = batches.get(step);
-      const std::optional<BatchSlice> slice = slice_of(group, batch_x, batch_y);
+      const StepGroup step_group = step_group_of(step, options.gradient_accumulation_steps, batches,
+                                                 options.batch_size, train.size(), group);
+      const std::optional<BatchSlice> slice = slice_of(group, batch_x, batch_y, step_group.rows);
       if (!slice) continue;
       const Tensor &x = slice->x, &y = slice->y;
       const Tensor outputs = model(x);
       const Tensor batch_loss = scalar_loss(loss, outputs, y, "fit");
-      optimizer.zero_grad();
-      if (slice->loss_scale == 1) batch_loss.backward();
-      else (batch_loss * slice->loss_scale).backward();
-      optimizer.step();
+      if (step == step_group.begin) optimizer.zero_grad();
+      {
+        // All but the step's last pass leave their gradients local: the step communicates once.
+        std::unique_ptr<LocalAccumulation> local;
+        if (group != nullptr && step + 1 < step_group.end) local = group->accumulate_locally();
+        if (slice->loss_scale == 1) batch_loss.backward();
+        else (batch_loss * slice->loss_scale).backward();
+      }
+      if (step + 1 == step_group.end) {
+        if (options.clip_grad_norm > 0) optim::clip_grad_norm(optimizer.params(), options.clip_grad_norm);
+        optimizer.step();
+      }
       ++state.global_step;
 
       loss_mean.update(batch_loss.item_double(), static_cast<double>(rows(x)));

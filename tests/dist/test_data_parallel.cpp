@@ -92,8 +92,11 @@ TEST(DistDataParallel, SameWeightsAsOneProcessOnTheGlobalBatch) {
   }
 }
 
-// train::fit unchanged: batches of 10 split 5/5 or 3/3/4, the last one of 7 too, shuffled.
-TEST(DistDataParallel, FitTrainsLikeOneProcess) {
+// train::fit on a DataParallel model with `parallel`, and on a one-process copy starting from the
+// same weights with `single`; both must end with the same weights. Returns the data-parallel run's
+// History and how many backward passes it reduced.
+std::pair<train::History, int64_t> fit_against_one_process(const train::FitOptions& parallel,
+                                                           const train::FitOptions& single) {
   auto [x, y] = dataset();
   MLP net, reference;
   build(net, x);
@@ -102,13 +105,30 @@ TEST(DistDataParallel, FitTrainsLikeOneProcess) {
   copy_weights(net, reference);
   optim::SGD sgd(model.trainable_weights(), {.lr = 0.05, .momentum = 0.5});
   optim::SGD ref_sgd(reference.trainable_weights(), {.lr = 0.05, .momentum = 0.5});
-  const train::FitOptions options{.epochs = 3, .batch_size = 10, .seed = 3, .verbose = 0};
-  train::History h = train::fit(model, sgd, {}, {x, y}, options);
-  train::History ref_h = train::fit(reference, ref_sgd, {}, {x, y}, options);
+  train::History h = train::fit(model, sgd, {}, {x, y}, parallel);
+  train::fit(reference, ref_sgd, {}, {x, y}, single);
   expect_same_weights(net, reference, 1e-5);
+  return {h, model.stats().passes};
+}
+
+// train::fit unchanged: batches of 10 split 5/5 or 3/3/4, the last one of 7 too, shuffled.
+TEST(DistDataParallel, FitTrainsLikeOneProcess) {
+  const train::FitOptions options{.epochs = 3, .batch_size = 10, .seed = 3, .verbose = 0};
+  const train::History h = fit_against_one_process(options, options).first;
   // Logs are averaged over the ranks: every rank reports the same numbers.
   Tensor loss = dist::all_gather(from_vector(std::vector<double>{h.at(2).at("loss")}));
   for (int r = 0; r < dist::world().size; ++r) EXPECT_EQ(loss.to_vector<double>()[r], loss.to_vector<double>()[0]);
+}
+
+// fit's gradient accumulation: batches of 6 in groups of 2, the first pass of each step under
+// no_sync, train like one process with batches of 12 (47 rows: the last step is a batch of 6 and
+// one of 5, split 2/3 or 1/2/2). One reduction a step: 4 an epoch, not 8.
+TEST(DistDataParallel, FitAccumulatesGradientsLikeOneProcessWithBiggerBatches) {
+  const int64_t passes =
+      fit_against_one_process({.epochs = 3, .batch_size = 6, .gradient_accumulation_steps = 2, .seed = 3, .verbose = 0},
+                              {.epochs = 3, .batch_size = 12, .seed = 3, .verbose = 0})
+          .second;
+  EXPECT_EQ(passes, 12);
 }
 
 // A model whose second head can be left out of a pass (its weights then get no gradient).

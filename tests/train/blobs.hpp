@@ -1,9 +1,12 @@
-// Shared by the train tests: a small separable problem (two Gaussian blobs in the plane) and a
-// small classifier for it, built so that an optimizer can be made from its weights.
+// Shared by the train tests: a small separable problem (two Gaussian blobs in the plane), a
+// small classifier for it, built so that an optimizer can be made from its weights, and a way
+// to start two classifiers from the same weights.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <memory>
 
+#include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/nn/nn.hpp"
 #include "strata/ops/combine.hpp"
@@ -31,6 +34,13 @@ inline std::unique_ptr<nn::Sequential> make_classifier(double dropout = 0) {
   net->add<nn::Dense>(2);
   (*net)(zeros({1, 2}));
   return net;
+}
+
+// Gives `to` the values of `from`'s weights (same architecture), so two runs start alike.
+inline void copy_weights(const nn::Layer& from, nn::Layer& to) {
+  const auto src = from.all_weights(), dst = to.all_weights();
+  STRATA_CHECK(src.size() == dst.size(), "copy_weights: different architectures");
+  for (size_t i = 0; i < src.size(); ++i) std::memcpy(dst[i].raw_data(), src[i].raw_data(), src[i].nbytes());
 }
 
 }  // namespace strata::train::testing

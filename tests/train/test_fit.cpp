@@ -2,6 +2,7 @@
 // loss, from tensors and from a Dataset; evaluate and predict run batched, in eval mode.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <sstream>
 
 #include "blobs.hpp"
@@ -18,6 +19,7 @@
 namespace strata::train {
 namespace {
 
+using testing::copy_weights;
 using testing::make_blobs;
 using testing::make_classifier;
 
@@ -105,6 +107,29 @@ TEST(FitTest, PredictIsBatchedAndInEvalMode) {
   EXPECT_DOUBLE_EQ(evaluate(*net, {}, blobs.x, blobs.y, 9).at("accuracy"), acc);
 }
 
+// clip_grad_norm: one step of plain SGD at lr 1 moves the weights by the clipped gradient, so
+// they move by exactly the bound; the same step unclipped moves them much further.
+TEST(FitTest, ClipGradNormBoundsEachStep) {
+  const auto blobs = make_blobs(16, 8);
+  manual_seed(6);
+  const auto start = make_classifier();
+  const auto distance_moved = [&](double clip) {
+    auto net = make_classifier();
+    copy_weights(*start, *net);
+    optim::SGD sgd(net->trainable_weights(), {.lr = 1});
+    fit(*net, sgd, {}, {blobs.x, blobs.y}, {.batch_size = 16, .clip_grad_norm = clip, .verbose = 0});
+    double squares = 0;
+    for (size_t i = 0; i < start->all_weights().size(); ++i) {
+      const auto before = start->all_weights()[i].to_vector<double>();
+      const auto after = net->all_weights()[i].to_vector<double>();
+      for (size_t k = 0; k < after.size(); ++k) squares += (after[k] - before[k]) * (after[k] - before[k]);
+    }
+    return std::sqrt(squares);
+  };
+  EXPECT_GT(distance_moved(0), 0.05);
+  EXPECT_NEAR(distance_moved(1e-3), 1e-3, 1e-5);
+}
+
 TEST(FitTest, RefusesBadInput) {
   const auto blobs = make_blobs(16, 7);
   auto net = make_classifier();
@@ -119,6 +144,8 @@ TEST(FitTest, RefusesBadInput) {
   FitOptions twice{.metrics = {std::make_shared<Accuracy>(), std::make_shared<Accuracy>()}, .verbose = 0};
   EXPECT_THROW(fit(*net, sgd, {}, {blobs.x, blobs.y}, twice), Error);
   EXPECT_THROW(predict(*net, blobs.x, 0), Error);
+  EXPECT_THROW(fit(*net, sgd, {}, {blobs.x, blobs.y}, {.clip_grad_norm = -1, .verbose = 0}), Error);
+  EXPECT_THROW(fit(*net, sgd, {}, {blobs.x, blobs.y}, {.clip_grad_norm = std::nan(""), .verbose = 0}), Error);
 }
 
 }  // namespace

@@ -26,7 +26,8 @@
 // Requires: every trainable weight gets a gradient in every backward pass (a weight left out
 // is reported by the next forward, naming it); every process runs the same model and calls
 // backward equally often. The wrapper is a train::ProcessGroup, so train::fit splits batches,
-// averages logs and logs from rank 0 (train/process_group.hpp).
+// averages logs, logs from rank 0 and accumulates gradients under no_sync
+// (FitOptions::gradient_accumulation_steps; train/process_group.hpp).
 #pragma once
 #include <memory>
 
@@ -82,6 +83,8 @@ class DataParallel : public nn::Layer, public train::ProcessGroup {
   int rank() const override;
   int size() const override;
   void average(std::vector<double>& values) const override;
+  // no_sync() for train::fit's gradient_accumulation_steps.
+  std::unique_ptr<train::LocalAccumulation> accumulate_locally() override;
 
  protected:
   Tensor forward(const Tensor& x) override;

@@ -69,6 +69,18 @@ struct FitOptions {
   Data validation_data;
   // Or: validate on this last fraction of the training data, cut off before any shuffling.
   double validation_split = 0;
+  // Gradient accumulation (Keras's gradient_accumulation_steps, Lightning's
+  // accumulate_grad_batches): one optimizer step every N batches, on the gradient of the mean
+  // loss over all their rows, as one batch of N * batch_size rows would give; what sees the
+  // batch itself (BatchNorm's statistics, metrics, callbacks' on_batch_end) still sees
+  // batch_size rows. An epoch's last group may have fewer batches and still steps; a stop
+  // requested by a callback inside a group drops that group's gradients. Like data parallelism,
+  // it takes the loss to be a mean over rows.
+  int64_t gradient_accumulation_steps = 1;
+  // > 0: before each optimizer step, the gradients are scaled down so that their total 2-norm
+  // is at most this (optim::clip_grad_norm; Keras's global_clipnorm, Lightning's
+  // gradient_clip_val). Under accumulation, the step's summed gradient is what is clipped.
+  double clip_grad_norm = 0;
   bool shuffle = true;
   uint64_t seed = 0;  // epoch e is shuffled with seed + e: the same run gives the same batches
   // Run on every training batch and on the validation data; names must differ.
@@ -78,9 +90,9 @@ struct FitOptions {
   std::ostream* out = &std::cerr;  // where the progress bar goes
 };
 
-// Per epoch: train() mode, minibatches (shuffled), zero_grad / backward / step on each, a
-// progress bar with the running loss and metrics, then the validation data evaluated in eval()
-// mode without autograd. Returns every epoch's logs.
+// Per epoch: train() mode, minibatches (shuffled), zero_grad / backward / step on each (or on
+// each group of gradient_accumulation_steps), a progress bar with the running loss and metrics,
+// then the validation data evaluated in eval() mode without autograd. Returns every epoch's logs.
 // A data-parallel model (a train::ProcessGroup, e.g. dist::DataParallel): each process trains on
 // its slice of every batch, logs are averaged, and only rank 0 prints and runs rank_zero_only()
 // callbacks (train/process_group.hpp).
