@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 #include <set>
+#include <vector>
 #include <string>
 
 #include "strata/autograd/grad_mode.hpp"
@@ -81,28 +82,67 @@ Metrics shown(const Logs& logs, const MetricList& metrics) {
 }
 
 // Under a process group, a batch with fewer rows than processes is skipped: not every process
-// would have a row of it. Only an epoch's last batch can be that small.
+// would have a row of it. Only a pass's last batch can be that small.
 bool trains_on(int64_t batch_rows, const ProcessGroup* group) {
   return group == nullptr || batch_rows >= group->size();
 }
 
-// The batches that make one optimizer step (gradient accumulation; one batch without it): the
-// first, one past the last that trains, and the rows of those that train.
-struct StepGroup {
-  int64_t begin = 0, end = 0, rows = 0;
+using Batch = std::pair<Tensor, Tensor>;
+
+// The training batches, epoch by epoch. Without steps_per_epoch each epoch is a fresh pass
+// (shuffled with seed + epoch). With it, one pass goes on from epoch to epoch: data of known size
+// starts a new pass when one ends; the end of a stream is the end of the training data.
+class TrainingBatches {
+ public:
+  TrainingBatches(const Data& data, const FitOptions& options) : data_(data), options_(options) {}
+
+  // Starts `epoch` and returns how many batches it will have (-1: not known, a stream's pass).
+  int64_t begin_epoch(int64_t epoch) {
+    epoch_ = epoch;
+    taken_ = 0;
+    if (options_.steps_per_epoch == 0 || !pass_) open_pass();
+    return options_.steps_per_epoch > 0 ? options_.steps_per_epoch : pass_->count;
+  }
+  // The epoch's next batch; nothing after its last.
+  std::optional<Batch> next() {
+    if (options_.steps_per_epoch > 0 && taken_ == options_.steps_per_epoch) return std::nullopt;
+    std::optional<Batch> batch = pass_->next();
+    if (!batch && options_.steps_per_epoch > 0 && pass_->count > 0) {
+      open_pass();
+      batch = pass_->next();
+    }
+    if (!batch) {
+      ran_out_ = options_.steps_per_epoch > 0;
+      return std::nullopt;
+    }
+    ++taken_;
+    return batch;
+  }
+  // The data ended before an epoch's steps_per_epoch batches.
+  bool ran_out() const { return ran_out_; }
+
+ private:
+  void open_pass() {
+    pass_ = data_.batches(options_.batch_size,
+                          options_.shuffle ? std::optional<uint64_t>(options_.seed + epoch_) : std::nullopt);
+  }
+
+  const Data& data_;
+  const FitOptions& options_;
+  std::optional<Data::Batches> pass_;
+  int64_t epoch_ = 0, taken_ = 0;
+  bool ran_out_ = false;
 };
 
-StepGroup step_group_of(int64_t batch, int64_t accumulation, const Data::Batches& batches, int64_t batch_size,
-                        int64_t examples, const ProcessGroup* group) {
-  StepGroup g;
-  g.begin = batch - batch % accumulation;
-  for (int64_t i = g.begin; i < std::min(g.begin + accumulation, batches.count); ++i) {
-    const int64_t batch_rows = std::min(batch_size, examples - i * batch_size);  // Data::batches' rows
-    if (!trains_on(batch_rows, group)) continue;
-    g.rows += batch_rows;
-    g.end = i + 1;
+// The batches of one optimizer step: gradient_accumulation_steps of them, fewer at the epoch's end.
+std::vector<Batch> read_step(TrainingBatches& batches, int64_t accumulation) {
+  std::vector<Batch> step;
+  while (static_cast<int64_t>(step.size()) < accumulation) {
+    std::optional<Batch> batch = batches.next();
+    if (!batch) break;
+    step.push_back(std::move(*batch));
   }
-  return g;
+  return step;
 }
 
 // This process's rows of a batch, and the factor on its loss that makes the gradient (averaged
@@ -148,13 +188,14 @@ Logs evaluate(nn::Layer& model, const LossFn& loss_fn, const Data& data, int64_t
   NoGradGuard no_grad;
   Mean loss_mean;
   for (const auto& m : metrics) m->reset();
-  const Data::Batches batches = data.batches(batch_size);
-  for (int64_t i = 0; i < batches.count; ++i) {
-    const auto [x, y] = batches.get(i);
+  Data::Batches batches = data.batches(batch_size);
+  while (const std::optional<Batch> batch = batches.next()) {
+    const auto& [x, y] = *batch;
     const Tensor outputs = model(x);
     loss_mean.update(scalar_loss(loss, outputs, y, "evaluate").item_double(), static_cast<double>(rows(x)));
     for (const auto& m : metrics) m->update(outputs, y);
   }
+  STRATA_CHECK(loss_mean.count() > 0, "evaluate: the data gave no batch");
   return results(loss_mean, metrics);
 }
 
@@ -185,6 +226,8 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
                options.gradient_accumulation_steps);
   STRATA_CHECK(options.clip_grad_norm >= 0 && std::isfinite(options.clip_grad_norm),
                "fit: clip_grad_norm must be a finite number >= 0 (0: no clipping), got ", options.clip_grad_norm);
+  STRATA_CHECK(options.steps_per_epoch >= 0, "fit: steps_per_epoch must be >= 0 (0: a whole pass), got ",
+               options.steps_per_epoch);
   STRATA_CHECK(!train_data.empty(), "fit: no training data");
   STRATA_CHECK(!optimizer.params().empty(), "fit: the optimizer has no parameters. Layers create their weights ",
                "at their first call: call the model once (e.g. on a batch) before making the optimizer");
@@ -210,56 +253,79 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
   state.epochs = options.epochs;
   state.initial_epoch = options.initial_epoch;
   state.seed = options.seed;
-  state.steps_per_epoch = (train.size() + options.batch_size - 1) / options.batch_size;
+  const int64_t known_batches = train.size() < 0 ? 0 : (train.size() + options.batch_size - 1) / options.batch_size;
+  state.steps_per_epoch = options.steps_per_epoch > 0 ? options.steps_per_epoch : known_batches;
   state.global_step = options.initial_epoch * state.steps_per_epoch;
   AttachedCallbacks callbacks(active_callbacks, &state);
+  TrainingBatches training_batches(train, options);
+  const auto say_ran_out = [&](int64_t epoch, int64_t batches_done) {
+    if (rank_zero)
+      *options.out << "fit: the training data ran out after " << batches_done << " of epoch " << epoch + 1
+                   << "'s " << options.steps_per_epoch << " batches; training stops. Give data of at least "
+                   << "steps_per_epoch * epochs batches\n";
+  };
 
   for (const auto& cb : *callbacks) cb->on_train_begin();
   Logs logs;
   for (int64_t epoch = options.initial_epoch; epoch < options.epochs && !state.stop_requested; ++epoch) {
+    const int64_t epoch_batches = training_batches.begin_epoch(epoch);
+    std::vector<Batch> step_batches = read_step(training_batches, options.gradient_accumulation_steps);
+    if (step_batches.empty()) {
+      STRATA_CHECK(training_batches.ran_out(), "fit: the training data gave no batch");
+      say_ran_out(epoch, 0);
+      break;
+    }
     for (const auto& cb : *callbacks) cb->on_epoch_begin(epoch);
     const double lr = optimizer.learning_rate();
     model.train();
     Mean loss_mean;
     for (const auto& m : metrics) m->reset();
-    const auto seed = options.shuffle ? std::optional<uint64_t>(options.seed + epoch) : std::nullopt;
-    const Data::Batches batches = train.batches(options.batch_size, seed);
     std::optional<ProgressBar> bar;
     if (options.verbose > 0 && rank_zero)
-      bar.emplace(batches.count, "epoch " + std::to_string(epoch + 1) + "/" + std::to_string(options.epochs),
+      bar.emplace(epoch_batches, "epoch " + std::to_string(epoch + 1) + "/" + std::to_string(options.epochs),
                   *options.out);
 
-    int64_t steps_done = 0;
-    for (int64_t step = 0; step < batches.count && !state.stop_requested; ++step, ++steps_done) {
-      const auto [batch_x, batch_y] = batches.get(step);
-      const StepGroup step_group = step_group_of(step, options.gradient_accumulation_steps, batches,
-                                                 options.batch_size, train.size(), group);
-      const std::optional<BatchSlice> slice = slice_of(group, batch_x, batch_y, step_group.rows);
-      if (!slice) continue;
-      const Tensor &x = slice->x, &y = slice->y;
-      const Tensor outputs = model(x);
-      const Tensor batch_loss = scalar_loss(loss, outputs, y, "fit");
-      if (step == step_group.begin) optimizer.zero_grad();
-      {
-        // All but the step's last pass leave their gradients local: the step communicates once.
-        std::unique_ptr<LocalAccumulation> local;
-        if (group != nullptr && step + 1 < step_group.end) local = group->accumulate_locally();
-        if (slice->loss_scale == 1) batch_loss.backward();
-        else (batch_loss * slice->loss_scale).backward();
+    int64_t batches_done = 0;
+    while (!step_batches.empty()) {
+      // The step's rows, and its last batch that trains: the one whose backward pass averages.
+      int64_t step_rows = 0;
+      size_t last_training = step_batches.size();
+      for (size_t i = 0; i < step_batches.size(); ++i) {
+        if (!trains_on(rows(step_batches[i].first), group)) continue;
+        step_rows += rows(step_batches[i].first);
+        last_training = i;
       }
-      if (step + 1 == step_group.end) {
-        if (options.clip_grad_norm > 0) optim::clip_grad_norm(optimizer.params(), options.clip_grad_norm);
-        optimizer.step();
-      }
-      ++state.global_step;
+      optimizer.zero_grad();
+      for (size_t i = 0; i < step_batches.size() && !state.stop_requested; ++i, ++batches_done) {
+        const auto& [batch_x, batch_y] = step_batches[i];
+        const std::optional<BatchSlice> slice = slice_of(group, batch_x, batch_y, step_rows);
+        if (!slice) continue;
+        const Tensor &x = slice->x, &y = slice->y;
+        const Tensor outputs = model(x);
+        const Tensor batch_loss = scalar_loss(loss, outputs, y, "fit");
+        {
+          // All but the step's last pass leave their gradients local: the step communicates once.
+          std::unique_ptr<LocalAccumulation> local;
+          if (group != nullptr && i < last_training) local = group->accumulate_locally();
+          if (slice->loss_scale == 1) batch_loss.backward();
+          else (batch_loss * slice->loss_scale).backward();
+        }
+        if (i == last_training) {
+          if (options.clip_grad_norm > 0) optim::clip_grad_norm(optimizer.params(), options.clip_grad_norm);
+          optimizer.step();
+        }
+        ++state.global_step;
 
-      loss_mean.update(batch_loss.item_double(), static_cast<double>(rows(x)));
-      for (const auto& m : metrics) m->update(outputs, y);
-      Logs batch_logs = results(loss_mean, metrics);
-      // The last batch is counted once the validation numbers are in: one final line, not two.
-      if (bar && step + 1 < batches.count) bar->update(1, shown(batch_logs, metrics));
-      batch_logs["lr"] = lr;
-      for (const auto& cb : *callbacks) cb->on_batch_end(step, batch_logs);
+        loss_mean.update(batch_loss.item_double(), static_cast<double>(rows(x)));
+        for (const auto& m : metrics) m->update(outputs, y);
+        Logs batch_logs = results(loss_mean, metrics);
+        // The last batch is counted once the validation numbers are in: one final line, not two.
+        if (bar && batches_done + 1 != epoch_batches) bar->update(1, shown(batch_logs, metrics));
+        batch_logs["lr"] = lr;
+        for (const auto& cb : *callbacks) cb->on_batch_end(batches_done, batch_logs);
+      }
+      if (state.stop_requested) break;
+      step_batches = read_step(training_batches, options.gradient_accumulation_steps);
     }
 
     logs = results(loss_mean, metrics);
@@ -269,11 +335,15 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
         logs["val_" + key] = value;
     average_logs(group, logs);
     if (bar) {
-      bar->update(steps_done - bar->done(), shown(logs, metrics));
+      bar->update(batches_done - bar->done(), shown(logs, metrics));
       bar->finish();
     }
     for (const auto& cb : *callbacks) cb->on_epoch_end(epoch, logs);
     history.append(logs);
+    if (training_batches.ran_out()) {
+      say_ran_out(epoch, batches_done);
+      break;
+    }
   }
   for (const auto& cb : *callbacks) cb->on_train_end(logs);
   return history;

@@ -15,6 +15,7 @@
 
 #include "strata/core/tensor.hpp"
 #include "strata/data/dataset.hpp"
+#include "strata/data/stream.hpp"
 #include "strata/train/callback.hpp"
 #include "strata/train/history.hpp"
 #include "strata/train/metrics.hpp"
@@ -32,29 +33,37 @@ namespace strata::train {
 // int64 class ids or probability rows as targets (strata::cross_entropy, mean over samples).
 using LossFn = std::function<Tensor(const Tensor& outputs, const Tensor& targets)>;
 
-// Examples (x, y): two tensors sharing axis 0, or a Dataset whose examples are {x, y} (batched
-// with the data module's Dataset::batch). Default-constructed: no data.
+// Examples (x, y): two tensors sharing axis 0, a Dataset whose examples are {x, y} (batched
+// with the data module's Dataset::batch), or a Stream of such examples (read in its own order,
+// batched with Stream::batch; possibly without end: see FitOptions::steps_per_epoch).
+// Default-constructed: no data.
 class Data {
  public:
   Data() = default;
   Data(Tensor x, Tensor y);
   Data(data::Dataset dataset);  // NOLINT: implicit, so a Dataset passes where Data is expected
+  Data(data::Stream stream);    // NOLINT: the same for a Stream
 
   bool empty() const { return size() == 0; }
+  // The number of examples; -1 for a stream (not known before it is read).
   int64_t size() const;
 
-  // One pass in batches: in order, or in the order of a permutation drawn from `shuffle_seed`.
+  // One pass in batches, read in order: the rows' own order, or a permutation drawn from
+  // `shuffle_seed` (a stream keeps its own order: shuffle it with Stream::shuffle).
   struct Batches {
-    int64_t count = 0;
-    std::function<std::pair<Tensor, Tensor>(int64_t index)> get;
+    int64_t count = 0;  // -1 for a stream
+    // The next batch (x, y); nothing after the last.
+    std::function<std::optional<std::pair<Tensor, Tensor>>()> next;
   };
   Batches batches(int64_t batch_size, std::optional<uint64_t> shuffle_seed = std::nullopt) const;
   // The first examples and the last `fraction` of them, in order (Keras's validation_split).
+  // Not for a stream.
   std::pair<Data, Data> split_tail(double fraction) const;
 
  private:
   Tensor x_, y_;
   std::optional<data::Dataset> dataset_;
+  std::optional<data::Stream> stream_;
 };
 
 // {Accuracy}: what fit and evaluate measure unless told otherwise.
@@ -62,6 +71,11 @@ MetricList default_metrics();
 
 struct FitOptions {
   int64_t epochs = 1;
+  // > 0: each epoch trains on the next steps_per_epoch batches of one pass over the training
+  // data that goes on from epoch to epoch (Keras's steps_per_epoch; what a stream without end
+  // needs). If the data ends before an epoch's last batch, that epoch ends there and fit stops,
+  // saying so on `out` (Keras 3's "ran out of data"). 0: an epoch is one whole pass.
+  int64_t steps_per_epoch = 0;
   // The first epoch to train (Keras's initial_epoch): a resumed run trains epochs initial_epoch
   // .. epochs - 1 with their shuffles and epoch numbers (train/resume.hpp sets it).
   int64_t initial_epoch = 0;
