@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "expect_error.hpp"
+#include "max_abs_diff.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/data/image_codec.hpp"
 #include "strata/data/image_folder.hpp"
@@ -33,13 +34,6 @@ Tensor gradient(int64_t h, int64_t w, int64_t c) {
   return from_vector(v, {h, w, c});
 }
 
-double max_abs_diff(const Tensor& a, const Tensor& b) {
-  const auto x = values(a), y = values(b);
-  EXPECT_EQ(x.size(), y.size());
-  double m = 0;
-  for (size_t i = 0; i < x.size(); ++i) m = std::max(m, static_cast<double>(std::abs(x[i] - y[i])));
-  return m;
-}
 
 void write_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), bytes.size());

@@ -14,14 +14,14 @@ using namespace strata::data;
 
 namespace {
 
-const std::string kScript = (std::filesystem::path(STRATA_TESTS_DIR) / "data/make_npy_fixture.py").string();
+const std::string kNpyScript = (std::filesystem::path(STRATA_TESTS_DIR) / "data/make_npy_fixture.py").string();
 
 class Npy : public strata::testing::TempDirTest {
  protected:
   // Runs the fixture script; skips the test when Python or NumPy is unavailable.
   bool run_script(const std::string& mode) {
     if (std::system("python3 --version > /dev/null 2>&1") != 0) return false;
-    const int rc = std::system(("python3 '" + kScript + "' " + mode + " '" + dir_.string() + "'").c_str());
+    const int rc = std::system(("python3 '" + kNpyScript + "' " + mode + " '" + dir_.string() + "'").c_str());
     if (WIFEXITED(rc) && WEXITSTATUS(rc) == 3) return false;
     EXPECT_EQ(rc, 0) << "make_npy_fixture.py " << mode << " failed";
     return true;

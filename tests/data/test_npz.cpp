@@ -16,14 +16,14 @@ using strata::testing::expect_error;
 
 namespace {
 
-const std::string kScript = (std::filesystem::path(STRATA_TESTS_DIR) / "data/make_npz_fixture.py").string();
+const std::string kNpzScript = (std::filesystem::path(STRATA_TESTS_DIR) / "data/make_npz_fixture.py").string();
 
 class Npz : public strata::testing::TempDirTest {
  protected:
   // Runs the fixture script; false (the test skips) when Python or NumPy is unavailable.
   bool write_fixtures() {
     if (std::system("python3 --version > /dev/null 2>&1") != 0) return false;
-    const int rc = std::system(("python3 '" + kScript + "' write '" + dir_.string() + "'").c_str());
+    const int rc = std::system(("python3 '" + kNpzScript + "' write '" + dir_.string() + "'").c_str());
     if (WIFEXITED(rc) && WEXITSTATUS(rc) == 3) return false;
     EXPECT_EQ(rc, 0) << "make_npz_fixture.py failed";
     return true;

@@ -26,14 +26,6 @@ using strata::testing::expect_same;
 
 using NpzTest = strata::testing::TempDirTest;
 
-void expect_same(const NamedTensors& got, const NamedTensors& want) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i) {
-    EXPECT_EQ(got[i].first, want[i].first);
-    expect_same(got[i].second, want[i].second, want[i].first);
-  }
-}
-
 void expect_same(const std::vector<Tensor>& got, const std::vector<Tensor>& want) {
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i) expect_same(got[i], want[i], "element " + std::to_string(i));

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fixtures/python_fixtures.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/io/safetensors.hpp"
@@ -24,6 +25,8 @@ using namespace strata;
 using namespace strata::io;
 
 namespace {
+
+using strata::testing::expect_same;
 
 class SafetensorsTest : public ::testing::Test {
  protected:
@@ -50,22 +53,6 @@ NamedTensors every_dtype() {
       {"bool", from_vector(std::vector<bool>{true, false, true, true})},
       {"scalar", from_vector(std::vector<float>{3.25f}, Shape{})},
   };
-}
-
-void expect_same(const Tensor& a, const Tensor& b, const std::string& name) {
-  SCOPED_TRACE(name);
-  ASSERT_EQ(a.dtype(), b.dtype());
-  ASSERT_EQ(a.shape(), b.shape());
-  const Tensor ca = a.contiguous(), cb = b.contiguous();
-  EXPECT_EQ(0, std::memcmp(ca.raw_data(), cb.raw_data(), ca.nbytes()));
-}
-
-void expect_same(const NamedTensors& got, const NamedTensors& want) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i) {
-    EXPECT_EQ(got[i].first, want[i].first);
-    expect_same(got[i].second, want[i].second, want[i].first);
-  }
 }
 
 // A file from a header given as text and `data` bytes.

@@ -54,6 +54,13 @@ inline void expect_same_as(const std::function<Tensor(const Tensor&)>& layer_fn,
 
 using strata::testing::expect_error;
 
+// Float64 cell weights drawn from [-bound, bound), so gradient checks can run on the layers.
+inline nn::CellInit uniform_cell_init64(uint64_t seed, double bound) {
+  auto gen = std::make_shared<Generator>(seed);
+  nn::Initializer u = [gen, bound](const Shape& s, Generator*) { return uniform(s, -bound, bound, kFloat64, gen.get()); };
+  return {u, u, u, false};
+}
+
 // autograd::gradcheck of a float64 function, as a gtest assertion.
 inline void expect_gradcheck(const std::function<Tensor(const std::vector<Tensor>&)>& f, std::vector<Tensor> inputs) {
   for (Tensor& t : inputs) t.requires_grad_();

@@ -8,12 +8,6 @@ namespace {
 
 using testing_nn::expect_error;
 
-nn::CellInit init64(uint64_t seed) {
-  auto gen = std::make_shared<Generator>(seed);
-  nn::Initializer u = [gen](const Shape& s, Generator*) { return uniform(s, -0.8, 0.8, kFloat64, gen.get()); };
-  return {u, u, u, false};
-}
-
 Tensor rand_seq(const Shape& s, uint64_t seed, DType dtype = kFloat32) {
   Generator gen(seed);
   return uniform(s, -1.0, 1.0, dtype, &gen);
@@ -73,7 +67,7 @@ void expect_layer_gradcheck(nn::Layer& layer, const std::function<Tensor(const s
 
 TEST(Recurrent, GradcheckOfAShortSequenceLayer) {
   for (nn::CellKind kind : {nn::CellKind::lstm, nn::CellKind::gru, nn::CellKind::simple}) {
-    nn::Recurrent layer(kind, 2, {.num_layers = 2, .init = init64(3)});
+    nn::Recurrent layer(kind, 2, {.num_layers = 2, .init = testing_nn::uniform_cell_init64(3, 0.8)});
     Tensor x = rand_seq({2, 3, 2}, 4, kFloat64), lengths = from_vector<int64_t>({3, 2});
     layer(x);
     expect_layer_gradcheck(

@@ -11,13 +11,6 @@ namespace {
 using testing_nn::expect_error;
 using testing_nn::expect_gradcheck;
 
-// Float64 weights in [-1, 1), so gradient checks can run on the layers themselves.
-nn::CellInit init64(uint64_t seed) {
-  auto gen = std::make_shared<Generator>(seed);
-  nn::Initializer u = [gen](const Shape& s, Generator*) { return uniform(s, -1.0, 1.0, kFloat64, gen.get()); };
-  return {u, u, u, false};
-}
-
 std::vector<double> values(const Tensor& t) { return t.contiguous().to_vector<double>(); }
 
 TEST(RecurrentCells, WeightShapesFollowKeras) {
@@ -49,7 +42,7 @@ TEST(RecurrentCells, WeightShapesFollowKeras) {
 TEST(RecurrentCells, GradcheckEveryKind) {
   Generator gen(3);
   for (nn::CellKind kind : {nn::CellKind::simple, nn::CellKind::lstm, nn::CellKind::gru}) {
-    nn::RNNCell cell(kind, 3, "", init64(10 + static_cast<int>(kind)));
+    nn::RNNCell cell(kind, 3, "", testing_nn::uniform_cell_init64(10 + static_cast<int>(kind), 1.0));
     Tensor x = uniform({2, 4}, -1.0, 1.0, kFloat64, &gen);
     cell(x);  // builds
     std::vector<Tensor> inputs{x, cell.kernel, cell.recurrent_kernel, cell.bias};

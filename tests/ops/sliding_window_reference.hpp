@@ -20,6 +20,14 @@ namespace strata::testing {
 
 using Dims = std::vector<int64_t>;
 
+// The shape [n, spatial..., c].
+inline Shape nhwc(int64_t n, const Dims& spatial, int64_t c) {
+  Shape s{n};
+  for (int64_t v : spatial) s.push_back(v);
+  s.push_back(c);
+  return s;
+}
+
 // One sliding window per spatial axis.
 struct RefWindow {
   Dims in, kernel, stride, dilation, pad_before, out;

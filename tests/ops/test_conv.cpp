@@ -7,6 +7,7 @@ namespace strata {
 namespace {
 
 using testing::Dims;
+using testing::nhwc;
 using testing::RefWindow;
 
 Tensor conv_n(const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& o) {
@@ -33,13 +34,6 @@ struct ConvCase {
   int64_t groups = 1;
   bool bias = true;
 };
-
-Shape nhwc(int64_t n, const Dims& spatial, int64_t c) {
-  Shape s{n};
-  for (int64_t v : spatial) s.push_back(v);
-  s.push_back(c);
-  return s;
-}
 
 // Weights [k..., i, o].
 Shape kio(const Dims& kernel, int64_t i, int64_t o) {

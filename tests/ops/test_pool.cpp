@@ -7,6 +7,7 @@ namespace strata {
 namespace {
 
 using testing::Dims;
+using testing::nhwc;
 using testing::RefWindow;
 
 Tensor pool_n(bool max, const Tensor& x, const SpatialSizes& k, const PoolOptions& o) {
@@ -15,13 +16,6 @@ Tensor pool_n(bool max, const Tensor& x, const SpatialSizes& k, const PoolOption
     case 4: return max ? max_pool2d(x, k, o) : avg_pool2d(x, k, o);
     default: return max ? max_pool3d(x, k, o) : avg_pool3d(x, k, o);
   }
-}
-
-Shape nhwc(int64_t n, const Dims& spatial, int64_t c) {
-  Shape s{n};
-  for (int64_t v : spatial) s.push_back(v);
-  s.push_back(c);
-  return s;
 }
 
 // Both max and average pooling of one random input against the loops.

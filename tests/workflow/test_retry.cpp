@@ -24,18 +24,18 @@ using RetryTest = HubTest;
 INSTANTIATE_TEST_SUITE_P(Backends, RetryTest, ::testing::Values("sqlite", "postgres"),
                          [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
 
-const std::vector<std::string> kKinds = {"k"};
+const std::vector<std::string> kRetryKinds = {"k"};
 
 // Leases the next task, which must be `id`, and fails it.
 Lease fail_next(Queue& q, int64_t id, const std::string& error, bool permanent = false) {
-  auto l = q.lease("w", kKinds, {}, 30);
+  auto l = q.lease("w", kRetryKinds, {}, 30);
   EXPECT_TRUE(l && l->task.id == id) << "expected task " << id;
   q.fail(*l, error, "tail of " + error, permanent);
   return *l;
 }
 
 void complete_next(Queue& q, int64_t id) {
-  auto l = q.lease("w", kKinds, {}, 30);
+  auto l = q.lease("w", kRetryKinds, {}, 30);
   ASSERT_TRUE(l && l->task.id == id) << "expected task " << id;
   ASSERT_TRUE(q.complete(*l, "{}"));
 }
@@ -84,13 +84,13 @@ TEST_P(RetryTest, FailedTaskRunsAgainWithItsCancelledDependentsKeepingHistory) {
   EXPECT_NE(child_runs[0].error.find("failed: boom 2"), std::string::npos) << child_runs[0].error;
 
   EXPECT_FALSE(q.complete(stale, "{}")) << "the earlier run's attempt stays fenced off";
-  auto again = q.lease("w", kKinds, {}, 30);
+  auto again = q.lease("w", kRetryKinds, {}, 30);
   ASSERT_TRUE(again && again->task.id == root);
   EXPECT_EQ(again->attempt, 3);
   ASSERT_TRUE(q.complete(*again, "{}"));
   complete_next(q, child);
   complete_next(q, grandchild);
-  EXPECT_FALSE(q.lease("w", kKinds, {}, 30));
+  EXPECT_FALSE(q.lease("w", kRetryKinds, {}, 30));
 
   // Everything failed in the plan: the sibling, and now the joint task with it.
   EXPECT_EQ(q.retry(p.plan_id), (std::vector<int64_t>{sibling, joint}));
