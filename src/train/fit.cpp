@@ -4,15 +4,18 @@
 #include <cmath>
 #include <memory>
 #include <set>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/error.hpp"
+#include "strata/core/factory.hpp"
 #include "strata/nn/eval_scope.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/elementwise.hpp"
+#include "strata/ops/indexing.hpp"
 #include "strata/ops/loss.hpp"
+#include "strata/ops/reduce.hpp"
 #include "strata/optim/clip.hpp"
 #include "strata/optim/optimizer.hpp"
 #include "strata/train/process_group.hpp"
@@ -43,6 +46,21 @@ class AttachedCallbacks {
 LossFn or_default(const LossFn& loss_fn) {
   if (loss_fn) return loss_fn;
   return [](const Tensor& outputs, const Tensor& targets) { return cross_entropy(outputs, targets); };
+}
+
+// The default loss under class_weight: each row's cross-entropy times its class's weight, then
+// the mean over the batch's rows (Keras's sum_over_batch_size, which divides by the rows, not by
+// the weights' sum).
+LossFn class_weighted_cross_entropy(const std::vector<double>& class_weight) {
+  for (double w : class_weight)
+    STRATA_CHECK(std::isfinite(w) && w >= 0, "fit: class_weight must hold finite weights >= 0, got ", w);
+  const Tensor weights = from_vector(class_weight);
+  return [weights](const Tensor& outputs, const Tensor& targets) {
+    STRATA_CHECK(targets.dtype() == kInt64 && targets.dim() == 1, "fit: class_weight needs int64 class ids [N] ",
+                 "as targets, got ", dtype_name(targets.dtype()), " ", targets.shape().str());
+    const Tensor per_row = cross_entropy(outputs, targets, Reduction::none);
+    return mean(per_row * cast(index_select(weights, 0, targets), per_row.dtype()));
+  };
 }
 
 Tensor scalar_loss(const LossFn& loss_fn, const Tensor& outputs, const Tensor& targets, const char* who) {
@@ -238,6 +256,9 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
     std::tie(train, validation) = train_data.split_tail(options.validation_split);
   }
   const LossFn loss = or_default(loss_fn);
+  STRATA_CHECK(options.class_weight.empty() || !loss_fn, "fit: class_weight weighs the default loss; with a loss ",
+               "function of your own, weigh its rows there");
+  const LossFn training_loss = options.class_weight.empty() ? loss : class_weighted_cross_entropy(options.class_weight);
   const MetricList& metrics = options.metrics;
   ProcessGroup* group = process_group_of(model);
   const bool rank_zero = group == nullptr || group->rank() == 0;
@@ -302,7 +323,7 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
         if (!slice) continue;
         const Tensor &x = slice->x, &y = slice->y;
         const Tensor outputs = model(x);
-        const Tensor batch_loss = scalar_loss(loss, outputs, y, "fit");
+        const Tensor batch_loss = scalar_loss(training_loss, outputs, y, "fit");
         {
           // All but the step's last pass leave their gradients local: the step communicates once.
           std::unique_ptr<LocalAccumulation> local;

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "strata/core/tensor.hpp"
 #include "strata/data/dataset.hpp"
@@ -95,6 +96,11 @@ struct FitOptions {
   // is at most this (optim::clip_grad_norm; Keras's global_clipnorm, Lightning's
   // gradient_clip_val). Under accumulation, the step's summed gradient is what is clipped.
   double clip_grad_norm = 0;
+  // Keras's class_weight: with the default loss and int64 class ids as targets, each training
+  // row's cross-entropy is multiplied by class_weight[its class] before the mean over the batch
+  // (an under-represented class can weigh more). Empty: every class weighs 1. Validation and
+  // evaluate are not weighted.
+  std::vector<double> class_weight;
   bool shuffle = true;
   uint64_t seed = 0;  // epoch e is shuffled with seed + e: the same run gives the same batches
   // Run on every training batch and on the validation data; names must differ.
