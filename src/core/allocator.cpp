@@ -44,6 +44,11 @@ Cache& cache() {
   return *c;
 }
 
+// Made while the library loads, before main can start a thread: a fork while another thread is
+// inside the first cache() call would leave the child waiting for good on the static's guard
+// (seen once under ASan in Hdf5ReaderProcess.ForkingWhileAnotherThreadAllocatesDoesNotHang).
+[[maybe_unused]] const Cache& cache_made_at_load = cache();
+
 }  // namespace
 
 void* CpuAllocator::allocate(size_t nbytes) {

@@ -122,10 +122,15 @@ TEST(Hdf5ReaderProcess, AParentThatStopsReadingLeavesNoChildBehind) {
   EXPECT_TRUE(has_no_children());
 }
 
-// Forking while another thread holds Strata's allocator lock would leave the child's allocator
-// locked: the lock is held across the fork instead (src/core/allocator.cpp).
+// Forking while another thread holds Strata's allocator lock, or is making the allocator, would
+// leave the child's allocator locked: the lock is held across the fork instead, and the
+// allocator is made when the library loads (src/core/allocator.cpp).
 TEST(Hdf5ReaderProcess, ForkingWhileAnotherThreadAllocatesDoesNotHang) {
   ::alarm(120);  // a hung child hangs this test: end it (without the fix it hangs within seconds)
+  // The lazily made statics on zeros' path (the dispatch tables) are made before any fork: a
+  // fork during their very first use on the other thread would hang the child on their guard.
+  // The allocator's own static is made at load for that reason; this test is about its lock.
+  const Tensor warm = zeros({64});
   std::atomic<bool> stop{false};
   std::thread allocating([&] {
     while (!stop) {
@@ -135,6 +140,7 @@ TEST(Hdf5ReaderProcess, ForkingWhileAnotherThreadAllocatesDoesNotHang) {
   });
   for (int i = 0; i < 300; ++i)
     EXPECT_EQ(run_child([](const io::ByteSink& sink) {
+                ::alarm(60);  // the parent's alarm is not inherited: a hung child must end too
                 const Tensor t = zeros({16});
                 sink("ok", 2);
               }),
