@@ -1,7 +1,9 @@
 // Shared by the train tests: a small separable problem (two Gaussian blobs in the plane), a
-// small classifier for it, built so that an optimizer can be made from its weights, and a way
-// to start two classifiers from the same weights.
+// small classifier for it, built so that an optimizer can be made from its weights, and ways to
+// start two classifiers from the same weights and to compare where they end.
 #pragma once
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -41,6 +43,16 @@ inline void copy_weights(const nn::Layer& from, nn::Layer& to) {
   const auto src = from.all_weights(), dst = to.all_weights();
   STRATA_CHECK(src.size() == dst.size(), "copy_weights: different architectures");
   for (size_t i = 0; i < src.size(); ++i) std::memcpy(dst[i].raw_data(), src[i].raw_data(), src[i].nbytes());
+}
+
+// Every weight of `got` within `tolerance` of `want`'s, naming the first that is not.
+inline void expect_weights_near(const nn::Layer& got, const nn::Layer& want, double tolerance) {
+  const auto g = got.all_weights(), w = want.all_weights();
+  ASSERT_EQ(g.size(), w.size());
+  for (size_t i = 0; i < g.size(); ++i) {
+    const auto gv = g[i].to_vector<double>(), wv = w[i].to_vector<double>();
+    for (size_t k = 0; k < gv.size(); ++k) ASSERT_NEAR(gv[k], wv[k], tolerance) << "weight " << i << "[" << k << "]";
+  }
 }
 
 }  // namespace strata::train::testing

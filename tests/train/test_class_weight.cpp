@@ -16,6 +16,7 @@ namespace strata::train {
 namespace {
 
 using testing::copy_weights;
+using testing::expect_weights_near;
 using testing::make_blobs;
 using testing::make_classifier;
 
@@ -29,19 +30,11 @@ std::unique_ptr<nn::Sequential> one_step(const nn::Layer& start, const Tensor& x
   return net;
 }
 
-void expect_near_weights(const nn::Layer& got, const nn::Layer& want) {
-  const auto g = got.all_weights(), w = want.all_weights();
-  for (size_t i = 0; i < g.size(); ++i) {
-    const auto gv = g[i].to_vector<double>(), wv = w[i].to_vector<double>();
-    for (size_t k = 0; k < gv.size(); ++k) ASSERT_NEAR(gv[k], wv[k], 1e-6) << "weight " << i << "[" << k << "]";
-  }
-}
-
 TEST(ClassWeightTest, EqualWeightsScaleTheStep) {
   const auto blobs = make_blobs(32, 31);
   manual_seed(11);
   const auto start = make_classifier();
-  expect_near_weights(*one_step(*start, blobs.x, blobs.y, 0.1, {2, 2}), *one_step(*start, blobs.x, blobs.y, 0.2));
+  expect_weights_near(*one_step(*start, blobs.x, blobs.y, 0.1, {2, 2}), *one_step(*start, blobs.x, blobs.y, 0.2), 1e-6);
 }
 
 // Weights {1, 0}: only class 0's rows pull, and the mean still divides by all n rows, so the step
@@ -58,8 +51,9 @@ TEST(ClassWeightTest, AClassOfWeightZeroDoesNotPull) {
   ASSERT_LT(class0.size(), 35u);
   const Tensor rows = from_vector(class0);
   const double share = static_cast<double>(class0.size()) / 40;
-  expect_near_weights(*one_step(*start, blobs.x, blobs.y, 0.1, {1, 0}),
-                      *one_step(*start, index_select(blobs.x, 0, rows), index_select(blobs.y, 0, rows), 0.1 * share));
+  expect_weights_near(*one_step(*start, blobs.x, blobs.y, 0.1, {1, 0}),
+                      *one_step(*start, index_select(blobs.x, 0, rows), index_select(blobs.y, 0, rows), 0.1 * share),
+                      1e-6);
 }
 
 TEST(ClassWeightTest, RefusesWhatItCannotWeigh) {

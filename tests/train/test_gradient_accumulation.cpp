@@ -13,17 +13,9 @@ namespace strata::train {
 namespace {
 
 using testing::copy_weights;
+using testing::expect_weights_near;
 using testing::make_blobs;
 using testing::make_classifier;
-
-void expect_same_weights(const nn::Layer& got, const nn::Layer& want, double tolerance) {
-  const auto g = got.all_weights(), w = want.all_weights();
-  ASSERT_EQ(g.size(), w.size());
-  for (size_t i = 0; i < g.size(); ++i) {
-    const auto gv = g[i].to_vector<double>(), wv = w[i].to_vector<double>();
-    for (size_t k = 0; k < gv.size(); ++k) ASSERT_NEAR(gv[k], wv[k], tolerance) << "weight " << i << "[" << k << "]";
-  }
-}
 
 // 100 rows, shuffled: batches of 8 in groups of 4 take the rows that batches of 32 take (both
 // read one permutation in order), the last group 4 rows. SGD with momentum, so that a gradient
@@ -43,7 +35,7 @@ TEST(GradientAccumulationTest, GroupsOfBatchesStepLikeOneBatchOfTheirRows) {
     return net;
   };
   const auto reference = trained(32, 1);
-  expect_same_weights(*trained(8, 4), *reference, 1e-5);
+  expect_weights_near(*trained(8, 4), *reference, 1e-5);
   // The same batches of 8 stepped one by one end elsewhere: the check above can fail.
   EXPECT_NE(trained(8, 1)->all_weights()[0].to_vector<float>(), reference->all_weights()[0].to_vector<float>());
 }
