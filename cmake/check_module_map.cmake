@@ -10,7 +10,7 @@ endif()
 
 set(violations 0)
 foreach(module ${STRATA_MODULES})
-  file(GLOB_RECURSE files ${ROOT}/src/${module}/*.cpp ${ROOT}/src/${module}/*.hpp
+  file(GLOB_RECURSE files ${ROOT}/src/${module}/*.cpp ${ROOT}/src/${module}/*.cu ${ROOT}/src/${module}/*.hpp
        ${ROOT}/include/strata/${module}/*.hpp)
   foreach(file ${files})
     file(STRINGS ${file} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")

@@ -14,6 +14,12 @@ else()
   set(STRATA_SOVERSION ${PROJECT_VERSION_MAJOR})
 endif()
 set_target_properties(strata strata_dist PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${STRATA_SOVERSION})
+# libstrata loads the CUDA backend by its soname, from its own folder (docs/cuda.md).
+if(TARGET strata_cuda)
+  set_target_properties(strata_cuda PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${STRATA_SOVERSION})
+endif()
+set_source_files_properties(${PROJECT_SOURCE_DIR}/src/core/device_memory.cpp PROPERTIES
+  COMPILE_DEFINITIONS STRATA_CUDA_LIBRARY="libstrata_cuda.so.${STRATA_SOVERSION}")
 set_target_properties(strata_dist PROPERTIES EXPORT_NAME dist)
 # What an installed user compiles with: the headers' folder and C++20 (the headers use it).
 target_include_directories(strata INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)

@@ -33,6 +33,9 @@ strata_module(core EXCEPTIONS autograd)
 strata_module(dispatch USES core)
 strata_module(kernels/cpu USES core dispatch)
 strata_module(kernels/meta USES core dispatch)
+# kernels/cuda: the CUDA backend, its own library, libstrata_cuda (the only one linking the CUDA
+# runtime), which libstrata loads when a CUDA device is first asked for (docs/cuda.md).
+strata_module(kernels/cuda USES core dispatch)
 # autograd: gradcheck and Tensor::retain_grad are tools on top of the graph that use ops.
 strata_module(autograd USES core PRIVATE dispatch EXCEPTIONS ops)
 strata_module(ops USES autograd PRIVATE dispatch)
@@ -49,7 +52,7 @@ strata_module(serve USES nn train hub io workflow)
 # dist: data-parallel training on MPI. Its own library, libstrata_dist (the only one linking MPI),
 # so programs that train on one process link neither it nor MPI (docs/distributed.md).
 strata_module(dist USES train)
-set(STRATA_OWN_LIBRARY_MODULES dist)
+set(STRATA_OWN_LIBRARY_MODULES kernels/cuda dist)
 # rl: environments, returns and replay buffers, on nn/optim/train for the agents (docs/rl.md).
 strata_module(rl USES train)
 # onnx: static models to and from ONNX graphs, on Debian's libonnx proto library (docs/interop.md);

@@ -1,7 +1,8 @@
 // A small CNN trained on Fashion-MNIST, written PyTorch-style with nn::Module: layers are plain
 // members (no input sizes, no registration), train::fit trains it with Adam, and
 // the run's metrics and the trained model go into the embedded hub (SQLite, ./strata.db).
-// `make run` runs this; `strata_train_fashion_mnist_cnn [epochs] [hub path]`. Exits non-zero below 91%.
+// `make run` runs this; `strata_train_fashion_mnist_cnn [epochs] [hub path] [cpu|cuda]`. Exits non-zero
+// below 91%.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -16,6 +17,7 @@ using namespace strata;
 int main(int argc, char** argv) {
   const int64_t epochs = argc > 1 ? std::stoll(argv[1]) : 10;
   const std::string hub_path = argc > 2 ? argv[2] : "strata.db";
+  const Device device = Device::parse(argc > 3 ? argv[3] : "cpu");  // cuda: train on the GPU (docs/cuda.md)
   manual_seed(7);
 
   const data::FashionMnist ds = data::load_fashion_mnist();
@@ -24,7 +26,8 @@ int main(int argc, char** argv) {
   const Tensor x_test = images(ds.test_images), y_test = cast(ds.test_labels, kInt64);
 
   FashionMnistCnn net;
-  net(x_train.narrow(0, 0, 1));  // one call builds every weight, so the optimizer can see them
+  net.to(device);  // fit and evaluate copy each batch there
+  net(x_train.narrow(0, 0, 1).to(device));  // one call builds every weight, so the optimizer can see them
   std::printf("%s", net.summary().c_str());
   optim::Adam adam(net.trainable_weights(), {.lr = 1e-3});
 
@@ -42,6 +45,7 @@ int main(int argc, char** argv) {
   // A new version of the model, saved whole (architecture and weights) so that `strata serve` can
   // rebuild it; find_top_model("fashion_mnist_cnn", "accuracy") finds the best.
   nn::Model servable = fashion_mnist_cnn_static();
+  net.to(kCPU);
   nn::assign_weights(servable, net.all_weights());
   const int64_t version = train::save_model(store, "fashion_mnist_cnn", servable,
                                             {.metrics = {{"accuracy", test_accuracy}}, .run_id = logger->run_id()});

@@ -1,6 +1,7 @@
 #include "strata/core/storage.hpp"
 
 #include "strata/core/allocator.hpp"
+#include "strata/core/error.hpp"
 
 namespace strata {
 
@@ -12,6 +13,16 @@ std::string Device::str() const {
     case DeviceType::Custom: return "custom:" + std::to_string(index);
   }
   return "unknown";
+}
+
+Device Device::parse(const std::string& text) {
+  if (text == "cpu") return kCPU;
+  if (text == "meta") return kMeta;
+  if (text == "cuda") return kCUDA;
+  if (text.rfind("cuda:", 0) == 0 && text.size() > 5 && text.size() <= 9 &&
+      text.find_first_not_of("0123456789", 5) == std::string::npos)
+    return Device{DeviceType::CUDA, std::stoi(text.substr(5))};
+  throw Error("unknown device '" + text + "': expected cpu, cuda, cuda:N or meta");
 }
 
 Storage::Storage(size_t nbytes, Device device)

@@ -1,5 +1,5 @@
 // Result shapes and dtypes that every backend's kernels of a family agree on (the meta backend
-// computes nothing else).
+// computes nothing else), and the checks and edge cases they share.
 #include "strata/dispatch/elementwise.hpp"
 #include "strata/dispatch/reduce.hpp"
 
@@ -25,6 +25,20 @@ void check_inplace(BinaryOp op, const Shape& target, const Shape& src) {
 void check_copy_shape(const Shape& dst, const Shape& src) {
   const Shape shape = broadcast_shapes(dst, src, "copy");
   STRATA_CHECK(shape == dst, "copy: cannot write a tensor of shape ", src.str(), " into one of shape ", dst.str());
+}
+
+bool reduce_empty_range(ReduceOp op, const Shape& x_shape, int64_t reduced_count, Tensor& out) {
+  if (reduced_count > 0) return false;
+  STRATA_CHECK(op == ReduceOp::sum || op == ReduceOp::prod, "max/min: cannot reduce an empty axis (shape ",
+               x_shape.str(), ")");
+  fill(out, op == ReduceOp::sum ? 0 : 1);
+  return true;
+}
+
+Tensor copy_as(const Tensor& x, DType dtype) {
+  Tensor out = Tensor::empty(x.shape(), dtype, x.device());
+  copy_into(out, x);
+  return out;
 }
 
 DType reduced_dtype(ReduceOp op, DType x) {

@@ -107,12 +107,20 @@ bool trains_on(int64_t batch_rows, const ProcessGroup* group) {
 
 using Batch = std::pair<Tensor, Tensor>;
 
+// A batch moved to the model's device (Lightning's transfer to the module's device), so a model
+// moved with to(kCUDA) trains and evaluates on host data; no copy when it is already there.
+Batch on_device(const Batch& batch, Device device) {
+  const auto& [x, y] = batch;
+  return {x.to(device), y.defined() ? y.to(device) : y};
+}
+
 // The training batches, epoch by epoch. Without steps_per_epoch each epoch is a fresh pass
 // (shuffled with seed + epoch). With it, one pass goes on from epoch to epoch: data of known size
 // starts a new pass when one ends; the end of a stream is the end of the training data.
 class TrainingBatches {
  public:
-  TrainingBatches(const Data& data, const FitOptions& options) : data_(data), options_(options) {}
+  TrainingBatches(const Data& data, const FitOptions& options, Device device)
+      : data_(data), options_(options), device_(device) {}
 
   // Starts `epoch` and returns how many batches it will have (-1: not known, a stream's pass).
   int64_t begin_epoch(int64_t epoch) {
@@ -134,7 +142,7 @@ class TrainingBatches {
       return std::nullopt;
     }
     ++taken_;
-    return batch;
+    return on_device(*batch, device_);
   }
   // The data ended before an epoch's steps_per_epoch batches.
   bool ran_out() const { return ran_out_; }
@@ -147,6 +155,7 @@ class TrainingBatches {
 
   const Data& data_;
   const FitOptions& options_;
+  Device device_;
   std::optional<Data::Batches> pass_;
   int64_t epoch_ = 0, taken_ = 0;
   bool ran_out_ = false;
@@ -208,7 +217,7 @@ Logs evaluate(nn::Layer& model, const LossFn& loss_fn, const Data& data, int64_t
   for (const auto& m : metrics) m->reset();
   Data::Batches batches = data.batches(batch_size);
   while (const std::optional<Batch> batch = batches.next()) {
-    const auto& [x, y] = *batch;
+    const auto [x, y] = on_device(*batch, model.device());
     const Tensor outputs = model(x);
     loss_mean.update(scalar_loss(loss, outputs, y, "evaluate").item_double(), static_cast<double>(rows(x)));
     for (const auto& m : metrics) m->update(outputs, y);
@@ -230,7 +239,7 @@ Tensor predict(nn::Layer& model, const Tensor& x, int64_t batch_size) {
   NoGradGuard no_grad;
   std::vector<Tensor> outputs;
   for (int64_t start = 0; start < x.size(0); start += batch_size)
-    outputs.push_back(model(x.narrow(0, start, std::min(batch_size, x.size(0) - start))));
+    outputs.push_back(model(x.narrow(0, start, std::min(batch_size, x.size(0) - start)).to(model.device())));
   return outputs.size() == 1 ? outputs[0] : concat(outputs, 0);
 }
 
@@ -278,7 +287,7 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
   state.steps_per_epoch = options.steps_per_epoch > 0 ? options.steps_per_epoch : known_batches;
   state.global_step = options.initial_epoch * state.steps_per_epoch;
   AttachedCallbacks callbacks(active_callbacks, &state);
-  TrainingBatches training_batches(train, options);
+  TrainingBatches training_batches(train, options, model.device());
   const auto say_ran_out = [&](int64_t epoch, int64_t batches_done) {
     if (rank_zero)
       *options.out << "fit: the training data ran out after " << batches_done << " of epoch " << epoch + 1

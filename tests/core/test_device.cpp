@@ -15,6 +15,13 @@ TEST(DeviceTest, NamesSayTypeAndIndex) {
   EXPECT_EQ((Device{DeviceType::Custom, 2}.str()), "custom:2");
 }
 
+TEST(DeviceTest, ParsesWhatStrWrites) {
+  for (const Device d : {kCPU, kMeta, kCUDA, Device{DeviceType::CUDA, 12}}) EXPECT_EQ(Device::parse(d.str()), d);
+  EXPECT_EQ(Device::parse("cuda"), kCUDA);
+  for (const char* bad : {"gpu", "cuda:", "cuda:x", "cuda:-1", "cuda:99999999", "CPU", ""})
+    testing::expect_error([&] { Device::parse(bad); }, {"unknown device", "expected cpu, cuda, cuda:N or meta"});
+}
+
 TEST(DeviceTest, ADeviceWithoutMemoryIsRefusedByName) {
   testing::expect_error([] { Tensor::empty({2}, kFloat32, Device{DeviceType::CUDA, 3}); }, {"cuda:3", "not available"});
 }

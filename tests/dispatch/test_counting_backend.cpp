@@ -5,7 +5,8 @@
 #include <set>
 
 #include "dispatch/counting_backend.hpp"
-#include "ops/conformance.hpp"
+#include "dispatch/device_training.hpp"
+#include "ops/conformance_runs.hpp"
 #include "strata/strata.hpp"
 
 namespace strata::testing {
@@ -18,37 +19,6 @@ class CountingBackendTest : public ::testing::Test {
     CountingBackend::calls().clear();
   }
 };
-
-std::vector<Tensor> leaves_on(const std::vector<Tensor>& inputs, Device device) {
-  std::vector<Tensor> out;
-  for (const Tensor& t : inputs) {
-    Tensor leaf = t.detach().to(device);
-    if (is_floating(leaf.dtype())) leaf.requires_grad_();
-    out.push_back(leaf);
-  }
-  return out;
-}
-
-// The case's output and the gradients of sum(output * weights) on `device`, brought to the host.
-struct CaseRun {
-  std::vector<double> output;
-  std::vector<std::vector<double>> grads;
-};
-CaseRun run_case(const OpCase& c, Device device) {
-  std::vector<Tensor> in = leaves_on(c.inputs, device);
-  Tensor y = c.fn(in);
-  EXPECT_EQ(y.device(), device) << c.op << " " << c.label;
-  CaseRun run{y.to_vector<double>(), {}};
-  if (!is_floating(y.dtype()) || !y.requires_grad()) return run;
-  Generator wgen(99);
-  const Tensor weights = uniform(y.shape(), 0.5, 1.5, {y.dtype(), device}, &wgen);
-  sum(y * weights).backward();
-  for (const Tensor& t : in) {
-    EXPECT_TRUE(!t.grad().defined() || t.grad().device() == device) << c.op << " " << c.label;
-    run.grads.push_back(t.grad().defined() ? t.grad().to_vector<double>() : std::vector<double>());
-  }
-  return run;
-}
 
 TEST_F(CountingBackendTest, RunsTheConformanceTableWithTheCpusResults) {
   Generator gen(1234);
@@ -79,44 +49,13 @@ TEST_F(CountingBackendTest, RunsTheConformanceTableWithTheCpusResults) {
     EXPECT_GT(CountingBackend::calls()[family], 0) << family;
 }
 
-// Three Adam steps of a small classifier from the same initial weights.
-std::vector<std::vector<float>> train(Device device, bool move_after_first_step) {
-  manual_seed(7);
-  nn::Dense hidden(8, nn::relu), out(3);
-  const Tensor x = randn({16, 5}).to(device == kCPU || move_after_first_step ? kCPU : device);
-  const Tensor y = randint(0, 3, {16}).to(x.device());
-  hidden.to(x.device());
-  out.to(x.device());
-  out(hidden(x));  // builds the weights where the layers are
-  std::vector<Tensor> params = hidden.trainable_weights();
-  for (const Tensor& w : out.trainable_weights()) params.push_back(w);
-  optim::Adam adam(params, {.lr = 0.05});
-  Tensor xs = x, ys = y;
-  for (int step = 0; step < 3; ++step) {
-    if (step == 1 && move_after_first_step) {
-      hidden.to(device);
-      out.to(device);
-      xs = x.to(device), ys = y.to(device);
-    }
-    adam.zero_grad();
-    cross_entropy(out(hidden(xs)), ys).backward();
-    adam.step();
-  }
-  std::vector<std::vector<float>> values;
-  for (const Tensor& w : params) {
-    EXPECT_EQ(w.device(), device);
-    values.push_back(w.to_vector<float>());
-  }
-  return values;
-}
-
 TEST_F(CountingBackendTest, TrainsAsTheCpuDoes) {
-  const auto on_cpu = train(kCPU, false);
-  EXPECT_EQ(train(kCounting, false), on_cpu);
+  const auto on_cpu = adam_steps_on(kCPU, false);
+  EXPECT_EQ(adam_steps_on(kCounting, false), on_cpu);
   EXPECT_GT(CountingBackend::calls()["adam_step"], 0);
   EXPECT_GT(CountingBackend::calls()["cross_entropy_backward"], 0);
   // Moving a model between steps takes its weights, gradients and optimizer state along.
-  EXPECT_EQ(train(kCounting, true), on_cpu);
+  EXPECT_EQ(adam_steps_on(kCounting, true), on_cpu);
 }
 
 TEST_F(CountingBackendTest, HostReadsCopyThroughTheAllocatorWhenTheHostCannotRead) {

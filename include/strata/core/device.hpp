@@ -19,9 +19,12 @@ struct Device {
   bool operator==(const Device& o) const { return type == o.type && index == o.index; }
   bool operator!=(const Device& o) const { return !(*this == o); }
   std::string str() const;
+  // "cpu", "cuda", "cuda:N" or "meta", as str() writes them; anything else raises strata::Error.
+  static Device parse(const std::string& text);
 };
 
 inline const Device kCPU{DeviceType::CPU, 0};
 inline const Device kMeta{DeviceType::Meta, 0};
+inline const Device kCUDA{DeviceType::CUDA, 0};  // available when device_available(DeviceType::CUDA)
 
 }  // namespace strata

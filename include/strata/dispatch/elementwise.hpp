@@ -25,6 +25,9 @@ bool is_comparison(BinaryOp op);
 // the target's shape; so does a copy.
 void check_inplace(BinaryOp op, const Shape& target, const Shape& src);
 void check_copy_shape(const Shape& dst, const Shape& src);
+// A new contiguous tensor on x's device with x's values converted to `dtype`, through the
+// copy_into stub: every backend's contiguous_copy and cast.
+Tensor copy_as(const Tensor& x, DType dtype);
 
 // y = op(x, a, b). Integer inputs are accepted by the ops that make sense on them (neg, abs,
 // sign, square, relu, clamp, logical_not); others need float32/float64. logical_not gives bool.

@@ -12,6 +12,10 @@ enum class ReduceOp { sum, prod, max, min };
 Shape reduced_shape(const Shape& shape, const std::vector<bool>& mask, bool keepdim);
 // The result dtype: sum and prod of integers and bools give int64, all else keeps x's dtype.
 DType reduced_dtype(ReduceOp op, DType x);
+// What every backend's `reduce` does when each output reduces `reduced_count` == 0 elements: sum
+// gives 0 and prod 1 (written into `out` through the fill stub), max and min raise naming
+// x_shape. Returns whether it wrote `out` (false when reduced_count > 0).
+bool reduce_empty_range(ReduceOp op, const Shape& x_shape, int64_t reduced_count, Tensor& out);
 
 // Reduces the axes where mask[d] is true.
 extern Stub<Tensor(ReduceOp op, const Tensor& x, const std::vector<bool>& mask, bool keepdim)> reduce;

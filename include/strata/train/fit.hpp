@@ -113,6 +113,8 @@ struct FitOptions {
 // Per epoch: train() mode, minibatches (shuffled), zero_grad / backward / step on each (or on
 // each group of gradient_accumulation_steps), a progress bar with the running loss and metrics,
 // then the validation data evaluated in eval() mode without autograd. Returns every epoch's logs.
+// Batches are copied to the model's device (model.to(kCUDA) first to train on a GPU), as are
+// evaluate's and predict's; predict's outputs stay there.
 // A data-parallel model (a train::ProcessGroup, e.g. dist::DataParallel): each process trains on
 // its slice of every batch, logs are averaged, and only rank 0 prints and runs rank_zero_only()
 // callbacks (train/process_group.hpp).

@@ -279,17 +279,9 @@ void copy_into(Tensor& dst, const Tensor& src) {
   });
 }
 
-Tensor contiguous_copy(const Tensor& x) {
-  Tensor out = Tensor::empty(x.shape(), x.dtype(), x.device());
-  copy_into(out, x);
-  return out;
-}
+Tensor contiguous_copy(const Tensor& x) { return dispatch::copy_as(x, x.dtype()); }
 
-Tensor cast(const Tensor& x, DType dtype) {
-  Tensor out = Tensor::empty(x.shape(), dtype, x.device());
-  copy_into(out, x);
-  return out;
-}
+Tensor cast(const Tensor& x, DType dtype) { return dispatch::copy_as(x, dtype); }
 
 void fill(Tensor& t, double value) {
   dispatch_all(t.dtype(), [&](auto tag) {

@@ -167,13 +167,7 @@ Tensor reduce(ReduceOp op, const Tensor& x, const std::vector<bool>& mask, bool 
                              x.device());
   int64_t A, R, B;
   Tensor xc = arrange(x, mask, A, R, B);
-  if (R == 0) {
-    STRATA_CHECK(op == ReduceOp::sum || op == ReduceOp::prod, "max/min: cannot reduce an empty axis (shape ",
-                 x.shape().str(), ")");
-    fill(out, op == ReduceOp::sum ? 0 : 1);
-    return out;
-  }
-  if (out.numel() == 0) return out;
+  if (dispatch::reduce_empty_range(op, x.shape(), R, out) || out.numel() == 0) return out;
   dispatch_all(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (out.dtype() != x.dtype()) reduce_arb<T, int64_t>(op, static_cast<const T*>(xc.raw_data()), out.data<int64_t>(), A, R, B);

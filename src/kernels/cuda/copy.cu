@@ -1,0 +1,49 @@
+// Copies, casts and fills: one thread per element of the destination, each reading its source
+// element through the broadcast Indexer.
+#include "kernels/cuda/convert.hpp"
+#include "kernels/cuda/elementwise.hpp"
+#include "kernels/cuda/indexer.hpp"
+
+namespace strata::kernels::cuda {
+inline namespace STRATA_CUDA_BUILD {
+namespace detail {
+
+template <class O, class I>
+void copy_typed(Tensor& dst, const Tensor& src) {
+  O* out = dst.data<O>();
+  const I* in = src.data<I>();
+  const Indexer to = indexer_of(dst), from = broadcast_indexer(src, dst.shape());
+  for_each_index(dst.numel(), "copy_into", [=] STRATA_HD(int64_t i) { out[to(i)] = convert<O, I>(in[from(i)]); });
+}
+
+template <class T>
+void fill_typed(Tensor& t, T value) {
+  T* out = t.data<T>();
+  const Indexer at = indexer_of(t);
+  for_each_index(t.numel(), "fill", [=] STRATA_HD(int64_t i) { out[at(i)] = value; });
+}
+
+}  // namespace detail
+
+void copy_into(Tensor& dst, const Tensor& src) {
+  dispatch::check_copy_shape(dst.shape(), src.shape());
+  dispatch_all(dst.dtype(), [&](auto out_tag) {
+    dispatch_all(src.dtype(), [&](auto in_tag) {
+      detail::copy_typed<typename decltype(out_tag)::type, typename decltype(in_tag)::type>(dst, src);
+    });
+  });
+}
+
+Tensor contiguous_copy(const Tensor& x) { return dispatch::copy_as(x, x.dtype()); }
+
+Tensor cast(const Tensor& x, DType dtype) { return dispatch::copy_as(x, dtype); }
+
+void fill(Tensor& t, double value) {
+  dispatch_all(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    detail::fill_typed<T>(t, static_cast<T>(value));
+  });
+}
+
+}  // namespace STRATA_CUDA_BUILD
+}  // namespace strata::kernels::cuda

@@ -1,0 +1,25 @@
+// The CUDA runtime as the backend uses it: errors as strata::Error, the device count, and one
+// stream per process on which every kernel, library call and copy runs in order (so freed
+// memory can be reused at once: later work on the stream runs after earlier work that used it).
+#pragma once
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "kernels/cuda/portable.hpp"
+
+namespace strata::kernels::cuda {
+inline namespace STRATA_CUDA_BUILD {
+
+// Raises strata::Error "CUDA: <what>: <the runtime's message>" unless `status` is cudaSuccess.
+void check(cudaError_t status, const char* what);
+// GPUs this process sees; 0 without a driver or a device, with the runtime's reason in `why`
+// (never raises).
+int device_count(std::string* why = nullptr);
+// The stream every kernel, copy and library call runs on (created on first use).
+cudaStream_t current_stream();
+// Waits until everything queued on the stream has run.
+void synchronize();
+
+}  // namespace STRATA_CUDA_BUILD
+}  // namespace strata::kernels::cuda
