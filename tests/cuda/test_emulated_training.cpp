@@ -21,8 +21,8 @@ struct TrainedCnn {
 TrainedCnn train_cnn(Device device) {
   manual_seed(11);
   Generator data_gen(5);
-  const Tensor x = uniform({48, 28, 28, 1}, 0, 1, kFloat32, &data_gen);
-  const Tensor y = randint(0, 10, {48}, kInt64, &data_gen);
+  const Tensor x = uniform({32, 28, 28, 1}, 0, 1, kFloat32, &data_gen);
+  const Tensor y = randint(0, 10, {32}, kInt64, &data_gen);
   FashionMnistCnn net(32, 0.25);
   net.to(device);
   net(x.narrow(0, 0, 1).to(device));  // builds the weights on the device
