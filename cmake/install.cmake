@@ -14,9 +14,12 @@ else()
   set(STRATA_SOVERSION ${PROJECT_VERSION_MAJOR})
 endif()
 set_target_properties(strata strata_dist PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${STRATA_SOVERSION})
-# libstrata loads the CUDA backend by its soname, from its own folder (docs/cuda.md).
+# libstrata loads the CUDA backend by its soname, from its own folder (docs/cuda.md): installed
+# beside it, where nvcc built it.
 if(TARGET strata_cuda)
-  set_target_properties(strata_cuda PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${STRATA_SOVERSION})
+  set_target_properties(strata_cuda PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${STRATA_SOVERSION}
+                        INSTALL_RPATH "$ORIGIN")
+  install(TARGETS strata_cuda LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()
 set_source_files_properties(${PROJECT_SOURCE_DIR}/src/core/device_memory.cpp PROPERTIES
   COMPILE_DEFINITIONS STRATA_CUDA_LIBRARY="libstrata_cuda.so.${STRATA_SOVERSION}")

@@ -11,10 +11,21 @@ set(expected "strata ${VERSION}: sum 134, grad 11 15 11 15")
 
 include(${CMAKE_CURRENT_LIST_DIR}/run.cmake)
 
-function(expect_output what)  # the last run's output must be `expected`
+# The last run's first line must be `expected`; its second, the CUDA device's state, must show
+# that the installed libstrata found the installed CUDA backend when one was built (WITH_CUDA).
+function(expect_output what)
   string(STRIP "${out}" got)
-  if(NOT got STREQUAL expected)
-    message(FATAL_ERROR "${what} printed '${got}', expected '${expected}'")
+  string(REPLACE "\n" ";" lines "${got}")
+  list(GET lines 0 first)
+  if(NOT first STREQUAL expected)
+    message(FATAL_ERROR "${what} printed '${first}', expected '${expected}'")
+  endif()
+  list(GET lines 1 cuda)
+  string(FIND "${cuda}" "did not load" not_loaded)
+  if(WITH_CUDA AND NOT not_loaded EQUAL -1)
+    message(FATAL_ERROR "${what}: the installed libstrata did not find the installed CUDA backend: ${cuda}")
+  elseif(NOT WITH_CUDA AND not_loaded EQUAL -1)
+    message(FATAL_ERROR "${what}: without a CUDA backend built, expected it not to load: ${cuda}")
   endif()
   message(STATUS "${what}: ${got}")
 endfunction()

@@ -1,8 +1,10 @@
 // A program outside Strata's tree, built by tests/install against an installed Strata (with
-// find_package and with pkg-config): a tensor, a matmul and a backward pass.
+// find_package and with pkg-config): a tensor, a matmul and a backward pass; then whether the
+// CUDA device is there, or why not (docs/cuda.md: the backend is loaded from libstrata's folder).
 #include <cstdio>
 #include <vector>
 
+#include <strata/core/allocator.hpp>
 #include <strata/core/factory.hpp>
 #include <strata/ops/linalg.hpp>
 #include <strata/ops/reduce.hpp>
@@ -17,4 +19,6 @@ int main() {
   y.backward();
   const std::vector<float> g = a.grad().to_vector<float>();  // ones(2, 2) * b^T: rows of b summed
   std::printf("strata %s: sum %g, grad %g %g %g %g\n", kVersion, y.item<double>(), g[0], g[1], g[2], g[3]);
+  const bool gpu = device_available(DeviceType::CUDA);
+  std::printf("cuda: %s\n", gpu ? "available" : device_unavailable_reason(DeviceType::CUDA).c_str());
 }
