@@ -24,7 +24,8 @@ TEST_P(CudaDevice, MatchesTheCpu) {
   EXPECT_GT(ran, 0) << "no conformance case for " << GetParam();
 }
 
-INSTANTIATE_TEST_SUITE_P(Ops, CudaDevice, ::testing::ValuesIn(op_table_names()), [](const auto& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(Ops, CudaDevice, ::testing::ValuesIn(op_table_names()),
+                         [](const auto& info) { return info.param; });
 
 TEST(CudaTraining, AdamStepsMatchTheCpu) {
   STRATA_SKIP_WITHOUT_GPU();

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "strata/strata.hpp"
 
@@ -135,6 +136,19 @@ TEST(ValuesTest, BatchOneLinearMatchesFloat64) {
       EXPECT_TRUE(allclose(matmul(x, w).to(kFloat64), matmul(x.to(kFloat64), w.to(kFloat64)), 1e-5, 1e-4));
     }
   }
+}
+
+// Scalars and results outside an integer type's range saturate (docs/conventions.md), where a
+// plain C++ conversion would be undefined behaviour (UBSan found these).
+TEST(ValuesTest, IntegerScalarArgumentsAndPowOverflowSaturate) {
+  const Tensor u8 = from_vector<uint8_t>({0, 100, 255}, {3});
+  EXPECT_EQ(clamp(u8, -1, 300).to_vector<int>(), std::vector<int>({0, 100, 255}));
+  EXPECT_EQ(clamp(u8, 50, 300).to_vector<int>(), std::vector<int>({50, 100, 255}));
+  EXPECT_EQ(full({2}, 300.0, kUInt8).to_vector<int>(), std::vector<int>({255, 255}));
+  EXPECT_EQ(full({2}, -7.0, kUInt8).to_vector<int>(), std::vector<int>({0, 0}));
+  const Tensor base = from_vector<int32_t>({2, 2, -2}, {3}), exponent = from_vector<int32_t>({10, 40, 41}, {3});
+  EXPECT_EQ(pow(base, exponent).to_vector<int64_t>(),
+            std::vector<int64_t>({1024, std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min()}));
 }
 
 }  // namespace

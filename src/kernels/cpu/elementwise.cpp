@@ -6,6 +6,7 @@
 
 #include "kernels/cpu/loops.hpp"
 #include "kernels/cpu/scalar_math.hpp"
+#include "strata/dispatch/convert.hpp"
 
 namespace strata::kernels::cpu {
 namespace {
@@ -149,7 +150,8 @@ void binary_arith(BinaryOp op, Tensor& out, const Tensor& a, const Tensor& b) {
       else
         return map2<T, T>(out, a, b, [](T x, T y) { return y == 0 ? T(0) : T(x / y); });  // ops::div rejects 0 first
     case BinaryOp::pow:
-      return map2<T, T>(out, a, b, [](T x, T y) { return T(std::pow(double(x), double(y))); });
+      return map2<T, T>(out, a, b,
+                        [](T x, T y) { return dispatch::convert_element<T>(std::pow(double(x), double(y))); });
     case BinaryOp::maximum: return map2<T, T>(out, a, b, [](T x, T y) { return x > y || x != x ? x : y; });
     case BinaryOp::minimum: return map2<T, T>(out, a, b, [](T x, T y) { return x < y || x != x ? x : y; });
     case BinaryOp::relu_backward: return map2<T, T>(out, a, b, [](T g, T y) { return y > 0 ? g : T(0); });
@@ -193,7 +195,7 @@ Tensor unary(UnaryOp op, const Tensor& x, double a, double b) {
     if constexpr (std::is_floating_point_v<T>) unary_float<T>(op, out, x, T(a), T(b));
     else if constexpr (std::is_same_v<T, bool>)
       throw Error(std::string(unary_name(op)) + ": not defined for bool tensors");
-    else unary_integer<T>(op, out, x, T(a), T(b));
+    else unary_integer<T>(op, out, x, dispatch::convert_element<T>(a), dispatch::convert_element<T>(b));
   });
   return out;
 }
@@ -261,20 +263,7 @@ void copy_into(Tensor& dst, const Tensor& src) {
     using O = typename decltype(out_tag)::type;
     dispatch_all(src.dtype(), [&](auto in_tag) {
       using I = typename decltype(in_tag)::type;
-      if constexpr (std::is_same_v<O, bool>) {
-        map1<O, I>(dst, src, [](I v) { return v != I(0); });
-      } else if constexpr (std::is_floating_point_v<I> && std::is_integral_v<O>) {
-        // A float outside the integer type's range has no defined conversion in C++ (UBSan
-        // reported 260 -> uint8): saturate to the range, NaN to 0 (docs/conventions.md).
-        map1<O, I>(dst, src, [](I v) {
-          constexpr I lo = static_cast<I>(std::numeric_limits<O>::min());
-          constexpr I hi = static_cast<I>(std::numeric_limits<O>::max());
-          if (!(v == v)) return O(0);
-          return v <= lo ? std::numeric_limits<O>::min() : v >= hi ? std::numeric_limits<O>::max() : static_cast<O>(v);
-        });
-      } else {
-        map1<O, I>(dst, src, [](I v) { return static_cast<O>(v); });
-      }
+      map1<O, I>(dst, src, [](I v) { return dispatch::convert_element<O>(v); });
     });
   });
 }
@@ -286,7 +275,7 @@ Tensor cast(const Tensor& x, DType dtype) { return dispatch::copy_as(x, dtype); 
 void fill(Tensor& t, double value) {
   dispatch_all(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const T v = static_cast<T>(value);
+    const T v = dispatch::convert_element<T>(value);
     StridedLoop<1> loop{t.shape(), {broadcast_byte_strides(t, t.shape())}, {static_cast<char*>(t.raw_data())}};
     loop.run([&](std::array<char*, 1> p, std::array<int64_t, 1> s, int64_t n) {
       if (s[0] == sizeof(T)) {

@@ -1,8 +1,8 @@
 // Copies, casts and fills: one thread per element of the destination, each reading its source
 // element through the broadcast Indexer.
-#include "kernels/cuda/convert.hpp"
 #include "kernels/cuda/elementwise.hpp"
 #include "kernels/cuda/indexer.hpp"
+#include "strata/dispatch/convert.hpp"
 
 namespace strata::kernels::cuda {
 inline namespace STRATA_CUDA_BUILD {
@@ -13,7 +13,8 @@ void copy_typed(Tensor& dst, const Tensor& src) {
   O* out = dst.data<O>();
   const I* in = src.data<I>();
   const Indexer to = indexer_of(dst), from = broadcast_indexer(src, dst.shape());
-  for_each_index(dst.numel(), "copy_into", [=] STRATA_HD(int64_t i) { out[to(i)] = convert<O, I>(in[from(i)]); });
+  for_each_index(dst.numel(), "copy_into",
+                 [=] STRATA_HD(int64_t i) { out[to(i)] = dispatch::convert_element<O>(in[from(i)]); });
 }
 
 template <class T>
@@ -41,7 +42,7 @@ Tensor cast(const Tensor& x, DType dtype) { return dispatch::copy_as(x, dtype); 
 void fill(Tensor& t, double value) {
   dispatch_all(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    detail::fill_typed<T>(t, static_cast<T>(value));
+    detail::fill_typed<T>(t, dispatch::convert_element<T>(value));
   });
 }
 

@@ -99,7 +99,7 @@ Tensor unary(UnaryOp op, const Tensor& x, double a, double b) {
   Tensor out = Tensor::empty(x.shape(), x.dtype(), x.device());
   dispatch_numeric(x.dtype(), name.c_str(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    detail::unary_typed<T>(op, out, x, T(a), T(b));
+    detail::unary_typed<T>(op, out, x, dispatch::convert_element<T>(a), dispatch::convert_element<T>(b));
   });
   return out;
 }

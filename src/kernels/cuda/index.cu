@@ -114,7 +114,9 @@ Tensor take_axes(const Tensor& x, const Shape& shape, const dispatch::AxisMaps& 
 void write_slab(Tensor& y, int axis, int64_t at, const Tensor& x) {
   int64_t inner = 1;
   for (int d = axis + 1; d < y.dim(); ++d) inner *= y.shape()[d];
-  dispatch_all(y.dtype(), [&](auto tag) { detail::write_slab_typed<typename decltype(tag)::type>(y, at, inner, x, axis); });
+  dispatch_all(y.dtype(), [&](auto tag) {
+    detail::write_slab_typed<typename decltype(tag)::type>(y, at, inner, x, axis);
+  });
 }
 
 Tensor put_add_axes(const Tensor& g, const dispatch::AxisMaps& maps, const Shape& shape) {

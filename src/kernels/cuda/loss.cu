@@ -342,7 +342,8 @@ Tensor nll_backward(const Tensor& grad, const Tensor& ids, const Shape& shape, D
     using T = typename decltype(tag)::type;
     Tensor g;
     const detail::LossGrad<T> gv = loss_grad<T>(grad, g, reduced, scale);
-    with_ids(ids, "nll_loss", [&](auto id_tag) { detail::nll_grads<T, typename decltype(id_tag)::type>(gv, ids, gx, C); });
+    with_ids(ids, "nll_loss",
+             [&](auto id_tag) { detail::nll_grads<T, typename decltype(id_tag)::type>(gv, ids, gx, C); });
   });
   return gx;
 }

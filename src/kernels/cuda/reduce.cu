@@ -37,7 +37,8 @@ using dispatch::ReduceOp;
 // Sums and products of integers and bools widen to int64 (reduced_dtype); float sums add in
 // double, as the CPU's blocked sums do.
 template <ReduceOp op, class T>
-using Out = std::conditional_t<(op == ReduceOp::sum || op == ReduceOp::prod) && !std::is_floating_point_v<T>, int64_t, T>;
+using Out =
+    std::conditional_t<(op == ReduceOp::sum || op == ReduceOp::prod) && !std::is_floating_point_v<T>, int64_t, T>;
 template <ReduceOp op, class T>
 using Acc = std::conditional_t<op == ReduceOp::sum && std::is_floating_point_v<T>, double, Out<op, T>>;
 
@@ -81,8 +82,9 @@ void reduce_typed(const Tensor& x, const std::vector<bool>& mask, int64_t R, Ten
   Tensor part = Tensor::empty({n, chunks}, dtype_of<A>::value, x.device());
   reduce_range<op, T, A>(in, rows, range, R, n, chunks, part.data<A>());
   const std::vector<bool> chunk_axis{false, true};
-  reduce_range<op, A, A>(part.data<A>(), masked_indexer(part, chunk_axis, false), masked_indexer(part, chunk_axis, true),
-                         chunks, n, 1, o);
+  const Indexer part_rows = masked_indexer(part, chunk_axis, false);
+  const Indexer part_range = masked_indexer(part, chunk_axis, true);
+  reduce_range<op, A, A>(part.data<A>(), part_rows, part_range, chunks, n, 1, o);
 }
 
 template <class T>
@@ -152,7 +154,9 @@ Tensor arg_reduce(bool is_max, const Tensor& x, int axis, bool keepdim) {
   std::vector<bool> mask(x.dim(), false);
   mask[axis] = true;
   Tensor out = Tensor::empty(dispatch::reduced_shape(x.shape(), mask, keepdim), kInt64, x.device());
-  dispatch_all(x.dtype(), [&](auto tag) { detail::arg_reduce_typed<typename decltype(tag)::type>(is_max, x, axis, out); });
+  dispatch_all(x.dtype(), [&](auto tag) {
+    detail::arg_reduce_typed<typename decltype(tag)::type>(is_max, x, axis, out);
+  });
   return out;
 }
 

@@ -71,8 +71,9 @@ Tensor softmax_backward(const Tensor& grad_y, const Tensor& y, int axis, bool lo
   const Tensor g = grad_y.dtype() == y.dtype() ? grad_y : cast(grad_y, y.dtype());
   Tensor gx = Tensor::empty(y.shape(), y.dtype(), y.device());
   if (y.numel() == 0) return gx;
-  dispatch_floating(y.dtype(), log ? "log_softmax backward" : "softmax backward",
-                    [&](auto tag) { detail::softmax_backward_typed<typename decltype(tag)::type>(g, y, axis, log, gx); });
+  dispatch_floating(y.dtype(), log ? "log_softmax backward" : "softmax backward", [&](auto tag) {
+    detail::softmax_backward_typed<typename decltype(tag)::type>(g, y, axis, log, gx);
+  });
   return gx;
 }
 

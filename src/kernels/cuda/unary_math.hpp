@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "kernels/cuda/portable.hpp"
+#include "strata/dispatch/convert.hpp"
 #include "strata/dispatch/elementwise.hpp"
 
 namespace strata::kernels::cuda {
@@ -112,7 +113,7 @@ STRATA_HD inline T binary_value(dispatch::BinaryOp op, T x, T y) {
     case div:
       if constexpr (std::is_floating_point_v<T>) return x / y;
       else return y == 0 ? T(0) : T(x / y);  // ops::div rejects 0 first
-    case pow: return T(std::pow(double(x), double(y)));
+    case pow: return dispatch::convert_element<T>(std::pow(double(x), double(y)));
     case maximum: return x > y || x != x ? x : y;
     case minimum: return x < y || x != x ? x : y;
     case relu_backward: return y > 0 ? x : T(0);  // (grad, output)

@@ -1,16 +1,16 @@
-// Element conversions as the CPU backend does them (docs/conventions.md): to bool is != 0, a
-// float to an integer type saturates to its range with NaN as 0, the rest is static_cast.
+// One element converted to another element type, as every backend converts (docs/conventions.md):
+// to bool is `!= 0`; a floating value to an integer type saturates to the type's range, NaN as 0
+// (a plain C++ cast of an out-of-range value is undefined behaviour: UBSan reported 260 -> uint8);
+// the rest is static_cast. constexpr, so that CUDA device code may call it (nvcc's relaxed
+// constexpr) and vectorising CPU loops inline it.
 #pragma once
 #include <limits>
 #include <type_traits>
 
-#include "kernels/cuda/portable.hpp"
-
-namespace strata::kernels::cuda {
-inline namespace STRATA_CUDA_BUILD {
+namespace strata::dispatch {
 
 template <class O, class I>
-STRATA_HD inline O convert(I v) {
+constexpr O convert_element(I v) {
   if constexpr (std::is_same_v<O, bool>) {
     return v != I(0);
   } else if constexpr (std::is_floating_point_v<I> && std::is_integral_v<O>) {
@@ -23,5 +23,4 @@ STRATA_HD inline O convert(I v) {
   }
 }
 
-}  // namespace STRATA_CUDA_BUILD
-}  // namespace strata::kernels::cuda
+}  // namespace strata::dispatch
