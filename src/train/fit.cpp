@@ -283,8 +283,8 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
   state.epochs = options.epochs;
   state.initial_epoch = options.initial_epoch;
   state.seed = options.seed;
-  const int64_t known_batches = train.size() < 0 ? 0 : (train.size() + options.batch_size - 1) / options.batch_size;
-  state.steps_per_epoch = options.steps_per_epoch > 0 ? options.steps_per_epoch : known_batches;
+  state.steps_per_epoch = options.steps_per_epoch > 0 ? options.steps_per_epoch
+                                                      : std::max<int64_t>(0, train.batch_count(options.batch_size));
   state.global_step = options.initial_epoch * state.steps_per_epoch;
   AttachedCallbacks callbacks(active_callbacks, &state);
   TrainingBatches training_batches(train, options, model.device());

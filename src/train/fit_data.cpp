@@ -27,6 +27,11 @@ int64_t Data::size() const {
   return x_.defined() ? x_.size(0) : 0;
 }
 
+int64_t Data::batch_count(int64_t batch_size) const {
+  const int64_t n = size();
+  return n < 0 ? -1 : (n + batch_size - 1) / batch_size;
+}
+
 namespace {
 
 std::pair<Tensor, Tensor> x_and_y(const data::Example& ex) {
@@ -54,7 +59,7 @@ Data::Batches Data::batches(int64_t batch_size, std::optional<uint64_t> shuffle_
               return x_and_y(*ex);
             }};
   }
-  const int64_t n = size(), count = (n + batch_size - 1) / batch_size;
+  const int64_t n = size(), count = batch_count(batch_size);
   if (dataset_) {
     const data::Dataset batched = (shuffle_seed ? dataset_->shuffle(*shuffle_seed) : *dataset_).batch(batch_size);
     return in_order(count, [batched](int64_t i) { return x_and_y(batched.get(i)); });

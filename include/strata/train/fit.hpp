@@ -48,6 +48,8 @@ class Data {
   bool empty() const { return size() == 0; }
   // The number of examples; -1 for a stream (not known before it is read).
   int64_t size() const;
+  // The number of batches of `batch_size` in one pass (the last may be short); -1 for a stream.
+  int64_t batch_count(int64_t batch_size) const;
 
   // One pass in batches, read in order: the rows' own order, or a permutation drawn from
   // `shuffle_seed` (a stream keeps its own order: shuffle it with Stream::shuffle).
