@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "strata/core/allocator.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/hub/hub.hpp"
 
@@ -77,6 +78,17 @@ class CliTest : public ::testing::Test {
   fs::path dir_;
   std::string db_;
 };
+
+TEST_F(CliTest, DevicesListsTheCpuAndCudaOrWhyNot) {
+  const Result r = strata("devices", false);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("cpu: available ("), std::string::npos) << r.out;
+  // This process sees what the command saw: the same GPU, or the same reason there is none.
+  const std::string cuda = device_available(DeviceType::CUDA)
+                               ? "cuda: available (cuda:0)\n"
+                               : "cuda: not available: " + device_unavailable_reason(DeviceType::CUDA) + "\n";
+  EXPECT_NE(r.out.find(cuda), std::string::npos) << r.out;
+}
 
 TEST_F(CliTest, ModelsTableAndJson) {
   fill();

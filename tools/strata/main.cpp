@@ -1,9 +1,10 @@
 // strata: the command line of the Strata library. Groups: `strata hub ...`, `strata worker`,
-// `strata plan ...`, `strata serve`, `strata ui`, `strata launch` (see `strata <group> --help`). Errors print one line to stderr and exit with status 1.
+// `strata plan ...`, `strata serve`, `strata ui`, `strata launch`, `strata devices` (see `strata <group> --help`). Errors print one line to stderr and exit with status 1.
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
+#include "device_commands.hpp"
 #include "hub_commands.hpp"
 #include "launch_commands.hpp"
 #include "plan_commands.hpp"
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   strata::cli::add_serve_commands(app);
   strata::cli::add_launch_commands(app);
   strata::cli::add_ui_commands(app);
+  strata::cli::add_device_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {
