@@ -13,8 +13,7 @@ bool host_accessible(const Storage& s) { return s.allocator() && s.allocator()->
 }  // namespace
 
 Tensor copy_contiguous_to(const Tensor& x, Device device) {
-  // An empty tensor has nothing to copy, whatever its strides say.
-  STRATA_CHECK(x.is_contiguous() || x.numel() == 0, "copy_contiguous_to: expected a contiguous tensor, got strides ",
+  STRATA_CHECK(x.is_contiguous(), "copy_contiguous_to: expected a contiguous tensor, got strides ",
                x.strides().str(), " for shape ", x.shape().str());
   Tensor out = Tensor::empty(x.shape(), x.dtype(), device);
   if (device.type == DeviceType::Meta) return out;

@@ -27,6 +27,7 @@ Tensor Tensor::as_strided(const Shape& shape, const Shape& strides, int64_t offs
 int64_t Tensor::size(int64_t axis) const { return shape()[normalize_axis(axis, dim(), "size")]; }
 
 bool Tensor::is_contiguous() const {
+  if (numel() == 0) return true;  // no element is out of place (PyTorch's rule too)
   int64_t expected = 1;
   for (int d = dim() - 1; d >= 0; --d) {
     if (shape()[d] == 1) continue;

@@ -22,6 +22,15 @@ TEST(DeviceTest, ParsesWhatStrWrites) {
     testing::expect_error([&] { Device::parse(bad); }, {"unknown device", "expected cpu, cuda, cuda:N or meta"});
 }
 
+// An empty tensor is contiguous whatever its strides (as in PyTorch), so it copies between
+// devices: topk(x, 0) on a device gave [3, 0] with strides [1, 1], which could not come back.
+TEST(DeviceTest, AnEmptyTensorWithAnyStridesIsContiguousAndCopies) {
+  const Tensor x = zeros({3, 0}).as_strided({3, 0}, {1, 1}, 0);
+  EXPECT_TRUE(x.is_contiguous());
+  EXPECT_EQ(copy_contiguous_to(x, kCPU).shape(), x.shape());
+  EXPECT_FALSE(zeros({3, 2}).as_strided({3, 2}, {1, 3}, 0).is_contiguous());
+}
+
 TEST(DeviceTest, ADeviceWithoutMemoryIsRefusedByName) {
   testing::expect_error([] { Tensor::empty({2}, kFloat32, Device{DeviceType::CUDA, 3}); }, {"cuda:3", "not available"});
 }
