@@ -6,37 +6,12 @@
 #include "kernels/cpu/partial_sums.hpp"
 #include "kernels/cpu/scalar_math.hpp"
 #include "kernels/cpu/softmax_kernels.hpp"
+#include "strata/dispatch/pointwise_losses.hpp"
 
 namespace strata::kernels::cpu {
 namespace {
 
-// Each loss: its value, and its derivatives in x and t, for one element.
-template <class T>
-struct Mse {
-  T value(T x, T t) const { return (x - t) * (x - t); }
-  T dx(T x, T t) const { return T(2) * (x - t); }
-  T dt(T x, T t) const { return T(2) * (t - x); }
-};
-template <class T>
-struct L1 {
-  static T sign(T v) { return T((v > 0) - (v < 0)); }  // 0 at 0, as PyTorch's subgradient
-  T value(T x, T t) const { return x > t ? x - t : t - x; }
-  T dx(T x, T t) const { return sign(x - t); }
-  T dt(T x, T t) const { return sign(t - x); }
-};
-template <class T>
-struct Huber {
-  T delta;
-  T value(T x, T t) const {
-    const T d = x - t, ad = d < 0 ? -d : d;
-    return ad <= delta ? T(0.5) * d * d : delta * (ad - T(0.5) * delta);
-  }
-  T dx(T x, T t) const {
-    const T d = x - t;
-    return d > delta ? delta : (d < -delta ? -delta : d);
-  }
-  T dt(T x, T t) const { return -dx(x, t); }
-};
+// BCE with logits for dispatch::with_pointwise_loss, on the vectorisable exp and sigmoid.
 template <class T>
 struct BceWithLogits {
   T value(T x, T t) const {
@@ -46,20 +21,6 @@ struct BceWithLogits {
   T dx(T x, T t) const { return math::sigmoid(x) - t; }
   T dt(T x, T t) const { return -x; }
 };
-
-template <class F>
-decltype(auto) with_loss(PointwiseLoss kind, DType dtype, double delta, F&& fn) {
-  return dispatch_floating(dtype, "loss", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    switch (kind) {
-      case PointwiseLoss::mse: return fn(tag, Mse<T>{});
-      case PointwiseLoss::l1: return fn(tag, L1<T>{});
-      case PointwiseLoss::huber: return fn(tag, Huber<T>{T(delta)});
-      case PointwiseLoss::bce_with_logits: break;
-    }
-    return fn(tag, BceWithLogits<T>{});
-  });
-}
 
 Tensor scalar_of(double v, DType dtype, Device device) {
   Tensor out = Tensor::empty(Shape{}, dtype, device);
@@ -103,7 +64,7 @@ Tensor pointwise_loss(PointwiseLoss kind, const Tensor& x_in, const Tensor& t_in
                       double delta) {
   Tensor x = dense(x_in), t = dense(t_in);
   const int64_t n = x.numel();
-  return with_loss(kind, x.dtype(), delta, [&](auto tag, auto loss) {
+  return dispatch::with_pointwise_loss<BceWithLogits>(kind, x.dtype(), delta, [&](auto tag, auto loss) {
     using T = typename decltype(tag)::type;
     const T* xp = x.data<T>();
     const T* tp = t.data<T>();
@@ -131,7 +92,7 @@ std::pair<Tensor, Tensor> pointwise_loss_backward(PointwiseLoss kind, const Tens
   Tensor g = reduced ? grad : dense(grad.dtype() == x.dtype() ? grad : cast(grad, x.dtype()));
   Tensor gx = want_x ? Tensor::empty(x.shape(), x.dtype(), x.device()) : Tensor();
   Tensor gt = want_t ? Tensor::empty(x.shape(), x.dtype(), x.device()) : Tensor();
-  with_loss(kind, x.dtype(), delta, [&](auto tag, auto loss) {
+  dispatch::with_pointwise_loss<BceWithLogits>(kind, x.dtype(), delta, [&](auto tag, auto loss) {
     using T = typename decltype(tag)::type;
     const GradView<T> gv(g, reduced, scale);
     const T* xp = x.data<T>();

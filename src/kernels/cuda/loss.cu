@@ -7,6 +7,7 @@
 #include "kernels/cuda/elementwise.hpp"
 #include "kernels/cuda/indexer.hpp"
 #include "kernels/cuda/loss.hpp"
+#include "strata/dispatch/pointwise_losses.hpp"
 
 namespace strata::kernels::cuda {
 inline namespace STRATA_CUDA_BUILD {
@@ -15,33 +16,7 @@ using dispatch::PointwiseLoss;
 
 namespace detail {
 
-// Each pointwise loss: its value and its derivatives in x and t, as the CPU's loss_kernels.
-template <class T>
-struct MseLoss {
-  STRATA_HD T value(T x, T t) const { return (x - t) * (x - t); }
-  STRATA_HD T dx(T x, T t) const { return T(2) * (x - t); }
-  STRATA_HD T dt(T x, T t) const { return T(2) * (t - x); }
-};
-template <class T>
-struct L1Loss {
-  STRATA_HD static T sign(T v) { return T((v > 0) - (v < 0)); }  // 0 at 0, as PyTorch's subgradient
-  STRATA_HD T value(T x, T t) const { return x > t ? x - t : t - x; }
-  STRATA_HD T dx(T x, T t) const { return sign(x - t); }
-  STRATA_HD T dt(T x, T t) const { return sign(t - x); }
-};
-template <class T>
-struct HuberLoss {
-  T delta;
-  STRATA_HD T value(T x, T t) const {
-    const T d = x - t, ad = d < 0 ? -d : d;
-    return ad <= delta ? T(0.5) * d * d : delta * (ad - T(0.5) * delta);
-  }
-  STRATA_HD T dx(T x, T t) const {
-    const T d = x - t;
-    return d > delta ? delta : (d < -delta ? -delta : d);
-  }
-  STRATA_HD T dt(T x, T t) const { return -dx(x, t); }
-};
+// BCE with logits for dispatch::with_pointwise_loss, on the standard library's exp.
 template <class T>
 struct BceWithLogitsLoss {
   STRATA_HD T value(T x, T t) const {
@@ -217,20 +192,6 @@ void nll_grads(const LossGrad<T>& gv, const Tensor& ids, Tensor& gx, int64_t C) 
 
 namespace {
 
-template <class F>
-decltype(auto) with_loss(PointwiseLoss kind, DType dtype, double delta, F&& fn) {
-  return dispatch_floating(dtype, "loss", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    switch (kind) {
-      case PointwiseLoss::mse: return fn(tag, detail::MseLoss<T>{});
-      case PointwiseLoss::l1: return fn(tag, detail::L1Loss<T>{});
-      case PointwiseLoss::huber: return fn(tag, detail::HuberLoss<T>{T(delta)});
-      case PointwiseLoss::bce_with_logits: break;
-    }
-    return fn(tag, detail::BceWithLogitsLoss<T>{});
-  });
-}
-
 // Calls fn(type_tag<I>{}) with I the type of int64 or int32 class ids.
 template <class F>
 decltype(auto) with_ids(const Tensor& ids, const char* op, F&& fn) {
@@ -257,7 +218,7 @@ int64_t classes_of(const Tensor& t) { return t.dim() == 0 ? 1 : t.shape().back()
 
 Tensor pointwise_loss(PointwiseLoss kind, const Tensor& x, const Tensor& t, bool reduced, double scale,
                       double delta) {
-  return with_loss(kind, x.dtype(), delta, [&](auto tag, auto loss) {
+  return dispatch::with_pointwise_loss<detail::BceWithLogitsLoss>(kind, x.dtype(), delta, [&](auto tag, auto loss) {
     return detail::pointwise_forward<typename decltype(tag)::type>(x, t, loss, reduced, scale);
   });
 }
@@ -267,7 +228,7 @@ std::pair<Tensor, Tensor> pointwise_loss_backward(PointwiseLoss kind, const Tens
                                                   bool want_x, bool want_t) {
   Tensor gx = want_x ? Tensor::empty(x.shape(), x.dtype(), x.device()) : Tensor();
   Tensor gt = want_t ? Tensor::empty(x.shape(), x.dtype(), x.device()) : Tensor();
-  with_loss(kind, x.dtype(), delta, [&](auto tag, auto loss) {
+  dispatch::with_pointwise_loss<detail::BceWithLogitsLoss>(kind, x.dtype(), delta, [&](auto tag, auto loss) {
     using T = typename decltype(tag)::type;
     Tensor g;
     detail::pointwise_backward<T>(loss_grad<T>(grad, g, reduced, scale), x, t, loss, gx, gt);
