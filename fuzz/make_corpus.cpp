@@ -265,6 +265,21 @@ void infer_request_seeds() {
   // bool is UBSan's "load of value 2" (random mutation did not reach it in 210,000 inputs).
   write("infer_request", "binary_bool_byte_2.bin", infer_body(binary_header, image_bytes + '\2'));
 }
+
+// fuzz/http_connection.cpp's input is what a client sends on one connection.
+void http_connection_seeds() {
+  write("http_connection", "get.txt", "GET /ready HTTP/1.1\r\nHost: a\r\n\r\n");
+  write("http_connection", "pipelined.txt",
+        "GET /items/42 HTTP/1.1\r\nHost: a\r\n\r\n"
+        "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello"
+        "GET /ready HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
+  write("http_connection", "chunked.txt",
+        "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+        "4\r\nwiki\r\n5\r\npedia\r\n0\r\n\r\n");
+  write("http_connection", "expect_continue.txt",
+        "POST /echo HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\nabc");
+  write("http_connection", "cut_body.txt", "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 900\r\n\r\nabc");
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -285,5 +300,6 @@ int main(int argc, char** argv) {
   plan_seeds();
   task_params_seeds();
   infer_request_seeds();
+  http_connection_seeds();
   return 0;
 }

@@ -65,7 +65,7 @@ std::optional<std::string> static_file(const std::string& dir, const std::string
 struct Dashboard::Routes {
   DashboardOptions options;
   HubView view;
-  httplib::Server http;
+  HttpServer http;
   HttpListener listener{http};
   int port = 0;
 

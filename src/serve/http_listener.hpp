@@ -15,7 +15,7 @@
 #include <string>
 #include <thread>
 
-#include <httplib.h>
+#include "http_server.hpp"
 
 #include "strata/core/error.hpp"
 
@@ -23,7 +23,7 @@ namespace strata::serve {
 
 class HttpListener {
  public:
-  explicit HttpListener(httplib::Server& http) : http_(http) {
+  explicit HttpListener(HttpServer& http) : http_(http) {
     http_.set_socket_options([this](socket_t sock) {
       // SO_REUSEADDR only: a restarted server binds at once past the old one's TIME_WAIT sockets.
       // httplib's default also sets SO_REUSEPORT, which let a second server bind a port in use
@@ -59,7 +59,7 @@ class HttpListener {
   }
 
  private:
-  httplib::Server& http_;
+  HttpServer& http_;
   socket_t socket_ = INVALID_SOCKET;
   std::atomic<bool> serve_called_{false}, stop_requested_{false}, serve_returned_{false};
 };

@@ -89,7 +89,7 @@ struct InferenceServer::Routes {
   DynamicBatcher& batcher;
   ServerOptions options;
   DecodeBudget decode_budget{options.max_body_bytes};  // a request of the largest size decodes alone
-  httplib::Server http;
+  HttpServer http;
   HttpListener listener{http};
   int port = 0;
 
@@ -100,8 +100,8 @@ struct InferenceServer::Routes {
     http.set_read_timeout(options.io_timeout);
     http.set_write_timeout(options.io_timeout);
     http.set_keep_alive_max_count(1000);  // a client reuses its connection; httplib's 5 would reconnect often
-    // httplib writes headers and body separately: with Nagle's algorithm the body waits for the
-    // client's delayed ACK, 40 ms a response.
+    // An answer is one send (HttpServer), but with Nagle's algorithm an answer sent while the
+    // previous one is not yet acknowledged would wait for the client's delayed ACK, 40 ms.
     http.set_tcp_nodelay(true);
     http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
       if (options.token.empty() || same_secret(req.get_header_value("Authorization"), "Bearer " + options.token))
