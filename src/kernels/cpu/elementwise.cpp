@@ -6,6 +6,7 @@
 
 #include "kernels/cpu/loops.hpp"
 #include "kernels/cpu/scalar_math.hpp"
+#include "strata/dispatch/broadcast.hpp"
 #include "strata/dispatch/convert.hpp"
 
 namespace strata::kernels::cpu {
@@ -13,15 +14,9 @@ namespace {
 
 // Strides in bytes of `t` seen with shape `out` (broadcast dimensions get stride 0).
 Shape broadcast_byte_strides(const Tensor& t, const Shape& out) {
-  Shape s;
-  s.resize(out.size());
-  int off = out.size() - t.dim();
-  size_t isz = itemsize(t.dtype());
-  for (int d = 0; d < out.size(); ++d) {
-    int td = d - off;
-    s[d] = (td < 0 || t.shape()[td] == 1) ? 0 : t.strides()[td] * static_cast<int64_t>(isz);
-  }
-  return s;
+  Shape strides = dispatch::broadcast_strides(t, out);
+  for (auto& stride : strides) stride *= static_cast<int64_t>(itemsize(t.dtype()));
+  return strides;
 }
 
 // out[i] = f(x[i]) with Out/In element types.

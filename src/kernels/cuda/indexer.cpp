@@ -1,19 +1,15 @@
 #include "kernels/cuda/indexer.hpp"
 
+#include "strata/dispatch/broadcast.hpp"
+
 namespace strata::kernels::cuda {
 inline namespace STRATA_CUDA_BUILD {
 
 Indexer broadcast_indexer(const Tensor& t, const Shape& out) {
+  const Shape strides = dispatch::broadcast_strides(t, out);
   Indexer ix;
   ix.dims = out.size();
-  const int lead = out.size() - t.dim();
-  STRATA_CHECK(lead >= 0, "broadcast_indexer: a tensor of shape ", t.shape().str(), " does not broadcast to ",
-               out.str());
-  for (int d = 0; d < out.size(); ++d) {
-    ix.sizes[d] = out[d];
-    const int td = d - lead;
-    ix.strides[d] = (td < 0 || t.shape()[td] == 1) ? 0 : t.strides()[td];
-  }
+  for (int d = 0; d < out.size(); ++d) ix.sizes[d] = out[d], ix.strides[d] = strides[d];
   return ix;
 }
 
