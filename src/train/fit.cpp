@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -64,6 +66,7 @@ LossFn class_weighted_cross_entropy(const std::vector<double>& class_weight) {
 }
 
 Tensor scalar_loss(const LossFn& loss_fn, const Tensor& outputs, const Tensor& targets, const char* who) {
+  STRATA_CHECK(targets.defined(), who, ": the examples have no targets (each is x alone): give examples (x, y)");
   Tensor loss = loss_fn(outputs, targets);
   STRATA_CHECK(loss.defined() && loss.numel() == 1, who, ": the loss function must return a scalar (reduce ",
                "with a mean or sum), got ", loss.defined() ? loss.shape().str() : std::string("an undefined tensor"));
@@ -202,6 +205,17 @@ void average_logs(const ProcessGroup* group, Logs& logs) {
   for (auto& [key, value] : logs) value = values[i++];
 }
 
+// The model's outputs for each input `next_input` gives until it gives nothing, concatenated
+// along axis 0, in eval() mode without autograd (the model's mode restored afterwards).
+Tensor predict_each(nn::Layer& model, const std::function<std::optional<Tensor>()>& next_input) {
+  nn::EvalScope eval(model);
+  NoGradGuard no_grad;
+  std::vector<Tensor> outputs;
+  while (const std::optional<Tensor> x = next_input()) outputs.push_back(model(x->to(model.device())));
+  STRATA_CHECK(!outputs.empty(), "predict: the data gave no batch");
+  return outputs.size() == 1 ? outputs[0] : concat(outputs, 0);
+}
+
 }  // namespace
 
 MetricList default_metrics() { return {std::make_shared<Accuracy>()}; }
@@ -235,12 +249,24 @@ Tensor predict(nn::Layer& model, const Tensor& x, int64_t batch_size) {
   STRATA_CHECK(x.defined() && x.dim() >= 1 && x.size(0) > 0, "predict: expected a non-empty batch of inputs [N, ...], got ",
                x.defined() ? x.shape().str() : std::string("an undefined tensor"));
   STRATA_CHECK(batch_size >= 1, "predict: batch_size must be >= 1, got ", batch_size);
-  nn::EvalScope eval(model);
-  NoGradGuard no_grad;
-  std::vector<Tensor> outputs;
-  for (int64_t start = 0; start < x.size(0); start += batch_size)
-    outputs.push_back(model(x.narrow(0, start, std::min(batch_size, x.size(0) - start)).to(model.device())));
-  return outputs.size() == 1 ? outputs[0] : concat(outputs, 0);
+  int64_t start = 0;
+  return predict_each(model, [&]() -> std::optional<Tensor> {
+    if (start == x.size(0)) return std::nullopt;
+    const int64_t len = std::min(batch_size, x.size(0) - start);
+    start += len;
+    return x.narrow(0, start - len, len);
+  });
+}
+
+Tensor predict(nn::Layer& model, const Data& data, int64_t batch_size) {
+  STRATA_CHECK(!data.empty(), "predict: no data to predict on");
+  STRATA_CHECK(batch_size >= 1, "predict: batch_size must be >= 1, got ", batch_size);
+  Data::Batches batches = data.batches(batch_size);
+  return predict_each(model, [&]() -> std::optional<Tensor> {
+    std::optional<Batch> batch = batches.next();
+    if (!batch) return std::nullopt;
+    return std::move(batch->first);
+  });
 }
 
 History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn, const Data& train_data,

@@ -34,9 +34,12 @@ int64_t Data::batch_count(int64_t batch_size) const {
 
 namespace {
 
+// An example's x and y; y undefined for an example of x alone, which predict takes (fit and
+// evaluate refuse it when they reach the loss).
 std::pair<Tensor, Tensor> x_and_y(const data::Example& ex) {
-  STRATA_CHECK(ex.size() == 2, "train: expected examples of two tensors (x, y), got ", ex.size());
-  return {ex[0], ex[1]};
+  STRATA_CHECK(ex.size() == 1 || ex.size() == 2, "train: expected examples of two tensors (x, y), or of x alone ",
+               "for predict, got ", ex.size(), " tensors");
+  return {ex[0], ex.size() == 2 ? ex[1] : Tensor()};
 }
 
 // Batches 0 .. count - 1 of a random-access source, in order.

@@ -46,6 +46,34 @@ TEST(FitTest, LearnsTwoBlobsAndTheLossFalls) {
   EXPECT_TRUE(net->training());  // fit leaves the model in train mode
 }
 
+TEST(FitTest, PredictOnADatasetOrAStreamGivesEachExamplesOutputsInOrder) {
+  manual_seed(6);
+  const auto blobs = make_blobs(45, 8);
+  auto net = make_classifier(/*dropout=*/0.5);
+  const Tensor expected = predict(*net, blobs.x, 10);
+  const auto expect_same = [&](const Tensor& got, const char* what) {
+    ASSERT_EQ(got.shape(), expected.shape()) << what;
+    EXPECT_EQ(got.to_vector<float>(), expected.to_vector<float>()) << what;  // same batches, eval mode
+  };
+  expect_same(predict(*net, data::TensorDataset({blobs.x, blobs.y}), 10), "dataset of (x, y)");
+  expect_same(predict(*net, data::TensorDataset({blobs.x}), 10), "dataset of x alone");
+  std::vector<data::Example> rows;
+  for (int64_t i = 0; i < blobs.x.size(0); ++i) rows.push_back({blobs.x.select(0, i)});
+  expect_same(predict(*net, data::Stream::from_examples(rows), 10), "stream of x alone");
+  EXPECT_TRUE(net->training());  // the mode is restored
+  // Examples without targets cannot be trained or evaluated on: the error says so.
+  optim::SGD sgd(net->trainable_weights(), {.lr = 0.1});
+  try {
+    fit(*net, sgd, {}, data::TensorDataset({blobs.x}), {.verbose = 0});
+    ADD_FAILURE() << "fit took examples without targets";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no targets"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(evaluate(*net, {}, data::TensorDataset({blobs.x})), Error);
+  EXPECT_THROW(predict(*net, data::TensorDataset({blobs.x.narrow(0, 0, 0)}), 10), Error);  // no examples
+  EXPECT_THROW(predict(*net, data::TensorDataset({blobs.x}), 0), Error);
+}
+
 TEST(FitTest, TrainsOnADatasetWithAValidationSplit) {
   manual_seed(2);
   const auto blobs = make_blobs(300, 3);

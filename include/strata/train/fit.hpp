@@ -36,7 +36,8 @@ using LossFn = std::function<Tensor(const Tensor& outputs, const Tensor& targets
 
 // Examples (x, y): two tensors sharing axis 0, a Dataset whose examples are {x, y} (batched
 // with the data module's Dataset::batch), or a Stream of such examples (read in its own order,
-// batched with Stream::batch; possibly without end: see FitOptions::steps_per_epoch).
+// batched with Stream::batch; possibly without end: see FitOptions::steps_per_epoch). predict
+// also takes examples of x alone.
 // Default-constructed: no data.
 class Data {
  public:
@@ -133,5 +134,8 @@ Logs evaluate(nn::Layer& model, const LossFn& loss_fn, const Tensor& x, const Te
 // The model's outputs for x (batched along axis 0), concatenated, in eval() mode without
 // autograd; the model's mode is restored afterwards.
 Tensor predict(nn::Layer& model, const Tensor& x, int64_t batch_size = 32);
+// The same for every example's x in `data`, in order (Keras's predict on a dataset): its
+// examples may be (x, y), whose y is not used, or x alone; a stream is read to its end.
+Tensor predict(nn::Layer& model, const Data& data, int64_t batch_size = 32);
 
 }  // namespace strata::train
