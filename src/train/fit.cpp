@@ -50,20 +50,40 @@ LossFn or_default(const LossFn& loss_fn) {
   return [](const Tensor& outputs, const Tensor& targets) { return cross_entropy(outputs, targets); };
 }
 
-// The default loss under class_weight: each row's cross-entropy times its class's weight, then
-// the mean over the batch's rows (Keras's sum_over_batch_size, which divides by the rows, not by
-// the weights' sum).
-LossFn class_weighted_cross_entropy(const std::vector<double>& class_weight) {
-  for (double w : class_weight)
-    STRATA_CHECK(std::isfinite(w) && w >= 0, "fit: class_weight must hold finite weights >= 0, got ", w);
-  const Tensor weights = from_vector(class_weight);
-  return [weights](const Tensor& outputs, const Tensor& targets) {
-    STRATA_CHECK(targets.dtype() == kInt64 && targets.dim() == 1, "fit: class_weight needs int64 class ids [N] ",
-                 "as targets, got ", dtype_name(targets.dtype()), " ", targets.shape().str());
-    const Tensor per_row = cross_entropy(outputs, targets, Reduction::none);
-    return mean(per_row * cast(index_select(weights, 0, targets), per_row.dtype()));
-  };
-}
+// The default loss under class_weight or sample weights: each row's cross-entropy times its
+// class's weight and its own, then the mean over the batch's rows (Keras's sum_over_batch_size,
+// which divides by the rows, not by the weights' sum).
+class WeightedCrossEntropy {
+ public:
+  explicit WeightedCrossEntropy(const std::vector<double>& class_weight) {
+    for (double w : class_weight)
+      STRATA_CHECK(std::isfinite(w) && w >= 0, "fit: class_weight must hold finite weights >= 0, got ", w);
+    if (!class_weight.empty()) class_weights_ = from_vector(class_weight);
+  }
+  Tensor operator()(const Tensor& outputs, const Tensor& targets, const Tensor& sample_weight) const {
+    Tensor per_row = cross_entropy(outputs, targets, Reduction::none);
+    if (class_weights_.defined()) {
+      STRATA_CHECK(targets.dtype() == kInt64 && targets.dim() == 1, "fit: class_weight needs int64 class ids [N] ",
+                   "as targets, got ", dtype_name(targets.dtype()), " ", targets.shape().str());
+      per_row = per_row * cast(index_select(class_weights_.to(targets.device()), 0, targets), per_row.dtype());
+    }
+    if (sample_weight.defined()) per_row = per_row * checked_sample_weight(sample_weight, per_row);
+    return mean(per_row);
+  }
+
+ private:
+  // A batch's sample weights as per_row's dtype, refused unless one finite weight >= 0 per row.
+  static Tensor checked_sample_weight(const Tensor& weight, const Tensor& per_row) {
+    STRATA_CHECK(is_floating(weight.dtype()) && weight.dim() == 1 && weight.size(0) == per_row.size(0),
+                 "fit: sample weights must be floating point, one per example: [", per_row.size(0), "], got ",
+                 dtype_name(weight.dtype()), " ", weight.shape().str());
+    for (double w : weight.to(kCPU).to_vector<double>())
+      STRATA_CHECK(std::isfinite(w) && w >= 0, "fit: sample weights must be finite and >= 0, got ", w);
+    return cast(weight, per_row.dtype());
+  }
+
+  Tensor class_weights_;  // undefined: every class weighs 1
+};
 
 Tensor scalar_loss(const LossFn& loss_fn, const Tensor& outputs, const Tensor& targets, const char* who) {
   STRATA_CHECK(targets.defined(), who, ": the examples have no targets (each is x alone): give examples (x, y)");
@@ -108,13 +128,13 @@ bool trains_on(int64_t batch_rows, const ProcessGroup* group) {
   return group == nullptr || batch_rows >= group->size();
 }
 
-using Batch = std::pair<Tensor, Tensor>;
+using Batch = Data::Batch;
 
 // A batch moved to the model's device (Lightning's transfer to the module's device), so a model
 // moved with to(kCUDA) trains and evaluates on host data; no copy when it is already there.
 Batch on_device(const Batch& batch, Device device) {
-  const auto& [x, y] = batch;
-  return {x.to(device), y.defined() ? y.to(device) : y};
+  const auto to_device = [device](const Tensor& t) { return t.defined() ? t.to(device) : t; };
+  return {batch.x.to(device), to_device(batch.y), to_device(batch.sample_weight)};
 }
 
 // The training batches, epoch by epoch. Without steps_per_epoch each epoch is a fresh pass
@@ -180,12 +200,14 @@ std::vector<Batch> read_step(TrainingBatches& batches, int64_t accumulation) {
 // step's rows: a mean over n_r rows weighs n_r / step_rows of them, and the average divides by
 // the group's size.
 struct BatchSlice {
-  Tensor x, y;
+  Tensor x, y, sample_weight;
   double loss_scale = 1;
 };
 
-std::optional<BatchSlice> slice_of(const ProcessGroup* group, const Tensor& x, const Tensor& y, int64_t step_rows) {
-  if (group == nullptr) return BatchSlice{x, y, static_cast<double>(rows(x)) / static_cast<double>(step_rows)};
+std::optional<BatchSlice> slice_of(const ProcessGroup* group, const Batch& batch, int64_t step_rows) {
+  const auto& [x, y, sample_weight] = batch;
+  if (group == nullptr)
+    return BatchSlice{x, y, sample_weight, static_cast<double>(rows(x)) / static_cast<double>(step_rows)};
   STRATA_CHECK(x.dim() >= 1 && y.defined() && y.dim() >= 1 && y.size(0) == x.size(0),
                "fit: a data-parallel model needs batches of rows (axis 0) in x and y, got x ", x.shape().str(),
                " and y ", y.defined() ? y.shape().str() : std::string("undefined"));
@@ -193,6 +215,7 @@ std::optional<BatchSlice> slice_of(const ProcessGroup* group, const Tensor& x, c
   if (!trains_on(n, group)) return std::nullopt;
   const int64_t begin = n * rank / size, end = n * (rank + 1) / size;
   return BatchSlice{x.narrow(0, begin, end - begin), y.narrow(0, begin, end - begin),
+                    sample_weight.defined() ? sample_weight.narrow(0, begin, end - begin) : sample_weight,
                     static_cast<double>((end - begin) * size) / static_cast<double>(step_rows)};
 }
 
@@ -231,7 +254,7 @@ Logs evaluate(nn::Layer& model, const LossFn& loss_fn, const Data& data, int64_t
   for (const auto& m : metrics) m->reset();
   Data::Batches batches = data.batches(batch_size);
   while (const std::optional<Batch> batch = batches.next()) {
-    const auto [x, y] = on_device(*batch, model.device());
+    const auto [x, y, sample_weight] = on_device(*batch, model.device());
     const Tensor outputs = model(x);
     loss_mean.update(scalar_loss(loss, outputs, y, "evaluate").item_double(), static_cast<double>(rows(x)));
     for (const auto& m : metrics) m->update(outputs, y);
@@ -246,8 +269,8 @@ Logs evaluate(nn::Layer& model, const LossFn& loss_fn, const Tensor& x, const Te
 }
 
 Tensor predict(nn::Layer& model, const Tensor& x, int64_t batch_size) {
-  STRATA_CHECK(x.defined() && x.dim() >= 1 && x.size(0) > 0, "predict: expected a non-empty batch of inputs [N, ...], got ",
-               x.defined() ? x.shape().str() : std::string("an undefined tensor"));
+  STRATA_CHECK(x.defined() && x.dim() >= 1 && x.size(0) > 0,
+               "predict: expected a non-empty batch of inputs [N, ...], got ", x.defined() ? x.shape().str() : std::string("an undefined tensor"));
   STRATA_CHECK(batch_size >= 1, "predict: batch_size must be >= 1, got ", batch_size);
   int64_t start = 0;
   return predict_each(model, [&]() -> std::optional<Tensor> {
@@ -265,7 +288,7 @@ Tensor predict(nn::Layer& model, const Data& data, int64_t batch_size) {
   return predict_each(model, [&]() -> std::optional<Tensor> {
     std::optional<Batch> batch = batches.next();
     if (!batch) return std::nullopt;
-    return std::move(batch->first);
+    return std::move(batch->x);
   });
 }
 
@@ -293,7 +316,15 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
   const LossFn loss = or_default(loss_fn);
   STRATA_CHECK(options.class_weight.empty() || !loss_fn, "fit: class_weight weighs the default loss; with a loss ",
                "function of your own, weigh its rows there");
-  const LossFn training_loss = options.class_weight.empty() ? loss : class_weighted_cross_entropy(options.class_weight);
+  const WeightedCrossEntropy weighted_loss(options.class_weight);
+  const auto training_loss = [&](const Tensor& outputs, const BatchSlice& slice) {
+    if (options.class_weight.empty() && !slice.sample_weight.defined())
+      return scalar_loss(loss, outputs, slice.y, "fit");
+    STRATA_CHECK(!loss_fn, "fit: sample weights weigh the default loss; with a loss function of your own, weigh its ",
+                 "rows there");
+    STRATA_CHECK(slice.y.defined(), "fit: the examples have no targets (each is x alone): give examples (x, y)");
+    return weighted_loss(outputs, slice.y, slice.sample_weight);
+  };
   const MetricList& metrics = options.metrics;
   ProcessGroup* group = process_group_of(model);
   const bool rank_zero = group == nullptr || group->rank() == 0;
@@ -347,18 +378,17 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
       int64_t step_rows = 0;
       size_t last_training = step_batches.size();
       for (size_t i = 0; i < step_batches.size(); ++i) {
-        if (!trains_on(rows(step_batches[i].first), group)) continue;
-        step_rows += rows(step_batches[i].first);
+        if (!trains_on(rows(step_batches[i].x), group)) continue;
+        step_rows += rows(step_batches[i].x);
         last_training = i;
       }
       optimizer.zero_grad();
       for (size_t i = 0; i < step_batches.size() && !state.stop_requested; ++i, ++batches_done) {
-        const auto& [batch_x, batch_y] = step_batches[i];
-        const std::optional<BatchSlice> slice = slice_of(group, batch_x, batch_y, step_rows);
+        const std::optional<BatchSlice> slice = slice_of(group, step_batches[i], step_rows);
         if (!slice) continue;
         const Tensor &x = slice->x, &y = slice->y;
         const Tensor outputs = model(x);
-        const Tensor batch_loss = scalar_loss(training_loss, outputs, y, "fit");
+        const Tensor batch_loss = training_loss(outputs, *slice);
         {
           // All but the step's last pass leave their gradients local: the step communicates once.
           std::unique_ptr<LocalAccumulation> local;

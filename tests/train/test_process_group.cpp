@@ -59,5 +59,21 @@ TEST(ProcessGroupTest, FitGivesEachRankItsSliceAndOutputOnlyOnRankZero) {
   }
 }
 
+// Each rank weighs its own rows: rank 1's rows of each batch of 5 ([2, 5)) weigh 0, so its
+// local gradient is 0 and its weights stay where they were; rank 0's rows weigh 1 and move it.
+TEST(ProcessGroupTest, EachRankTakesTheSampleWeightsOfItsOwnRows) {
+  for (int rank : {0, 1}) {
+    FakeReplica model(rank);
+    const Tensor x = randn({10, 3}), y = randint(0, 2, {10});
+    const Tensor weights = from_vector(std::vector<float>{1, 1, 0, 0, 0, 1, 1, 0, 0, 0});
+    model(x.narrow(0, 0, 1));
+    const std::vector<float> before = model.dense.W.to_vector<float>();
+    optim::SGD sgd(model.trainable_weights(), {.lr = 0.5});
+    std::ostringstream out;
+    fit(model, sgd, {}, {x, y, weights}, {.epochs = 1, .batch_size = 5, .shuffle = false, .out = &out});
+    EXPECT_EQ(model.dense.W.to_vector<float>() == before, rank == 1) << "rank " << rank;
+  }
+}
+
 }  // namespace
 }  // namespace strata::train

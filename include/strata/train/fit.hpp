@@ -37,12 +37,15 @@ using LossFn = std::function<Tensor(const Tensor& outputs, const Tensor& targets
 // Examples (x, y): two tensors sharing axis 0, a Dataset whose examples are {x, y} (batched
 // with the data module's Dataset::batch), or a Stream of such examples (read in its own order,
 // batched with Stream::batch; possibly without end: see FitOptions::steps_per_epoch). predict
-// also takes examples of x alone.
+// also takes examples of x alone. Keras's sample_weight: a third tensor, one float weight per
+// example ([N] beside x and y, or each example's third tensor, a scalar), by which fit weighs
+// each example's loss (FitOptions::class_weight says how).
 // Default-constructed: no data.
 class Data {
  public:
   Data() = default;
   Data(Tensor x, Tensor y);
+  Data(Tensor x, Tensor y, Tensor sample_weight);
   Data(data::Dataset dataset);  // NOLINT: implicit, so a Dataset passes where Data is expected
   Data(data::Stream stream);    // NOLINT: the same for a Stream
 
@@ -52,12 +55,16 @@ class Data {
   // The number of batches of `batch_size` in one pass (the last may be short); -1 for a stream.
   int64_t batch_count(int64_t batch_size) const;
 
+  // Rows of examples; y is undefined for examples of x alone, sample_weight when they have none.
+  struct Batch {
+    Tensor x, y, sample_weight;
+  };
   // One pass in batches, read in order: the rows' own order, or a permutation drawn from
   // `shuffle_seed` (a stream keeps its own order: shuffle it with Stream::shuffle).
   struct Batches {
     int64_t count = 0;  // -1 for a stream
-    // The next batch (x, y); nothing after the last.
-    std::function<std::optional<std::pair<Tensor, Tensor>>()> next;
+    // The next batch; nothing after the last.
+    std::function<std::optional<Batch>()> next;
   };
   Batches batches(int64_t batch_size, std::optional<uint64_t> shuffle_seed = std::nullopt) const;
   // The first examples and the last `fraction` of them, in order (Keras's validation_split).
@@ -65,7 +72,7 @@ class Data {
   std::pair<Data, Data> split_tail(double fraction) const;
 
  private:
-  Tensor x_, y_;
+  Tensor x_, y_, sample_weight_;
   std::optional<data::Dataset> dataset_;
   std::optional<data::Stream> stream_;
 };
@@ -101,8 +108,11 @@ struct FitOptions {
   double clip_grad_norm = 0;
   // Keras's class_weight: with the default loss and int64 class ids as targets, each training
   // row's cross-entropy is multiplied by class_weight[its class] before the mean over the batch
-  // (an under-represented class can weigh more). Empty: every class weighs 1. Validation and
-  // evaluate are not weighted.
+  // (an under-represented class can weigh more). Empty: every class weighs 1. Sample weights in
+  // the training data (Data) multiply it too, with any targets the default loss takes; the mean
+  // divides by the rows, not by the weights' sum (Keras's sum_over_batch_size). Both need the
+  // default loss: a loss function of your own weighs its rows itself. Validation and evaluate
+  // are not weighted.
   std::vector<double> class_weight;
   bool shuffle = true;
   uint64_t seed = 0;  // epoch e is shuffled with seed + e: the same run gives the same batches

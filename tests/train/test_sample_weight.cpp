@@ -1,0 +1,130 @@
+// Sample weights (Keras's sample_weight): a third tensor in the training data weighs each row's
+// cross-entropy, then the mean divides by the rows. Checked through plain SGD steps, whose size
+// the weights scale exactly, against the same rows trained without weights.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "blobs.hpp"
+#include "strata/core/error.hpp"
+#include "strata/data/dataset.hpp"
+#include "strata/ops/indexing.hpp"
+#include "strata/ops/loss.hpp"
+#include "strata/optim/sgd.hpp"
+#include "strata/train/fit.hpp"
+
+namespace strata::train {
+namespace {
+
+using testing::copy_weights;
+using testing::expect_weights_near;
+using testing::make_blobs;
+using testing::make_classifier;
+
+// Plain SGD on `data` from `start`'s weights, one epoch in batches of `batch_size`, in the rows'
+// order unless `shuffle`.
+std::unique_ptr<nn::Sequential> trained(const nn::Layer& start, const Data& data, int64_t batch_size,
+                                        FitOptions options = {}, bool shuffle = false) {
+  auto net = make_classifier();
+  copy_weights(start, *net);
+  optim::SGD sgd(net->trainable_weights(), {.lr = 0.1});
+  options.batch_size = batch_size;
+  options.shuffle = shuffle;
+  options.verbose = 0;
+  fit(*net, sgd, {}, data, options);
+  return net;
+}
+
+// The rows of t at even positions.
+Tensor even_rows(const Tensor& t) {
+  std::vector<int64_t> even;
+  for (int64_t i = 0; i < t.size(0); i += 2) even.push_back(i);
+  return index_select(t, 0, from_vector(even));
+}
+
+// Weights 2 on the even rows and 0 on the odd ones: the mean over all n rows of the weighted
+// losses is the plain mean over the n / 2 even rows, so the step is the step on those rows alone.
+TEST(SampleWeightTest, WeightsOfTwoAndZeroStepAsTheWeightedRowsAlone) {
+  const auto blobs = make_blobs(40, 41);
+  manual_seed(21);
+  const auto start = make_classifier();
+  std::vector<float> w(40);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = i % 2 == 0 ? 2.0f : 0.0f;
+  const Tensor weights = from_vector(w);
+  expect_weights_near(*trained(*start, {blobs.x, blobs.y, weights}, 40),
+                      *trained(*start, {even_rows(blobs.x), even_rows(blobs.y)}, 20), 1e-6);
+  // In batches of 10 the same holds batch by batch (each batch of 10 holds 5 even rows).
+  expect_weights_near(*trained(*start, {blobs.x, blobs.y, weights}, 10),
+                      *trained(*start, {even_rows(blobs.x), even_rows(blobs.y)}, 5), 1e-6);
+}
+
+TEST(SampleWeightTest, MultiplyClassWeightsAndComeFromDatasetsAndShuffledPasses) {
+  const auto blobs = make_blobs(32, 42);
+  manual_seed(22);
+  const auto start = make_classifier();
+  // Each row weighted by its class's weight is class_weight.
+  const std::vector<double> by_class = {0.5, 3.0};
+  std::vector<float> w;
+  for (int64_t label : blobs.y.to_vector<int64_t>()) w.push_back(static_cast<float>(by_class[label]));
+  const Tensor weights = from_vector(w);
+  const auto with_class_weight = trained(*start, {blobs.x, blobs.y}, 32, {.class_weight = by_class});
+  expect_weights_near(*trained(*start, {blobs.x, blobs.y, weights}, 32), *with_class_weight, 1e-6);
+  // Both at once multiply: class weights 2 and sample weights 1/2 cancel.
+  expect_weights_near(*trained(*start, {blobs.x, blobs.y, full({32}, 0.5)}, 32, {.class_weight = {2, 2}}),
+                      *trained(*start, {blobs.x, blobs.y}, 32), 1e-6);
+  // Examples (x, y, w) of a Dataset, and a shuffled pass (one batch: the same rows in another order).
+  expect_weights_near(*trained(*start, data::TensorDataset({blobs.x, blobs.y, weights}), 32), *with_class_weight,
+                      1e-6);
+  expect_weights_near(*trained(*start, {blobs.x, blobs.y, weights}, 32, {}, /*shuffle=*/true), *with_class_weight,
+                      1e-6);
+}
+
+TEST(SampleWeightTest, AValidationSplitKeepsEachRowsWeight) {
+  const auto blobs = make_blobs(40, 43);
+  manual_seed(23);
+  const auto start = make_classifier();
+  const Tensor weights = rand({40}) * 2.0;
+  expect_weights_near(*trained(*start, {blobs.x, blobs.y, weights}, 10, {.validation_split = 0.25}),
+                      *trained(*start, {blobs.x.narrow(0, 0, 30), blobs.y.narrow(0, 0, 30), weights.narrow(0, 0, 30)},
+                               10),
+                      1e-6);
+}
+
+// What was wrong, in the message.
+template <class Run>
+void expect_refused(Run run, const std::string& says) {
+  try {
+    run();
+    ADD_FAILURE() << "not refused; expected an error saying '" << says << "'";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+  }
+}
+
+TEST(SampleWeightTest, RefusesWhatItCannotWeigh) {
+  const auto blobs = make_blobs(16, 44);
+  auto net = make_classifier();
+  optim::SGD sgd(net->trainable_weights());
+  const FitOptions quiet{.verbose = 0};
+  expect_refused([&] { Data(blobs.x, blobs.y, ones({15})); }, "one weight per example");
+  expect_refused([&] { Data(blobs.x, blobs.y, ones({16, 1})); }, "one weight per example");
+  const auto fit_with = [&](const Tensor& w, const LossFn& loss = {}) {
+    fit(*net, sgd, loss, {blobs.x, blobs.y, w}, quiet);
+  };
+  Tensor negative = ones({16});
+  negative.data<float>()[3] = -1;
+  expect_refused([&] { fit_with(negative); }, "finite and >= 0, got -1");
+  Tensor not_a_number = ones({16});
+  not_a_number.data<float>()[0] = std::nanf("");
+  expect_refused([&] { fit_with(not_a_number); }, "finite and >= 0");
+  expect_refused([&] { fit_with(ones({16}, kInt64)); }, "floating point");
+  LossFn own = [](const Tensor& out, const Tensor& t) { return cross_entropy(out, t); };
+  expect_refused([&] { fit_with(ones({16}), own); }, "weigh its rows there");
+  // A Dataset whose third tensors are not one scalar per example.
+  expect_refused([&] { fit(*net, sgd, {}, data::TensorDataset({blobs.x, blobs.y, ones({16, 2})}), quiet); },
+                 "one per example");
+}
+
+}  // namespace
+}  // namespace strata::train
