@@ -4,6 +4,7 @@
 #include "strata/train/callback.hpp"
 #include "strata/train/confusion_matrix.hpp"
 #include "strata/train/csv_logger.hpp"
+#include "strata/train/elementwise_metrics.hpp"
 #include "strata/train/early_stopping.hpp"
 #include "strata/train/event_file_writer.hpp"
 #include "strata/train/fit.hpp"

@@ -1,0 +1,56 @@
+// Metrics that compare outputs with targets element by element, as Keras's BinaryAccuracy,
+// MeanAbsoluteError and RootMeanSquaredError: for sigmoid classifiers and regression, where
+// Accuracy's argmax over a class axis does not apply. Outputs and targets hold the same
+// elements: equal shapes, or shapes that differ by one trailing axis of size 1 (a [N, 1] output
+// beside [N] labels).
+//   fit(net, adam, bce, data, {.metrics = {std::make_shared<train::BinaryAccuracy>(0.0)}});  // logits
+#pragma once
+#include <string>
+
+#include "strata/train/metrics.hpp"
+
+namespace strata::train {
+
+// Fraction of elements where (output > threshold) equals the target, whose elements must be 0
+// or 1 ("binary_accuracy"). threshold 0.5 for probabilities, 0 for logits.
+class BinaryAccuracy : public Metric {
+ public:
+  explicit BinaryAccuracy(double threshold = 0.5);
+  std::string name() const override { return "binary_accuracy"; }
+  void update(const Tensor& outputs, const Tensor& targets) override;
+  double result() const override;
+  void reset() override { correct_ = total_ = 0; }
+
+ private:
+  double threshold_;
+  int64_t correct_ = 0, total_ = 0;
+};
+
+// Mean of |output - target| over every element seen ("mean_absolute_error").
+class MeanAbsoluteError : public Metric {
+ public:
+  std::string name() const override { return "mean_absolute_error"; }
+  void update(const Tensor& outputs, const Tensor& targets) override;
+  double result() const override;
+  void reset() override { sum_ = 0, count_ = 0; }
+
+ private:
+  double sum_ = 0;
+  int64_t count_ = 0;
+};
+
+// Square root of the mean of (output - target)^2 over every element seen
+// ("root_mean_squared_error"): the root of the whole mean, not a mean of per-batch roots.
+class RootMeanSquaredError : public Metric {
+ public:
+  std::string name() const override { return "root_mean_squared_error"; }
+  void update(const Tensor& outputs, const Tensor& targets) override;
+  double result() const override;
+  void reset() override { sum_ = 0, count_ = 0; }
+
+ private:
+  double sum_ = 0;
+  int64_t count_ = 0;
+};
+
+}  // namespace strata::train

@@ -1,0 +1,68 @@
+#include "strata/train/elementwise_metrics.hpp"
+
+#include <cmath>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "strata/core/error.hpp"
+
+namespace strata::train {
+namespace {
+
+// Whether `longer` is `shorter` with one more axis, of size 1, at the end.
+bool with_trailing_one(const Shape& longer, const Shape& shorter) {
+  return longer.size() == shorter.size() + 1 && longer.back() == 1 &&
+         Shape(longer.begin(), longer.end() - 1) == shorter;
+}
+
+// One batch's outputs and targets as doubles, element by element, checked to pair up.
+std::pair<std::vector<double>, std::vector<double>> paired_values(const Tensor& outputs, const Tensor& targets,
+                                                                  const char* who) {
+  STRATA_CHECK(outputs.defined() && targets.defined(), who, ": outputs and targets must be defined tensors");
+  const Shape &out = outputs.shape(), &target = targets.shape();
+  STRATA_CHECK(out == target || with_trailing_one(out, target) || with_trailing_one(target, out),
+               who, ": outputs ", out.str(), " and targets ", target.str(),
+               " must hold the same elements (equal shapes, or but for a trailing axis of 1)");
+  return {outputs.detach().to(kCPU).to_vector<double>(), targets.detach().to(kCPU).to_vector<double>()};
+}
+
+double mean_or_nan(double sum, int64_t count) {
+  return count == 0 ? std::numeric_limits<double>::quiet_NaN() : sum / static_cast<double>(count);
+}
+
+}  // namespace
+
+BinaryAccuracy::BinaryAccuracy(double threshold) : threshold_(threshold) {
+  STRATA_CHECK(std::isfinite(threshold), "BinaryAccuracy: the threshold must be a finite number, got ", threshold);
+}
+
+void BinaryAccuracy::update(const Tensor& outputs, const Tensor& targets) {
+  const auto [out, target] = paired_values(outputs, targets, "BinaryAccuracy");
+  for (size_t i = 0; i < out.size(); ++i) {
+    STRATA_CHECK(target[i] == 0 || target[i] == 1, "BinaryAccuracy: targets must be 0 or 1, got ", target[i],
+                 " at element ", i);
+    correct_ += (out[i] > threshold_) == (target[i] == 1);
+  }
+  total_ += static_cast<int64_t>(out.size());
+}
+
+double BinaryAccuracy::result() const { return mean_or_nan(static_cast<double>(correct_), total_); }
+
+void MeanAbsoluteError::update(const Tensor& outputs, const Tensor& targets) {
+  const auto [out, target] = paired_values(outputs, targets, "MeanAbsoluteError");
+  for (size_t i = 0; i < out.size(); ++i) sum_ += std::abs(out[i] - target[i]);
+  count_ += static_cast<int64_t>(out.size());
+}
+
+double MeanAbsoluteError::result() const { return mean_or_nan(sum_, count_); }
+
+void RootMeanSquaredError::update(const Tensor& outputs, const Tensor& targets) {
+  const auto [out, target] = paired_values(outputs, targets, "RootMeanSquaredError");
+  for (size_t i = 0; i < out.size(); ++i) sum_ += (out[i] - target[i]) * (out[i] - target[i]);
+  count_ += static_cast<int64_t>(out.size());
+}
+
+double RootMeanSquaredError::result() const { return std::sqrt(mean_or_nan(sum_, count_)); }
+
+}  // namespace strata::train
