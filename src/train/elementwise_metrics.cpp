@@ -49,20 +49,21 @@ void BinaryAccuracy::update(const Tensor& outputs, const Tensor& targets) {
 
 double BinaryAccuracy::result() const { return mean_or_nan(static_cast<double>(correct_), total_); }
 
-void MeanAbsoluteError::update(const Tensor& outputs, const Tensor& targets) {
-  const auto [out, target] = paired_values(outputs, targets, "MeanAbsoluteError");
-  for (size_t i = 0; i < out.size(); ++i) sum_ += std::abs(out[i] - target[i]);
+void ElementwiseErrorMean::update(const Tensor& outputs, const Tensor& targets) {
+  const std::string who = name();
+  const auto [out, target] = paired_values(outputs, targets, who.c_str());
+  for (size_t i = 0; i < out.size(); ++i) sum_ += error(out[i], target[i]);
   count_ += static_cast<int64_t>(out.size());
 }
 
-double MeanAbsoluteError::result() const { return mean_or_nan(sum_, count_); }
+double ElementwiseErrorMean::mean() const { return mean_or_nan(sum_, count_); }
 
-void RootMeanSquaredError::update(const Tensor& outputs, const Tensor& targets) {
-  const auto [out, target] = paired_values(outputs, targets, "RootMeanSquaredError");
-  for (size_t i = 0; i < out.size(); ++i) sum_ += (out[i] - target[i]) * (out[i] - target[i]);
-  count_ += static_cast<int64_t>(out.size());
+double MeanAbsoluteError::error(double output, double target) const { return std::abs(output - target); }
+
+double RootMeanSquaredError::error(double output, double target) const {
+  return (output - target) * (output - target);
 }
 
-double RootMeanSquaredError::result() const { return std::sqrt(mean_or_nan(sum_, count_)); }
+double RootMeanSquaredError::result() const { return std::sqrt(mean()); }
 
 }  // namespace strata::train

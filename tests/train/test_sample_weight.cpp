@@ -7,6 +7,7 @@
 #include <string>
 
 #include "blobs.hpp"
+#include "expect_error.hpp"
 #include "strata/core/error.hpp"
 #include "strata/data/dataset.hpp"
 #include "strata/ops/indexing.hpp"
@@ -17,6 +18,7 @@
 namespace strata::train {
 namespace {
 
+using strata::testing::expect_error;
 using testing::copy_weights;
 using testing::expect_weights_near;
 using testing::make_blobs;
@@ -91,39 +93,28 @@ TEST(SampleWeightTest, AValidationSplitKeepsEachRowsWeight) {
                       1e-6);
 }
 
-// What was wrong, in the message.
-template <class Run>
-void expect_refused(Run run, const std::string& says) {
-  try {
-    run();
-    ADD_FAILURE() << "not refused; expected an error saying '" << says << "'";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
-  }
-}
-
 TEST(SampleWeightTest, RefusesWhatItCannotWeigh) {
   const auto blobs = make_blobs(16, 44);
   auto net = make_classifier();
   optim::SGD sgd(net->trainable_weights());
   const FitOptions quiet{.verbose = 0};
-  expect_refused([&] { Data(blobs.x, blobs.y, ones({15})); }, "one weight per example");
-  expect_refused([&] { Data(blobs.x, blobs.y, ones({16, 1})); }, "one weight per example");
+  expect_error([&] { Data(blobs.x, blobs.y, ones({15})); }, {"one weight per example"});
+  expect_error([&] { Data(blobs.x, blobs.y, ones({16, 1})); }, {"one weight per example"});
   const auto fit_with = [&](const Tensor& w, const LossFn& loss = {}) {
     fit(*net, sgd, loss, {blobs.x, blobs.y, w}, quiet);
   };
   Tensor negative = ones({16});
   negative.data<float>()[3] = -1;
-  expect_refused([&] { fit_with(negative); }, "finite and >= 0, got -1");
+  expect_error([&] { fit_with(negative); }, {"finite and >= 0, got -1"});
   Tensor not_a_number = ones({16});
   not_a_number.data<float>()[0] = std::nanf("");
-  expect_refused([&] { fit_with(not_a_number); }, "finite and >= 0");
-  expect_refused([&] { fit_with(ones({16}, kInt64)); }, "floating point");
+  expect_error([&] { fit_with(not_a_number); }, {"finite and >= 0"});
+  expect_error([&] { fit_with(ones({16}, kInt64)); }, {"floating point"});
   LossFn own = [](const Tensor& out, const Tensor& t) { return cross_entropy(out, t); };
-  expect_refused([&] { fit_with(ones({16}), own); }, "weigh its rows there");
+  expect_error([&] { fit_with(ones({16}), own); }, {"weigh its rows there"});
   // A Dataset whose third tensors are not one scalar per example.
-  expect_refused([&] { fit(*net, sgd, {}, data::TensorDataset({blobs.x, blobs.y, ones({16, 2})}), quiet); },
-                 "one per example");
+  expect_error([&] { fit(*net, sgd, {}, data::TensorDataset({blobs.x, blobs.y, ones({16, 2})}), quiet); },
+               {"one per example"});
 }
 
 }  // namespace

@@ -26,31 +26,40 @@ class BinaryAccuracy : public Metric {
   int64_t correct_ = 0, total_ = 0;
 };
 
-// Mean of |output - target| over every element seen ("mean_absolute_error").
-class MeanAbsoluteError : public Metric {
+// The mean of error(output, target) over every element seen: what the error metrics share.
+class ElementwiseErrorMean : public Metric {
  public:
-  std::string name() const override { return "mean_absolute_error"; }
   void update(const Tensor& outputs, const Tensor& targets) override;
-  double result() const override;
   void reset() override { sum_ = 0, count_ = 0; }
 
+ protected:
+  double mean() const;  // NaN before any element
+
  private:
+  virtual double error(double output, double target) const = 0;
   double sum_ = 0;
   int64_t count_ = 0;
 };
 
-// Square root of the mean of (output - target)^2 over every element seen
-// ("root_mean_squared_error"): the root of the whole mean, not a mean of per-batch roots.
-class RootMeanSquaredError : public Metric {
+// Mean of |output - target| over every element seen ("mean_absolute_error").
+class MeanAbsoluteError : public ElementwiseErrorMean {
  public:
-  std::string name() const override { return "root_mean_squared_error"; }
-  void update(const Tensor& outputs, const Tensor& targets) override;
-  double result() const override;
-  void reset() override { sum_ = 0, count_ = 0; }
+  std::string name() const override { return "mean_absolute_error"; }
+  double result() const override { return mean(); }
 
  private:
-  double sum_ = 0;
-  int64_t count_ = 0;
+  double error(double output, double target) const override;
+};
+
+// Square root of the mean of (output - target)^2 over every element seen
+// ("root_mean_squared_error"): the root of the whole mean, not a mean of per-batch roots.
+class RootMeanSquaredError : public ElementwiseErrorMean {
+ public:
+  std::string name() const override { return "root_mean_squared_error"; }
+  double result() const override;
+
+ private:
+  double error(double output, double target) const override;
 };
 
 }  // namespace strata::train
