@@ -3,24 +3,26 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "strata/core/error.hpp"
 
 namespace strata::serve {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// An idle connection's wait is cut into slices this long, so that a stopping server notices it.
-constexpr int kIdleSliceMs = 10;
 // Writes are gathered up to this many bytes; a larger one goes out with them in the same sendmsg.
 constexpr size_t kGatherBytes = 64 * 1024;
 constexpr size_t kReadBufferBytes = 16 * 1024;
@@ -66,18 +68,19 @@ class ConnectionStream final : public httplib::Stream {
   explicit ConnectionStream(socket_t sock) : sock_(sock), in_(kReadBufferBytes) {}
 
   // Waits for the next request's first bytes. False when the connection stayed idle past `idle`,
-  // or `stopping()` became true, or polling failed; true also when the client closed or the
-  // socket failed: the read that follows finds out.
-  template <typename Stopping>
-  bool await_request(std::chrono::seconds idle, const Stopping& stopping) {
+  // `stop_event` became readable (the server stops) or polling failed; true also when the client
+  // closed or the socket failed: the read that follows finds out.
+  bool await_request(std::chrono::seconds idle, int stop_event) {
     if (in_begin_ < in_end_) return true;  // a pipelined request is here already
     const auto deadline = Clock::now() + idle;
     for (;;) {
-      pollfd wanted{sock_, POLLIN, 0};
-      const int ready = ::poll(&wanted, 1, kIdleSliceMs);
-      if (ready > 0) return true;
-      if (ready < 0 && errno != EINTR) return false;
-      if (stopping() || Clock::now() >= deadline) return false;
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+      if (left.count() <= 0) return false;
+      pollfd wanted[2] = {{sock_, POLLIN, 0}, {stop_event, POLLIN, 0}};
+      const int ready = ::poll(wanted, 2, static_cast<int>(std::min<int64_t>(left.count(), INT32_MAX)));
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready <= 0 || wanted[1].revents != 0) return false;
+      return true;
     }
   }
 
@@ -194,17 +197,24 @@ HttpServer& HttpServer::set_keep_alive_timeout(std::chrono::seconds idle) {
   return *this;
 }
 
+HttpServer::HttpServer() : stop_event_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+  STRATA_CHECK(stop_event_ >= 0, "serve: cannot make the server's stop event (eventfd: ", std::strerror(errno), ")");
+}
+
+HttpServer::~HttpServer() { ::close(stop_event_); }
+
 void HttpServer::stop() {
   stopping_ = true;
+  const uint64_t one = 1;
+  [[maybe_unused]] const ssize_t written = ::write(stop_event_, &one, sizeof one);  // only fails if already set
   httplib::Server::stop();
 }
 
 bool HttpServer::serve_connection(socket_t sock) {
   ConnectionStream stream(sock);
-  const auto stopping = [this] { return stopping_.load(); };
   bool ok = false;
-  for (size_t left = keep_alive_requests_; left > 0 && !stopping() && stream.await_request(keep_alive_idle_, stopping);
-       --left) {
+  for (size_t left = keep_alive_requests_;
+       left > 0 && !stopping_ && stream.await_request(keep_alive_idle_, stop_event_); --left) {
     bool client_closes = false;  // the request said "Connection: close"
     ok = process_request(stream, left == 1, client_closes, nullptr);
     ok = stream.flush() && ok;

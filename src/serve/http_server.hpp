@@ -25,8 +25,13 @@ class HttpServer : public httplib::Server {
   // These hide httplib's setters of the same names: this server's loop reads the values.
   HttpServer& set_keep_alive_max_count(size_t requests);
   HttpServer& set_keep_alive_timeout(std::chrono::seconds idle);
+  HttpServer();
+  ~HttpServer() override;
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
   // Hides httplib's stop(), which its connection loop noticed between requests: a connection ends
-  // after the request it is serving, and an idle one within 10 ms.
+  // after the request it is serving, and an idle one at once.
   void stop();
 
   // Serves one connected socket's requests until the client leaves, stays idle past the keep-alive
@@ -41,6 +46,9 @@ class HttpServer : public httplib::Server {
   size_t keep_alive_requests_ = CPPHTTPLIB_KEEPALIVE_MAX_COUNT;
   std::chrono::seconds keep_alive_idle_{CPPHTTPLIB_KEEPALIVE_TIMEOUT_SECOND};
   std::atomic<bool> stopping_{false};
+  // Readable once stop() is called: idle connections wait on it beside their socket, so they
+  // neither poll in slices nor outlast a stop.
+  int stop_event_ = -1;
 };
 
 }  // namespace strata::serve

@@ -1,7 +1,8 @@
 // The server's connection loop (src/serve/http_server.cpp) seen from a raw socket: pipelined
 // requests are each answered, an interim "100 Continue" is sent before the body is read, answers
 // larger than what it gathers arrive whole, a client that stalls mid-request is cut off after the
-// I/O timeout, and an idle keep-alive connection does not hold up SIGTERM.
+// I/O timeout, an idle keep-alive connection does not hold up SIGTERM, and idle connections let
+// the server sleep.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -10,8 +11,12 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
+#include "process_threads.hpp"
 #include "serve/serve_fixture.hpp"
 
 namespace strata::testing {
@@ -168,6 +173,23 @@ TEST_F(ConnectionTest, SigtermClosesAnIdleKeepAliveConnectionAndExitsZero) {
   EXPECT_TRUE(idle.closed_by_server());
   EXPECT_EQ(server.wait(), 0);
   EXPECT_LT(Clock::now() - signalled, std::chrono::seconds(4));
+}
+
+// An idle connection's thread waits on its socket and the server's stop event together, for as
+// long as keep-alive allows: it does not wake up to look (httplib's loop polled every 10 ms, 100
+// wake-ups a second a connection).
+TEST_F(ConnectionTest, IdleKeepAliveConnectionsLetTheServerSleep) {
+  auto& server = start({"--model", "mlp", "--poll-ms", "60000"});
+  std::vector<std::unique_ptr<RawConnection>> idle;
+  for (int i = 0; i < 8; ++i) {
+    idle.push_back(std::make_unique<RawConnection>(server.port()));
+    ASSERT_TRUE(idle.back()->send("GET /v2/health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+    ASSERT_EQ(idle.back()->answer().first.rfind("HTTP/1.1 200", 0), 0u);
+  }
+  const int64_t before = process_voluntary_switches(server.pid());
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  const int64_t slept = process_voluntary_switches(server.pid()) - before;
+  EXPECT_LT(slept, 100) << "the server's threads woke " << slept << " times in 1 s with 8 idle connections";
 }
 
 }  // namespace
