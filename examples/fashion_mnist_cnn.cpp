@@ -35,12 +35,21 @@ int main(int argc, char** argv) {
   hub::Hub store = hub::Hub::open(hub_path);
   auto logger = std::make_shared<train::HubLogger>(store, "fashion_mnist_cnn",
                                                    R"({"optimizer": "adam", "lr": 0.001, "batch": 128})", 50);
-  auto cosine = std::make_shared<train::LearningRateScheduler>(std::make_shared<optim::CosineAnnealingLR>(adam, epochs));
+  auto cosine =
+      std::make_shared<train::LearningRateScheduler>(std::make_shared<optim::CosineAnnealingLR>(adam, epochs));
   train::fit(net, adam, {}, {x_train, y_train},
              {.epochs = epochs, .batch_size = 128, .seed = 7, .callbacks = {logger, cosine}});
 
   const double test_accuracy = train::evaluate(net, {}, x_test, y_test, 1000).at("accuracy");
   std::printf("test accuracy: %.4f\n", test_accuracy);
+  // Which classes it confuses, as a page to look at.
+  train::ConfusionMatrix confusion(10);
+  confusion.update(train::predict(net, x_test, 1000).to(kCPU), y_test);
+  const std::string confusion_page = "fashion_mnist_cnn_confusion.html";
+  const auto& names = data::kFashionMnistClassNames;
+  train::save_confusion_matrix_html(confusion, confusion_page, {names.begin(), names.end()},
+                                    "Fashion-MNIST CNN: test set");
+  std::printf("its confusion matrix on the test set: %s\n", confusion_page.c_str());
 
   // A new version of the model, saved whole (architecture and weights) so that `strata serve` can
   // rebuild it; find_top_model("fashion_mnist_cnn", "accuracy") finds the best.

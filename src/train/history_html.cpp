@@ -7,6 +7,7 @@
 #include <sstream>
 #include <vector>
 
+#include "html_text.hpp"
 #include "number_text.hpp"
 #include "strata/core/error.hpp"
 
@@ -14,37 +15,14 @@ namespace strata::train {
 
 namespace {
 
+using detail::fixed;
+using detail::html_escape;
+using detail::label;
+
 constexpr double kWidth = 640, kHeight = 300;
 constexpr double kLeft = 60, kRight = 20, kTop = 30, kBottom = 40;
 constexpr const char* kTrainColor = "#1f77b4";
 constexpr const char* kValColor = "#ff7f0e";
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-std::string fixed(double v, int decimals = 1) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
-// Axis labels: 4 significant digits, no trailing noise.
-std::string label(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
 
 // About five round tick values covering [lo, hi] (steps of 1, 2 or 5 times a power of ten).
 std::vector<double> nice_ticks(double& lo, double& hi) {
@@ -86,9 +64,9 @@ void chart(std::ostringstream& out, const History& history, const std::string& n
   auto x_of = [&](int64_t e) { return kLeft + (epochs <= 1 ? plot_w / 2 : plot_w * e / (epochs - 1)); };
   auto y_of = [&](double v) { return kTop + plot_h * (hi - v) / (hi - lo); };
 
-  out << "<h2>" << escape(name) << "</h2>\n"
+  out << "<h2>" << html_escape(name) << "</h2>\n"
       << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
-      << "\" viewBox=\"0 0 " << kWidth << ' ' << kHeight << "\" data-chart=\"" << escape(name) << "\">\n"
+      << "\" viewBox=\"0 0 " << kWidth << ' ' << kHeight << "\" data-chart=\"" << html_escape(name) << "\">\n"
       << "<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << plot_w << "\" height=\"" << plot_h
       << "\" fill=\"none\" stroke=\"#ccc\"/>\n";
   for (double t : ticks) {
@@ -110,7 +88,7 @@ void chart(std::ostringstream& out, const History& history, const std::string& n
     auto flush_line = [&] {
       if (!points.empty())
         out << "<polyline fill=\"none\" stroke=\"" << s.color << "\" stroke-width=\"2\""
-            << (s.dashed ? " stroke-dasharray=\"6 4\"" : "") << " data-series=\"" << escape(s.key) << "\" points=\""
+            << (s.dashed ? " stroke-dasharray=\"6 4\"" : "") << " data-series=\"" << html_escape(s.key) << "\" points=\""
             << points << "\"/>\n";
       points.clear();
     };
@@ -128,8 +106,8 @@ void chart(std::ostringstream& out, const History& history, const std::string& n
       const double v = (*s.values)[e];
       if (!std::isfinite(v)) continue;
       out << "<circle cx=\"" << fixed(x_of(e)) << "\" cy=\"" << fixed(y_of(v)) << "\" r=\"3\" fill=\"" << s.color
-          << "\" data-series=\"" << escape(s.key) << "\" data-epoch=\"" << e << "\" data-value=\""
-          << detail::number_text(v) << "\"><title>" << escape(s.key) << ", epoch " << e + 1 << ": " << label(v)
+          << "\" data-series=\"" << html_escape(s.key) << "\" data-epoch=\"" << e << "\" data-value=\""
+          << detail::number_text(v) << "\"><title>" << html_escape(s.key) << ", epoch " << e + 1 << ": " << label(v)
           << "</title></circle>\n";
     }
     const double lx = kLeft + plot_w - 190 + 80 * static_cast<double>(i), ly = 16;
@@ -155,7 +133,7 @@ std::vector<std::string> quantities(const History& history) {
 
 void table(std::ostringstream& out, const History& history) {
   out << "<table>\n<tr><th>epoch</th>";
-  for (const auto& kv : history.values()) out << "<th>" << escape(kv.first) << "</th>";
+  for (const auto& kv : history.values()) out << "<th>" << html_escape(kv.first) << "</th>";
   out << "</tr>\n";
   for (int64_t e = 0; e < history.epochs(); ++e) {
     out << "<tr><td>" << e + 1 << "</td>";
@@ -169,12 +147,7 @@ void table(std::ostringstream& out, const History& history) {
 
 std::string history_html(const History& history, const std::string& title) {
   std::ostringstream out;
-  out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>" << escape(title)
-      << "</title>\n<style>\nbody { font-family: sans-serif; margin: 2em; color: #222; }\n"
-         "svg text { font-size: 12px; fill: #444; }\n"
-         "table { border-collapse: collapse; margin-top: 2em; }\n"
-         "td, th { border: 1px solid #ddd; padding: 4px 10px; text-align: right; }\n</style>\n</head>\n<body>\n"
-      << "<h1>" << escape(title) << "</h1>\n<p>" << history.epochs() << " epochs</p>\n";
+  out << detail::page_head(title) << "<p>" << history.epochs() << " epochs</p>\n";
   for (const std::string& name : quantities(history)) chart(out, history, name);
   table(out, history);
   out << "</body>\n</html>\n";

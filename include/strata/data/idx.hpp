@@ -1,6 +1,7 @@
 // IDX files (the format of MNIST and Fashion-MNIST), plain or gzip-compressed, read into tensors;
 // and the Fashion-MNIST data set built on them.
 #pragma once
+#include <array>
 #include <string>
 
 #include "strata/core/tensor.hpp"
@@ -20,6 +21,10 @@ Tensor read_idx(const std::string& path);
 struct FashionMnist {
   Tensor train_images, train_labels, test_images, test_labels;
 };
+
+// Fashion-MNIST's ten labels, 0 to 9, as the dataset's README names them.
+inline constexpr std::array<const char*, 10> kFashionMnistClassNames = {
+    "T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"};
 
 // Loads Fashion-MNIST from `dir`, which holds train-images-idx3-ubyte(.gz), train-labels-idx1-ubyte(.gz),
 // t10k-images-idx3-ubyte(.gz) and t10k-labels-idx1-ubyte(.gz). An empty `dir` means Debian's

@@ -3,6 +3,7 @@
 #pragma once
 #include "strata/train/callback.hpp"
 #include "strata/train/confusion_matrix.hpp"
+#include "strata/train/confusion_matrix_html.hpp"
 #include "strata/train/csv_logger.hpp"
 #include "strata/train/elementwise_metrics.hpp"
 #include "strata/train/early_stopping.hpp"
