@@ -50,20 +50,31 @@ LossFn or_default(const LossFn& loss_fn) {
   return [](const Tensor& outputs, const Tensor& targets) { return cross_entropy(outputs, targets); };
 }
 
+// Sample weights weigh the default loss's rows; a loss function of one's own returns a scalar.
+void check_weighable(const LossFn& loss_fn, const char* who) {
+  STRATA_CHECK(!loss_fn, who, ": sample weights weigh the default loss; with a loss function of your own, weigh its ",
+               "rows there");
+}
+
+void check_targets(const Tensor& targets, const char* who) {
+  STRATA_CHECK(targets.defined(), who, ": the examples have no targets (each is x alone): give examples (x, y)");
+}
+
 // The default loss under class_weight or sample weights: each row's cross-entropy times its
 // class's weight and its own, then the mean over the batch's rows (Keras's sum_over_batch_size,
-// which divides by the rows, not by the weights' sum).
+// which divides by the rows, not by the weights' sum). `who` ("fit", "evaluate") starts errors.
 class WeightedCrossEntropy {
  public:
-  explicit WeightedCrossEntropy(const std::vector<double>& class_weight) {
+  WeightedCrossEntropy(const std::vector<double>& class_weight, const char* who) : who_(who) {
     for (double w : class_weight)
-      STRATA_CHECK(std::isfinite(w) && w >= 0, "fit: class_weight must hold finite weights >= 0, got ", w);
+      STRATA_CHECK(std::isfinite(w) && w >= 0, who_, ": class_weight must hold finite weights >= 0, got ", w);
     if (!class_weight.empty()) class_weights_ = from_vector(class_weight);
   }
   Tensor operator()(const Tensor& outputs, const Tensor& targets, const Tensor& sample_weight) const {
+    check_targets(targets, who_);
     Tensor per_row = cross_entropy(outputs, targets, Reduction::none);
     if (class_weights_.defined()) {
-      STRATA_CHECK(targets.dtype() == kInt64 && targets.dim() == 1, "fit: class_weight needs int64 class ids [N] ",
+      STRATA_CHECK(targets.dtype() == kInt64 && targets.dim() == 1, who_, ": class_weight needs int64 class ids [N] ",
                    "as targets, got ", dtype_name(targets.dtype()), " ", targets.shape().str());
       per_row = per_row * cast(index_select(class_weights_.to(targets.device()), 0, targets), per_row.dtype());
     }
@@ -73,20 +84,21 @@ class WeightedCrossEntropy {
 
  private:
   // A batch's sample weights as per_row's dtype, refused unless one finite weight >= 0 per row.
-  static Tensor checked_sample_weight(const Tensor& weight, const Tensor& per_row) {
-    STRATA_CHECK(is_floating(weight.dtype()) && weight.dim() == 1 && weight.size(0) == per_row.size(0),
-                 "fit: sample weights must be floating point, one per example: [", per_row.size(0), "], got ",
+  Tensor checked_sample_weight(const Tensor& weight, const Tensor& per_row) const {
+    STRATA_CHECK(is_floating(weight.dtype()) && weight.dim() == 1 && weight.size(0) == per_row.size(0), who_,
+                 ": sample weights must be floating point, one per example: [", per_row.size(0), "], got ",
                  dtype_name(weight.dtype()), " ", weight.shape().str());
     for (double w : weight.to(kCPU).to_vector<double>())
-      STRATA_CHECK(std::isfinite(w) && w >= 0, "fit: sample weights must be finite and >= 0, got ", w);
+      STRATA_CHECK(std::isfinite(w) && w >= 0, who_, ": sample weights must be finite and >= 0, got ", w);
     return cast(weight, per_row.dtype());
   }
 
+  const char* who_;
   Tensor class_weights_;  // undefined: every class weighs 1
 };
 
 Tensor scalar_loss(const LossFn& loss_fn, const Tensor& outputs, const Tensor& targets, const char* who) {
-  STRATA_CHECK(targets.defined(), who, ": the examples have no targets (each is x alone): give examples (x, y)");
+  check_targets(targets, who);
   Tensor loss = loss_fn(outputs, targets);
   STRATA_CHECK(loss.defined() && loss.numel() == 1, who, ": the loss function must return a scalar (reduce ",
                "with a mean or sum), got ", loss.defined() ? loss.shape().str() : std::string("an undefined tensor"));
@@ -248,6 +260,7 @@ Logs evaluate(nn::Layer& model, const LossFn& loss_fn, const Data& data, int64_t
   STRATA_CHECK(!data.empty(), "evaluate: no data to evaluate on");
   check_metric_names(metrics, "evaluate");
   const LossFn loss = or_default(loss_fn);
+  const WeightedCrossEntropy unweighted_classes({}, "evaluate");  // class_weight is for training only, as in Keras
   nn::EvalScope eval(model);
   NoGradGuard no_grad;
   Mean loss_mean;
@@ -256,7 +269,10 @@ Logs evaluate(nn::Layer& model, const LossFn& loss_fn, const Data& data, int64_t
   while (const std::optional<Batch> batch = batches.next()) {
     const auto [x, y, sample_weight] = on_device(*batch, model.device());
     const Tensor outputs = model(x);
-    loss_mean.update(scalar_loss(loss, outputs, y, "evaluate").item_double(), static_cast<double>(rows(x)));
+    if (sample_weight.defined()) check_weighable(loss_fn, "evaluate");
+    const Tensor batch_loss = sample_weight.defined() ? unweighted_classes(outputs, y, sample_weight)
+                                                      : scalar_loss(loss, outputs, y, "evaluate");
+    loss_mean.update(batch_loss.item_double(), static_cast<double>(rows(x)));
     for (const auto& m : metrics) m->update(outputs, y);
   }
   STRATA_CHECK(loss_mean.count() > 0, "evaluate: the data gave no batch");
@@ -270,7 +286,8 @@ Logs evaluate(nn::Layer& model, const LossFn& loss_fn, const Tensor& x, const Te
 
 Tensor predict(nn::Layer& model, const Tensor& x, int64_t batch_size) {
   STRATA_CHECK(x.defined() && x.dim() >= 1 && x.size(0) > 0,
-               "predict: expected a non-empty batch of inputs [N, ...], got ", x.defined() ? x.shape().str() : std::string("an undefined tensor"));
+               "predict: expected a non-empty batch of inputs [N, ...], got ",
+               x.defined() ? x.shape().str() : std::string("an undefined tensor"));
   STRATA_CHECK(batch_size >= 1, "predict: batch_size must be >= 1, got ", batch_size);
   int64_t start = 0;
   return predict_each(model, [&]() -> std::optional<Tensor> {
@@ -302,6 +319,8 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
                options.gradient_accumulation_steps);
   STRATA_CHECK(options.clip_grad_norm >= 0 && std::isfinite(options.clip_grad_norm),
                "fit: clip_grad_norm must be a finite number >= 0 (0: no clipping), got ", options.clip_grad_norm);
+  STRATA_CHECK(options.clip_grad_value >= 0 && std::isfinite(options.clip_grad_value),
+               "fit: clip_grad_value must be a finite number >= 0 (0: no clipping), got ", options.clip_grad_value);
   STRATA_CHECK(options.steps_per_epoch >= 0, "fit: steps_per_epoch must be >= 0 (0: a whole pass), got ",
                options.steps_per_epoch);
   STRATA_CHECK(!train_data.empty(), "fit: no training data");
@@ -316,13 +335,11 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
   const LossFn loss = or_default(loss_fn);
   STRATA_CHECK(options.class_weight.empty() || !loss_fn, "fit: class_weight weighs the default loss; with a loss ",
                "function of your own, weigh its rows there");
-  const WeightedCrossEntropy weighted_loss(options.class_weight);
+  const WeightedCrossEntropy weighted_loss(options.class_weight, "fit");
   const auto training_loss = [&](const Tensor& outputs, const BatchSlice& slice) {
     if (options.class_weight.empty() && !slice.sample_weight.defined())
       return scalar_loss(loss, outputs, slice.y, "fit");
-    STRATA_CHECK(!loss_fn, "fit: sample weights weigh the default loss; with a loss function of your own, weigh its ",
-                 "rows there");
-    STRATA_CHECK(slice.y.defined(), "fit: the examples have no targets (each is x alone): give examples (x, y)");
+    check_weighable(loss_fn, "fit");
     return weighted_loss(outputs, slice.y, slice.sample_weight);
   };
   const MetricList& metrics = options.metrics;
@@ -398,6 +415,7 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
         }
         if (i == last_training) {
           if (options.clip_grad_norm > 0) optim::clip_grad_norm(optimizer.params(), options.clip_grad_norm);
+          if (options.clip_grad_value > 0) optim::clip_grad_value(optimizer.params(), options.clip_grad_value);
           optimizer.step();
         }
         ++state.global_step;
@@ -417,7 +435,7 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
     logs = results(loss_mean, metrics);
     logs["lr"] = lr;
     if (!validation.empty())
-      for (const auto& [key, value] : evaluate(model, loss, validation, options.batch_size, metrics))
+      for (const auto& [key, value] : evaluate(model, loss_fn, validation, options.batch_size, metrics))
         logs["val_" + key] = value;
     average_logs(group, logs);
     if (bar) {

@@ -155,6 +155,30 @@ TEST(FitTest, ClipGradNormBoundsEachStep) {
   EXPECT_NEAR(distance_moved(1e-3), 1e-3, 1e-5);
 }
 
+// clip_grad_value: one step of plain SGD at lr 1 moves each weight by its clamped gradient, so no
+// weight moves further than the bound, and the ones whose gradient was larger move by exactly it.
+TEST(FitTest, ClipGradValueBoundsEachElementOfEachStep) {
+  const auto blobs = make_blobs(16, 9);
+  manual_seed(7);
+  const auto start = make_classifier();
+  auto net = make_classifier();
+  copy_weights(*start, *net);
+  optim::SGD sgd(net->trainable_weights(), {.lr = 1});
+  const double clip = 1e-3;
+  fit(*net, sgd, {}, {blobs.x, blobs.y}, {.batch_size = 16, .clip_grad_value = clip, .verbose = 0});
+  int64_t at_the_bound = 0;
+  for (size_t i = 0; i < start->all_weights().size(); ++i) {
+    const auto before = start->all_weights()[i].to_vector<double>();
+    const auto after = net->all_weights()[i].to_vector<double>();
+    for (size_t k = 0; k < after.size(); ++k) {
+      EXPECT_LE(std::fabs(after[k] - before[k]), clip * (1 + 1e-4)) << "weight " << i << "[" << k << "]";
+      at_the_bound += std::fabs(std::fabs(after[k] - before[k]) - clip) < 1e-6;
+    }
+  }
+  EXPECT_GT(at_the_bound, 10);  // unclipped, this step moves many weights by more than 1e-3
+  EXPECT_THROW(fit(*net, sgd, {}, {blobs.x, blobs.y}, {.clip_grad_value = -1, .verbose = 0}), Error);
+}
+
 TEST(FitTest, RefusesBadInput) {
   const auto blobs = make_blobs(16, 7);
   auto net = make_classifier();

@@ -93,6 +93,26 @@ TEST(SampleWeightTest, AValidationSplitKeepsEachRowsWeight) {
                       1e-6);
 }
 
+// evaluate, and so fit's validation, weigh the loss by the data's sample weights (the mean over
+// the rows, as in training); metrics are not weighted (Keras's metrics, not weighted_metrics).
+TEST(SampleWeightTest, EvaluateAndValidationWeighTheLossNotTheMetrics) {
+  const auto blobs = make_blobs(40, 45);
+  manual_seed(24);
+  auto net = make_classifier();
+  std::vector<float> w(40);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = i % 2 == 0 ? 2.0f : 0.0f;
+  const Data weighted(blobs.x, blobs.y, from_vector(w));
+  const Logs logs = evaluate(*net, {}, weighted, 40);
+  EXPECT_NEAR(logs.at("loss"), evaluate(*net, {}, even_rows(blobs.x), even_rows(blobs.y), 40).at("loss"), 1e-6);
+  EXPECT_DOUBLE_EQ(logs.at("accuracy"), evaluate(*net, {}, blobs.x, blobs.y, 40).at("accuracy"));
+  optim::SGD sgd(net->trainable_weights(), {.lr = 0.1});
+  const History h = fit(*net, sgd, {}, {blobs.x, blobs.y},
+                        {.batch_size = 8, .validation_data = weighted, .verbose = 0});
+  EXPECT_NEAR(h["val_loss"].back(), evaluate(*net, {}, weighted, 8).at("loss"), 1e-6);
+  LossFn own = [](const Tensor& out, const Tensor& t) { return cross_entropy(out, t); };
+  expect_error([&] { evaluate(*net, own, weighted); }, {"evaluate", "weigh its rows there"});
+}
+
 TEST(SampleWeightTest, RefusesWhatItCannotWeigh) {
   const auto blobs = make_blobs(16, 44);
   auto net = make_classifier();

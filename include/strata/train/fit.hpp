@@ -106,13 +106,18 @@ struct FitOptions {
   // is at most this (optim::clip_grad_norm; Keras's global_clipnorm, Lightning's
   // gradient_clip_val). Under accumulation, the step's summed gradient is what is clipped.
   double clip_grad_norm = 0;
+  // > 0: before each optimizer step (after clip_grad_norm, as Keras orders them), every gradient
+  // element is clamped into [-clip_grad_value, clip_grad_value] (optim::clip_grad_value; Keras's
+  // clipvalue, Lightning's gradient_clip_algorithm="value").
+  double clip_grad_value = 0;
   // Keras's class_weight: with the default loss and int64 class ids as targets, each training
   // row's cross-entropy is multiplied by class_weight[its class] before the mean over the batch
   // (an under-represented class can weigh more). Empty: every class weighs 1. Sample weights in
   // the training data (Data) multiply it too, with any targets the default loss takes; the mean
   // divides by the rows, not by the weights' sum (Keras's sum_over_batch_size). Both need the
-  // default loss: a loss function of your own weighs its rows itself. Validation and evaluate
-  // are not weighted.
+  // default loss: a loss function of your own weighs its rows itself. evaluate, and so the
+  // validation, weighs its loss by its data's sample weights, not by class_weight; metrics are
+  // not weighted.
   std::vector<double> class_weight;
   bool shuffle = true;
   uint64_t seed = 0;  // epoch e is shuffled with seed + e: the same run gives the same batches
@@ -134,7 +139,8 @@ struct FitOptions {
 History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn, const Data& train_data,
             FitOptions options = {});
 
-// The mean loss ("loss") and each metric's result over `data`, in eval() mode without autograd;
+// The mean loss ("loss"; each row's weighted by the data's sample weights if it has them, the
+// default loss only) and each metric's result over `data`, in eval() mode without autograd;
 // the model's mode is restored afterwards.
 Logs evaluate(nn::Layer& model, const LossFn& loss_fn, const Data& data, int64_t batch_size = 32,
               const MetricList& metrics = default_metrics());
