@@ -52,12 +52,14 @@ Endpoint endpoint_of(socket_t sock, bool peer) {
   return {};
 }
 
-// The socket's SO_RCVTIMEO or SO_SNDTIMEO in milliseconds (httplib sets both on accepting).
+// The socket's SO_RCVTIMEO or SO_SNDTIMEO as poll's timeout (httplib sets both on accepting):
+// milliseconds, or -1 for none (0 there means no timeout, to poll it means none at all).
 int socket_timeout_ms(socket_t sock, int option) {
   timeval tv{};
   socklen_t length = sizeof tv;
   if (::getsockopt(sock, SOL_SOCKET, option, &tv, &length) != 0) return 0;
-  return static_cast<int>(tv.tv_sec * 1000 + tv.tv_usec / 1000);
+  const int64_t ms = static_cast<int64_t>(tv.tv_sec) * 1000 + tv.tv_usec / 1000;
+  return ms == 0 ? -1 : static_cast<int>(std::min<int64_t>(ms, INT32_MAX));
 }
 
 // A connection's stream for all its requests: reads come from one buffer, writes are gathered
