@@ -45,34 +45,38 @@ class AttachedCallbacks {
   const CallbackList& callbacks_;
 };
 
-LossFn or_default(const LossFn& loss_fn) {
-  if (loss_fn) return loss_fn;
-  return [](const Tensor& outputs, const Tensor& targets) { return cross_entropy(outputs, targets); };
-}
+int64_t rows(const Tensor& x) { return x.dim() == 0 ? 1 : x.size(0); }
 
-// Sample weights weigh the default loss's rows; a loss function of one's own returns a scalar.
-void check_weighable(const LossFn& loss_fn, const char* who) {
-  STRATA_CHECK(!loss_fn, who, ": sample weights weigh the default loss; with a loss function of your own, weigh its ",
-               "rows there");
-}
-
-void check_targets(const Tensor& targets, const char* who) {
-  STRATA_CHECK(targets.defined(), who, ": the examples have no targets (each is x alone): give examples (x, y)");
-}
-
-// The default loss under class_weight or sample weights: each row's cross-entropy times its
-// class's weight and its own, then the mean over the batch's rows (Keras's sum_over_batch_size,
-// which divides by the rows, not by the weights' sum). `who` ("fit", "evaluate") starts errors.
-class WeightedCrossEntropy {
+// A batch's loss as fit and evaluate take it. The loss function's value is a scalar, or one loss
+// per example ([N]: Keras's losses, or Strata's with Reduction::none), whose mean over the rows
+// is the loss; without a loss function, softmax cross-entropy. Per-example losses are first
+// weighed by each row's class weight (class_weight) and sample weight, if any (Keras's
+// sum_over_batch_size: the mean divides by the rows, not by the weights' sum). `who` ("fit",
+// "evaluate") starts errors.
+class BatchLoss {
  public:
-  WeightedCrossEntropy(const std::vector<double>& class_weight, const char* who) : who_(who) {
+  BatchLoss(LossFn loss_fn, const std::vector<double>& class_weight, const char* who)
+      : loss_fn_(std::move(loss_fn)), who_(who) {
     for (double w : class_weight)
       STRATA_CHECK(std::isfinite(w) && w >= 0, who_, ": class_weight must hold finite weights >= 0, got ", w);
     if (!class_weight.empty()) class_weights_ = from_vector(class_weight);
   }
+
   Tensor operator()(const Tensor& outputs, const Tensor& targets, const Tensor& sample_weight) const {
-    check_targets(targets, who_);
-    Tensor per_row = cross_entropy(outputs, targets, Reduction::none);
+    STRATA_CHECK(targets.defined(), who_, ": the examples have no targets (each is x alone): give examples (x, y)");
+    const bool weighed = class_weights_.defined() || sample_weight.defined();
+    if (!loss_fn_ && !weighed) return cross_entropy(outputs, targets);
+    Tensor per_row = loss_fn_ ? loss_fn_(outputs, targets) : cross_entropy(outputs, targets, Reduction::none);
+    STRATA_CHECK(per_row.defined(), who_, ": the loss function returned an undefined tensor");
+    const int64_t n = rows(outputs);
+    if (!(per_row.dim() == 1 && per_row.size(0) == n)) {
+      STRATA_CHECK(per_row.numel() == 1, who_, ": the loss function must return a scalar or one loss per example, [",
+                   n, "], got ", per_row.shape().str());
+      STRATA_CHECK(!weighed, who_, ": the loss function returns a scalar, so the rows cannot be weighed: return ",
+                   "one loss per example, [", n, "] (e.g. with Reduction::none), to use class_weight or sample ",
+                   "weights");
+      return per_row;
+    }
     if (class_weights_.defined()) {
       STRATA_CHECK(targets.dtype() == kInt64 && targets.dim() == 1, who_, ": class_weight needs int64 class ids [N] ",
                    "as targets, got ", dtype_name(targets.dtype()), " ", targets.shape().str());
@@ -93,19 +97,10 @@ class WeightedCrossEntropy {
     return cast(weight, per_row.dtype());
   }
 
+  LossFn loss_fn_;  // empty: softmax cross-entropy
   const char* who_;
   Tensor class_weights_;  // undefined: every class weighs 1
 };
-
-Tensor scalar_loss(const LossFn& loss_fn, const Tensor& outputs, const Tensor& targets, const char* who) {
-  check_targets(targets, who);
-  Tensor loss = loss_fn(outputs, targets);
-  STRATA_CHECK(loss.defined() && loss.numel() == 1, who, ": the loss function must return a scalar (reduce ",
-               "with a mean or sum), got ", loss.defined() ? loss.shape().str() : std::string("an undefined tensor"));
-  return loss;
-}
-
-int64_t rows(const Tensor& x) { return x.dim() == 0 ? 1 : x.size(0); }
 
 void check_metric_names(const MetricList& metrics, const char* who) {
   std::set<std::string> names = {"loss", "lr"};
@@ -259,8 +254,7 @@ Logs evaluate(nn::Layer& model, const LossFn& loss_fn, const Data& data, int64_t
               const MetricList& metrics) {
   STRATA_CHECK(!data.empty(), "evaluate: no data to evaluate on");
   check_metric_names(metrics, "evaluate");
-  const LossFn loss = or_default(loss_fn);
-  const WeightedCrossEntropy unweighted_classes({}, "evaluate");  // class_weight is for training only, as in Keras
+  const BatchLoss loss(loss_fn, {}, "evaluate");  // class_weight is for training only, as in Keras
   nn::EvalScope eval(model);
   NoGradGuard no_grad;
   Mean loss_mean;
@@ -269,10 +263,7 @@ Logs evaluate(nn::Layer& model, const LossFn& loss_fn, const Data& data, int64_t
   while (const std::optional<Batch> batch = batches.next()) {
     const auto [x, y, sample_weight] = on_device(*batch, model.device());
     const Tensor outputs = model(x);
-    if (sample_weight.defined()) check_weighable(loss_fn, "evaluate");
-    const Tensor batch_loss = sample_weight.defined() ? unweighted_classes(outputs, y, sample_weight)
-                                                      : scalar_loss(loss, outputs, y, "evaluate");
-    loss_mean.update(batch_loss.item_double(), static_cast<double>(rows(x)));
+    loss_mean.update(loss(outputs, y, sample_weight).item_double(), static_cast<double>(rows(x)));
     for (const auto& m : metrics) m->update(outputs, y);
   }
   STRATA_CHECK(loss_mean.count() > 0, "evaluate: the data gave no batch");
@@ -332,16 +323,7 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
     STRATA_CHECK(validation.empty(), "fit: give validation_data or validation_split, not both");
     std::tie(train, validation) = train_data.split_tail(options.validation_split);
   }
-  const LossFn loss = or_default(loss_fn);
-  STRATA_CHECK(options.class_weight.empty() || !loss_fn, "fit: class_weight weighs the default loss; with a loss ",
-               "function of your own, weigh its rows there");
-  const WeightedCrossEntropy weighted_loss(options.class_weight, "fit");
-  const auto training_loss = [&](const Tensor& outputs, const BatchSlice& slice) {
-    if (options.class_weight.empty() && !slice.sample_weight.defined())
-      return scalar_loss(loss, outputs, slice.y, "fit");
-    check_weighable(loss_fn, "fit");
-    return weighted_loss(outputs, slice.y, slice.sample_weight);
-  };
+  const BatchLoss training_loss(loss_fn, options.class_weight, "fit");
   const MetricList& metrics = options.metrics;
   ProcessGroup* group = process_group_of(model);
   const bool rank_zero = group == nullptr || group->rank() == 0;
@@ -405,7 +387,7 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
         if (!slice) continue;
         const Tensor &x = slice->x, &y = slice->y;
         const Tensor outputs = model(x);
-        const Tensor batch_loss = training_loss(outputs, *slice);
+        const Tensor batch_loss = training_loss(outputs, y, slice->sample_weight);
         {
           // All but the step's last pass leave their gradients local: the step communicates once.
           std::unique_ptr<LocalAccumulation> local;

@@ -188,8 +188,9 @@ TEST(FitTest, RefusesBadInput) {
   EXPECT_THROW(fit(*net, sgd, {}, Data(), quiet), Error);
   optim::SGD empty(std::vector<Tensor>{});  // made before the model was called: no weights
   EXPECT_THROW(fit(*net, empty, {}, {blobs.x, blobs.y}, quiet), Error);
-  LossFn per_sample = [](const Tensor& out, const Tensor& t) { return cross_entropy(out, t, Reduction::none); };
-  EXPECT_THROW(fit(*net, sgd, per_sample, {blobs.x, blobs.y}, quiet), Error);
+  LossFn per_element = [](const Tensor& out, const Tensor& t) { return mse_loss(out, one_hot(t, 2), Reduction::none); };
+  strata::testing::expect_error([&] { fit(*net, sgd, per_element, {blobs.x, blobs.y}, quiet); },
+                                {"a scalar or one loss per example, [16], got [16, 2]"});
   FitOptions twice{.metrics = {std::make_shared<Accuracy>(), std::make_shared<Accuracy>()}, .verbose = 0};
   EXPECT_THROW(fit(*net, sgd, {}, {blobs.x, blobs.y}, twice), Error);
   EXPECT_THROW(predict(*net, blobs.x, 0), Error);

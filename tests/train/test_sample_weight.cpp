@@ -11,7 +11,9 @@
 #include "strata/core/error.hpp"
 #include "strata/data/dataset.hpp"
 #include "strata/ops/indexing.hpp"
+#include "strata/ops/elementwise.hpp"
 #include "strata/ops/loss.hpp"
+#include "strata/ops/reduce.hpp"
 #include "strata/optim/sgd.hpp"
 #include "strata/train/fit.hpp"
 
@@ -110,7 +112,46 @@ TEST(SampleWeightTest, EvaluateAndValidationWeighTheLossNotTheMetrics) {
                         {.batch_size = 8, .validation_data = weighted, .verbose = 0});
   EXPECT_NEAR(h["val_loss"].back(), evaluate(*net, {}, weighted, 8).at("loss"), 1e-6);
   LossFn own = [](const Tensor& out, const Tensor& t) { return cross_entropy(out, t); };
-  expect_error([&] { evaluate(*net, own, weighted); }, {"evaluate", "weigh its rows there"});
+  expect_error([&] { evaluate(*net, own, weighted); }, {"evaluate", "rows cannot be weighed"});
+}
+
+// A loss function that returns one loss per example (Keras's losses; Reduction::none) is
+// weighed like the default loss: per-example cross-entropy gives the default's steps, and a
+// per-example squared error is weighed row by row as its formula says.
+TEST(SampleWeightTest, ALossFunctionOfOneLossPerExampleIsWeighedToo) {
+  const auto blobs = make_blobs(24, 46);
+  manual_seed(25);
+  const auto start = make_classifier();
+  const Tensor weights = rand({24}) * 2.0;
+  LossFn per_example = [](const Tensor& out, const Tensor& t) { return cross_entropy(out, t, Reduction::none); };
+  const auto trained_with = [&](const LossFn& loss, FitOptions options) {
+    auto net = make_classifier();
+    copy_weights(*start, *net);
+    optim::SGD sgd(net->trainable_weights(), {.lr = 0.1});
+    options.batch_size = 24;
+    options.shuffle = false;
+    options.verbose = 0;
+    fit(*net, sgd, loss, {blobs.x, blobs.y, weights}, options);
+    return net;
+  };
+  expect_weights_near(*trained_with(per_example, {.class_weight = {0.5, 2}}),
+                      *trained_with({}, {.class_weight = {0.5, 2}}), 1e-6);
+  // Squared error per example against one-hot rows, weighed: its evaluate loss, worked out here.
+  LossFn squared = [](const Tensor& out, const Tensor& t) {
+    return sum(square(out - one_hot(t, 2)), {1});  // [N]
+  };
+  auto judged = make_classifier();
+  copy_weights(*start, *judged);
+  const Tensor outputs = predict(*judged, blobs.x);
+  const auto out = outputs.to_vector<double>(), w = weights.to_vector<double>();
+  const auto labels = blobs.y.to_vector<int64_t>();
+  double expected = 0;
+  for (size_t i = 0; i < labels.size(); ++i) {
+    double row = 0;
+    for (int64_t c = 0; c < 2; ++c) row += std::pow(out[i * 2 + c] - (labels[i] == c ? 1.0 : 0.0), 2);
+    expected += w[i] * row / 24;
+  }
+  EXPECT_NEAR(evaluate(*judged, squared, {blobs.x, blobs.y, weights}, 24).at("loss"), expected, 1e-5);
 }
 
 TEST(SampleWeightTest, RefusesWhatItCannotWeigh) {
@@ -131,7 +172,7 @@ TEST(SampleWeightTest, RefusesWhatItCannotWeigh) {
   expect_error([&] { fit_with(not_a_number); }, {"finite and >= 0"});
   expect_error([&] { fit_with(ones({16}, kInt64)); }, {"floating point"});
   LossFn own = [](const Tensor& out, const Tensor& t) { return cross_entropy(out, t); };
-  expect_error([&] { fit_with(ones({16}), own); }, {"weigh its rows there"});
+  expect_error([&] { fit_with(ones({16}), own); }, {"returns a scalar, so the rows cannot be weighed"});
   // A Dataset whose third tensors are not one scalar per example.
   expect_error([&] { fit(*net, sgd, {}, data::TensorDataset({blobs.x, blobs.y, ones({16, 2})}), quiet); },
                {"one per example"});

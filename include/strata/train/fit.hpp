@@ -30,8 +30,10 @@ class Optimizer;
 
 namespace strata::train {
 
-// loss(outputs, targets) -> a scalar. An empty LossFn ({}) means softmax cross-entropy with
-// int64 class ids or probability rows as targets (strata::cross_entropy, mean over samples).
+// loss(outputs, targets) -> a scalar, or one loss per example ([N], as Keras's losses or
+// Strata's with Reduction::none), which fit and evaluate average over the rows, weighing them
+// first by class_weight and sample weights if given. An empty LossFn ({}) means softmax
+// cross-entropy with int64 class ids or probability rows as targets (strata::cross_entropy).
 using LossFn = std::function<Tensor(const Tensor& outputs, const Tensor& targets)>;
 
 // Examples (x, y): two tensors sharing axis 0, a Dataset whose examples are {x, y} (batched
@@ -110,14 +112,13 @@ struct FitOptions {
   // element is clamped into [-clip_grad_value, clip_grad_value] (optim::clip_grad_value; Keras's
   // clipvalue, Lightning's gradient_clip_algorithm="value").
   double clip_grad_value = 0;
-  // Keras's class_weight: with the default loss and int64 class ids as targets, each training
-  // row's cross-entropy is multiplied by class_weight[its class] before the mean over the batch
-  // (an under-represented class can weigh more). Empty: every class weighs 1. Sample weights in
-  // the training data (Data) multiply it too, with any targets the default loss takes; the mean
-  // divides by the rows, not by the weights' sum (Keras's sum_over_batch_size). Both need the
-  // default loss: a loss function of your own weighs its rows itself. evaluate, and so the
-  // validation, weighs its loss by its data's sample weights, not by class_weight; metrics are
-  // not weighted.
+  // Keras's class_weight: with int64 class ids as targets, each training row's loss is multiplied
+  // by class_weight[its class] before the mean over the batch (an under-represented class can
+  // weigh more). Empty: every class weighs 1. Sample weights in the training data (Data)
+  // multiply it too, with any targets; the mean divides by the rows, not by the weights' sum
+  // (Keras's sum_over_batch_size). Both need the default loss or a loss function that returns
+  // one loss per example. evaluate, and so the validation, weighs its loss by its data's sample
+  // weights, not by class_weight; metrics are not weighted.
   std::vector<double> class_weight;
   bool shuffle = true;
   uint64_t seed = 0;  // epoch e is shuffled with seed + e: the same run gives the same batches
@@ -139,9 +140,9 @@ struct FitOptions {
 History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn, const Data& train_data,
             FitOptions options = {});
 
-// The mean loss ("loss"; each row's weighted by the data's sample weights if it has them, the
-// default loss only) and each metric's result over `data`, in eval() mode without autograd;
-// the model's mode is restored afterwards.
+// The mean loss ("loss"; each row's weighted by the data's sample weights if it has them) and
+// each metric's result over `data`, in eval() mode without autograd; the model's mode is
+// restored afterwards.
 Logs evaluate(nn::Layer& model, const LossFn& loss_fn, const Data& data, int64_t batch_size = 32,
               const MetricList& metrics = default_metrics());
 Logs evaluate(nn::Layer& model, const LossFn& loss_fn, const Tensor& x, const Tensor& y, int64_t batch_size = 32,
