@@ -1,7 +1,6 @@
 #include "strata/train/elementwise_metrics.hpp"
 
 #include <cmath>
-#include <limits>
 #include <utility>
 #include <vector>
 
@@ -27,10 +26,6 @@ std::pair<std::vector<double>, std::vector<double>> paired_values(const Tensor& 
   return {outputs.detach().to(kCPU).to_vector<double>(), targets.detach().to(kCPU).to_vector<double>()};
 }
 
-double mean_or_nan(double sum, int64_t count) {
-  return count == 0 ? std::numeric_limits<double>::quiet_NaN() : sum / static_cast<double>(count);
-}
-
 }  // namespace
 
 BinaryAccuracy::BinaryAccuracy(double threshold) : threshold_(threshold) {
@@ -39,24 +34,17 @@ BinaryAccuracy::BinaryAccuracy(double threshold) : threshold_(threshold) {
 
 void BinaryAccuracy::update(const Tensor& outputs, const Tensor& targets) {
   const auto [out, target] = paired_values(outputs, targets, "BinaryAccuracy");
-  for (size_t i = 0; i < out.size(); ++i) {
+  for (size_t i = 0; i < target.size(); ++i)
     STRATA_CHECK(target[i] == 0 || target[i] == 1, "BinaryAccuracy: targets must be 0 or 1, got ", target[i],
                  " at element ", i);
-    correct_ += (out[i] > threshold_) == (target[i] == 1);
-  }
-  total_ += static_cast<int64_t>(out.size());
+  for (size_t i = 0; i < out.size(); ++i) hits_.update((out[i] > threshold_) == (target[i] == 1) ? 1.0 : 0.0);
 }
-
-double BinaryAccuracy::result() const { return mean_or_nan(static_cast<double>(correct_), total_); }
 
 void ElementwiseErrorMean::update(const Tensor& outputs, const Tensor& targets) {
   const std::string who = name();
   const auto [out, target] = paired_values(outputs, targets, who.c_str());
-  for (size_t i = 0; i < out.size(); ++i) sum_ += error(out[i], target[i]);
-  count_ += static_cast<int64_t>(out.size());
+  for (size_t i = 0; i < out.size(); ++i) errors_.update(error(out[i], target[i]));
 }
-
-double ElementwiseErrorMean::mean() const { return mean_or_nan(sum_, count_); }
 
 double MeanAbsoluteError::error(double output, double target) const { return std::abs(output - target); }
 

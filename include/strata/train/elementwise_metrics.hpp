@@ -18,27 +18,26 @@ class BinaryAccuracy : public Metric {
   explicit BinaryAccuracy(double threshold = 0.5);
   std::string name() const override { return "binary_accuracy"; }
   void update(const Tensor& outputs, const Tensor& targets) override;
-  double result() const override;
-  void reset() override { correct_ = total_ = 0; }
+  double result() const override { return hits_.result(); }
+  void reset() override { hits_.reset(); }
 
  private:
   double threshold_;
-  int64_t correct_ = 0, total_ = 0;
+  Mean hits_;  // 1 for each element right, 0 for each wrong
 };
 
 // The mean of error(output, target) over every element seen: what the error metrics share.
 class ElementwiseErrorMean : public Metric {
  public:
   void update(const Tensor& outputs, const Tensor& targets) override;
-  void reset() override { sum_ = 0, count_ = 0; }
+  void reset() override { errors_.reset(); }
 
  protected:
-  double mean() const;  // NaN before any element
+  double mean() const { return errors_.result(); }  // NaN before any element
 
  private:
   virtual double error(double output, double target) const = 0;
-  double sum_ = 0;
-  int64_t count_ = 0;
+  Mean errors_;
 };
 
 // Mean of |output - target| over every element seen ("mean_absolute_error").
