@@ -268,6 +268,43 @@ TEST_F(ModelFileTest, EveryCaseRoundTripsWithIdenticalOutputs) {
 
 // The conformance rule for whole-model files: a layer class registered without a case here
 // fails this test, so every class that can be saved has been loaded back.
+// The release before layer options were declared once wrote tests/nn/fixtures/models/: for
+// each case its whole-model file and its inputs and outputs (<case>.io.safetensors). Files users
+// saved then must still load and compute the same outputs. Rewrite them (only when the file
+// format itself changes) with STRATA_WRITE_MODEL_FIXTURES=<dir> and this test.
+TEST_F(ModelFileTest, WritesModelFixturesWhenAsked) {
+  const char* dir = std::getenv("STRATA_WRITE_MODEL_FIXTURES");
+  if (dir == nullptr) GTEST_SKIP() << "set STRATA_WRITE_MODEL_FIXTURES to write the fixtures";
+  for (Case& c : all_cases()) {
+    randomise(*c.net);
+    c.net->eval();
+    const auto outputs = c.net->run(c.inputs);
+    c.net->save(std::string(dir) + "/" + c.net->name() + ".safetensors");
+    io::NamedTensors io;
+    for (size_t i = 0; i < c.inputs.size(); ++i) io.emplace_back("input_" + std::to_string(i), c.inputs[i]);
+    for (size_t i = 0; i < outputs.size(); ++i) io.emplace_back("output_" + std::to_string(i), outputs[i]);
+    io::save_safetensors(std::string(dir) + "/" + c.net->name() + ".io.safetensors", io, {});
+  }
+}
+
+TEST_F(ModelFileTest, PreviousReleaseFilesStillLoad) {
+  int loaded_files = 0;
+  for (Case& c : all_cases()) {
+    const std::string base = std::string(STRATA_TESTS_DIR) + "/nn/fixtures/models/" + c.net->name();
+    auto loaded = nn::Model::load(base + ".safetensors");
+    loaded->eval();
+    const io::Safetensors io = io::load_safetensors(base + ".io.safetensors");
+    std::vector<Tensor> inputs, expected;
+    for (const auto& [name, t] : io.tensors) (name.rfind("input_", 0) == 0 ? inputs : expected).push_back(t);
+    const auto outputs = loaded->run(inputs);
+    ASSERT_EQ(outputs.size(), expected.size()) << c.net->name();
+    for (size_t i = 0; i < outputs.size(); ++i)
+      EXPECT_TRUE(allclose(outputs[i], expected[i], 1e-5, 1e-6)) << c.net->name() << " output " << i;
+    ++loaded_files;
+  }
+  EXPECT_EQ(loaded_files, 11);
+}
+
 TEST_F(ModelFileTest, EveryRegisteredLayerClassIsCovered) {
   std::set<std::string> seen;
   for (Case& c : all_cases()) collect_classes(json::parse(c.net->to_json()), seen);
