@@ -33,8 +33,17 @@ Storage::Storage(size_t nbytes, Device device)
   if (allocator_) data_ = allocator_->allocate(nbytes, device.index);
 }
 
+Storage::Storage(void* data, size_t nbytes, Device device, std::function<void()> release)
+    : data_(data), nbytes_(nbytes), device_(device), allocator_(&allocator_for(device)), release_(std::move(release)) {
+  STRATA_CHECK(device.type != DeviceType::Meta, "borrowed memory cannot be on the meta device");
+}
+
 Storage::~Storage() {
-  if (allocator_) allocator_->deallocate(data_, nbytes_, device_.index);
+  if (release_) {
+    release_();
+  } else if (allocator_) {
+    allocator_->deallocate(data_, nbytes_, device_.index);
+  }
 }
 
 }  // namespace strata

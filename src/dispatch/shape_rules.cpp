@@ -14,6 +14,16 @@ Shape reduced_shape(const Shape& shape, const std::vector<bool>& mask, bool keep
   return out;
 }
 
+DType unary_result_dtype(UnaryOp op, DType x) { return unary_dtypes(op) == UnaryDtypes::logical ? kBool : x; }
+
+void check_unary(UnaryOp op, DType x) {
+  const UnaryDtypes takes = unary_dtypes(op);
+  if (takes == UnaryDtypes::logical) return;
+  STRATA_CHECK(x != kBool, unary_name(op), ": not defined for bool tensors");
+  STRATA_CHECK(takes == UnaryDtypes::numbers || is_floating(x), unary_name(op),
+               ": expected a float32 or float64 tensor, got ", dtype_name(x));
+}
+
 void check_inplace(BinaryOp op, const Shape& target, const Shape& src) {
   const char* name = binary_name(op);
   STRATA_CHECK(!is_comparison(op), name, "_: comparisons have no in-place form");

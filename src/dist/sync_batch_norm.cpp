@@ -3,7 +3,7 @@
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/autograd/node.hpp"
 #include "strata/dist/collectives.hpp"
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/normalization.hpp"
@@ -23,11 +23,13 @@ Tensor all_reduce_sum(const Tensor& t) {
   return out;
 }
 
-SyncBatchNorm::SyncBatchNorm(double decay, double epsilon, nn::Activation act, std::string name)
-    : nn::Layer("sync_batchnorm", std::move(name)), decay_(decay), epsilon_(epsilon), act_(std::move(act)) {
-  expect(decay >= 0 && decay <= 1, "decay must be in [0, 1], got " + std::to_string(decay));
-  expect(epsilon >= 0, "epsilon must be non-negative, got " + std::to_string(epsilon));
+SyncBatchNorm::SyncBatchNorm(Options options, std::string name)
+    : nn::Layer("sync_batchnorm", std::move(name)), options_(std::move(options)) {
+  nn::check_options(options_, *this);
 }
+
+SyncBatchNorm::SyncBatchNorm(double decay, double epsilon, nn::Activation act, std::string name)
+    : SyncBatchNorm(Options{.decay = decay, .epsilon = epsilon, .act = std::move(act)}, std::move(name)) {}
 
 void SyncBatchNorm::build(const Shape& s) {
   expect(s.size() >= 2, "expected an input [N, ..., C], got " + s.str());
@@ -40,9 +42,11 @@ void SyncBatchNorm::build(const Shape& s) {
 
 Tensor SyncBatchNorm::forward(const Tensor& x) {
   const int64_t channels = gamma.size(0);
+  const double decay = options_.decay, epsilon = options_.epsilon;
+  const nn::Activation& act = options_.act;
   expect(x.dim() >= 2 && x.size(-1) == channels,
          "expected an input [N, ..., " + std::to_string(channels) + "], got " + x.shape().str());
-  if (!training()) return act_(batch_norm(x, gamma, beta, moving_mean, moving_var, false, 1 - decay_, epsilon_));
+  if (!training()) return act(batch_norm(x, gamma, beta, moving_mean, moving_var, false, 1 - decay, epsilon));
   // The global sums of x and x², and the global count, in one reduction.
   const Tensor rows = x.reshape({-1, channels});
   const Tensor count = full({1}, static_cast<double>(rows.size(0)), x.dtype());
@@ -53,21 +57,19 @@ Tensor SyncBatchNorm::forward(const Tensor& x) {
   const Tensor var = sums.narrow(0, channels, channels) / n - mean * mean;  // biased, as normalisation uses
   {
     NoGradGuard no_grad;  // moving statistics: PyTorch's rule, unbiased variance
-    Tensor new_mean = moving_mean * decay_ + mean.detach() * (1 - decay_);
-    Tensor new_var = moving_var * decay_ + var.detach() * (n / (n - 1) * (1 - decay_));
+    Tensor new_mean = moving_mean * decay + mean.detach() * (1 - decay);
+    Tensor new_var = moving_var * decay + var.detach() * (n / (n - 1) * (1 - decay));
     copy_(moving_mean, new_mean);
     copy_(moving_var, new_var);
   }
-  return act_((x - mean) * rsqrt(var + epsilon_) * gamma + beta);
+  return act((x - mean) * rsqrt(var + epsilon) * gamma + beta);
 }
-
-void SyncBatchNorm::get_config(nlohmann::json& c) const {
-  c = {{"decay", decay_}, {"epsilon", epsilon_}, {"act", nn::activation_name(act_, *this)}};
-}
-
-STRATA_LAYER_CLASS("sync_batchnorm", [](const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<SyncBatchNorm>(c.at("decay").get<double>(), c.at("epsilon").get<double>(),
-                                         nn::Activation(c.at("act").get<std::string>()), name);
-});
 
 }  // namespace strata::dist
+
+namespace strata::nn {
+
+STRATA_DEFINE_OPTIONS(dist::SyncBatchNormOptions, STRATA_SYNC_BATCH_NORM_OPTIONS)
+STRATA_LAYER("sync_batchnorm", dist::SyncBatchNorm);
+
+}  // namespace strata::nn

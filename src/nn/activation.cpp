@@ -45,23 +45,14 @@ Activation::Activation(const char* name) {
       return;
     }
   }
-  static const std::map<std::string, ActivationFn> named = {
-      {"relu", nn::relu},
-      {"relu6", [](const Tensor& x) { return strata::relu6(x); }},
-      {"tanh", nn::tanh},
-      {"sigmoid", nn::sigmoid},
-      {"softmax", nn::softmax},
-      {"elu", [](const Tensor& x) { return strata::elu(x); }},
-      {"selu", [](const Tensor& x) { return strata::selu(x); }},
-      {"gelu", [](const Tensor& x) { return strata::gelu(x); }},
-      {"softplus", [](const Tensor& x) { return strata::softplus(x); }},
-      {"softsign", [](const Tensor& x) { return strata::softsign(x); }},
-      {"swish", [](const Tensor& x) { return strata::silu(x); }},
-      {"silu", [](const Tensor& x) { return strata::silu(x); }},
-      {"mish", [](const Tensor& x) { return strata::mish(x); }},
-      {"hard_sigmoid", [](const Tensor& x) { return strata::hard_sigmoid(x); }},
-      {"hard_tanh", [](const Tensor& x) { return strata::hard_tanh(x); }},
-  };
+  // The op list's activations (core/unary_ops.hpp), softmax and Keras's name for silu.
+  static const std::map<std::string, ActivationFn> named = [] {
+    std::map<std::string, ActivationFn> m = {{"softmax", nn::softmax},
+                                             {"swish", [](const Tensor& x) { return strata::silu(x); }}};
+    for (const UnaryFunction& u : unary_functions())
+      if (u.activation) m.emplace(u.name, u.fn);
+    return m;
+  }();
   auto it = named.find(n);
   if (it == named.end() && has_function(n)) {
     fn_ = [f = find_function(n)](const Tensor& x) { return f({x}, {}); };

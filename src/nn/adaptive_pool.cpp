@@ -1,6 +1,6 @@
 #include "strata/nn/adaptive_pool.hpp"
 
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/reduce.hpp"
 #include "strata/ops/shape.hpp"
@@ -38,33 +38,28 @@ Tensor adaptive_pool(const Tensor& x, const SpatialSizes& output_size, AdaptiveR
   return out;
 }
 
-AdaptivePool::AdaptivePool(std::string kind, int rank, AdaptiveReduce reduce, SpatialSizes output_size,
-                           std::string name)
-    : Layer(std::move(kind), std::move(name)), rank_(rank), reduce_(reduce), output_size_(std::move(output_size)) {
-  if (output_size_.size() == 1) output_size_.assign(rank, output_size_[0]);
-  bool ok = output_size_.size() == static_cast<size_t>(rank);
-  for (int64_t m : output_size_) ok = ok && m > 0;
-  expect(ok, "output_size must be 1 or " + std::to_string(rank) + " positive values, got " + sizes_str(output_size_));
+AdaptivePool::AdaptivePool(std::string kind, int rank, AdaptiveReduce reduce, Options options, std::string name)
+    : Layer(std::move(kind), std::move(name)), rank_(rank), reduce_(reduce), options_(std::move(options)) {
+  check_options(options_, *this);
+  SpatialSizes& size = options_.output_size;
+  if (size.size() == 1) size.assign(rank, size[0]);
+  expect(size.size() == static_cast<size_t>(rank),
+         "output_size must be 1 or " + std::to_string(rank) + " positive values, got " + sizes_str(size));
 }
 
 Tensor AdaptivePool::forward(const Tensor& x) {
   expect(x.dim() == rank_ + 2, "expected a channels-last input of rank " + std::to_string(rank_ + 2) +
                                    " [N, spatial..., C], got " + x.shape().str());
-  return adaptive_pool(x, output_size_, reduce_);
+  return adaptive_pool(x, options_.output_size, reduce_);
 }
 
-void AdaptivePool::get_config(nlohmann::json& c) const { c = {{"output_size", output_size_}}; }
+STRATA_DEFINE_OPTIONS(AdaptivePoolOptions, STRATA_ADAPTIVE_POOL_OPTIONS)
 
-template <class L>
-std::shared_ptr<Layer> adaptive_pool_from_config(const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<L>(dims_of(c.at("output_size")), name);
-}
-
-STRATA_LAYER_CLASS("adaptivemaxpool1d", adaptive_pool_from_config<AdaptiveMaxPool1d>);
-STRATA_LAYER_CLASS("adaptivemaxpool2d", adaptive_pool_from_config<AdaptiveMaxPool2d>);
-STRATA_LAYER_CLASS("adaptivemaxpool3d", adaptive_pool_from_config<AdaptiveMaxPool3d>);
-STRATA_LAYER_CLASS("adaptiveavgpool1d", adaptive_pool_from_config<AdaptiveAvgPool1d>);
-STRATA_LAYER_CLASS("adaptiveavgpool2d", adaptive_pool_from_config<AdaptiveAvgPool2d>);
-STRATA_LAYER_CLASS("adaptiveavgpool3d", adaptive_pool_from_config<AdaptiveAvgPool3d>);
+STRATA_LAYER("adaptivemaxpool1d", AdaptiveMaxPool1d);
+STRATA_LAYER("adaptivemaxpool2d", AdaptiveMaxPool2d);
+STRATA_LAYER("adaptivemaxpool3d", AdaptiveMaxPool3d);
+STRATA_LAYER("adaptiveavgpool1d", AdaptiveAvgPool1d);
+STRATA_LAYER("adaptiveavgpool2d", AdaptiveAvgPool2d);
+STRATA_LAYER("adaptiveavgpool3d", AdaptiveAvgPool3d);
 
 }  // namespace strata::nn

@@ -1,8 +1,8 @@
 // Scaled dot-product attention composed of ops (two batched matmuls, one softmax), and
-
-#include "strata/nn/layer_config.hpp"
 // MultiheadAttention on top of it: heads are [B, H, S, D] views, so one matmul covers them all.
 #include "strata/nn/attention.hpp"
+
+#include "strata/nn/option_table.hpp"
 
 #include <cmath>
 #include <limits>
@@ -87,15 +87,24 @@ Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tens
   return matmul(w, v);
 }
 
+MultiheadAttention::MultiheadAttention(Options options, std::string name)
+    : Layer("multiheadattention", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+  expect(options_.embed_dim % options_.num_heads == 0,
+         "embed_dim must be a multiple of num_heads, got embed_dim " + str(options_.embed_dim) +
+             " and num_heads " + str(options_.num_heads));
+  expect(options_.dropout < 1, "dropout must be in [0, 1), got " + std::to_string(options_.dropout));
+}
+
 MultiheadAttention::MultiheadAttention(int64_t embed_dim, int64_t num_heads, double dropout, bool use_bias,
                                        std::string name, Initializer w_init, Initializer b_init)
-    : Layer("multiheadattention", std::move(name)), embed_dim_(embed_dim), num_heads_(num_heads), dropout_(dropout),
-      use_bias_(use_bias), w_init_(std::move(w_init)), b_init_(std::move(b_init)) {
-  expect(embed_dim > 0 && num_heads > 0 && embed_dim % num_heads == 0,
-         "embed_dim must be a positive multiple of num_heads, got embed_dim " + str(embed_dim) + " and num_heads " +
-             str(num_heads));
-  expect(dropout >= 0 && dropout < 1, "dropout must be in [0, 1), got " + std::to_string(dropout));
-}
+    : MultiheadAttention(Options{.embed_dim = embed_dim,
+                                 .num_heads = num_heads,
+                                 .dropout = dropout,
+                                 .use_bias = use_bias,
+                                 .w_init = std::move(w_init),
+                                 .b_init = std::move(b_init)},
+                         std::move(name)) {}
 
 void MultiheadAttention::build(const Shape& s) { build_many({s, s, s}); }
 
@@ -107,19 +116,21 @@ void MultiheadAttention::build_many(const std::vector<Shape>& shapes) {
   const Shape& vshape = shapes.back();
   for (const Shape* s : {&shapes[0], &kshape, &vshape})
     expect(s->size() == 3, "expects inputs of shape [batch, seq, features], got " + s->str());
-  expect(shapes[0].back() == embed_dim_,
-         "expected a query of shape [batch, seq, " + str(embed_dim_) + "], got " + shapes[0].str());
+  const int64_t E = options_.embed_dim;
+  expect(shapes[0].back() == E, "expected a query of shape [batch, seq, " + str(E) + "], got " + shapes[0].str());
   kdim_ = kshape.back();
   vdim_ = vshape.back();
-  q_weight = add_weight("q_weight", {embed_dim_, embed_dim_}, w_init_);
-  k_weight = add_weight("k_weight", {kdim_, embed_dim_}, w_init_);
-  v_weight = add_weight("v_weight", {vdim_, embed_dim_}, w_init_);
-  out_weight = add_weight("out_weight", {embed_dim_, embed_dim_}, w_init_);
-  if (use_bias_) {
-    q_bias = add_weight("q_bias", {embed_dim_}, b_init_);
-    k_bias = add_weight("k_bias", {embed_dim_}, b_init_);
-    v_bias = add_weight("v_bias", {embed_dim_}, b_init_);
-    out_bias = add_weight("out_bias", {embed_dim_}, b_init_);
+  const Initializer& w_init = options_.w_init;
+  q_weight = add_weight("q_weight", {E, E}, w_init);
+  k_weight = add_weight("k_weight", {kdim_, E}, w_init);
+  v_weight = add_weight("v_weight", {vdim_, E}, w_init);
+  out_weight = add_weight("out_weight", {E, E}, w_init);
+  if (options_.use_bias) {
+    const Initializer& b_init = options_.b_init;
+    q_bias = add_weight("q_bias", {E}, b_init);
+    k_bias = add_weight("k_bias", {E}, b_init);
+    v_bias = add_weight("v_bias", {E}, b_init);
+    out_bias = add_weight("out_bias", {E}, b_init);
   }
 }
 
@@ -155,26 +166,28 @@ Tensor MultiheadAttention::combined_mask(const AttentionMask& m, int64_t batch, 
     padding = reshape(m.key_padding_mask, {batch, 1, 1, sk});
   }
   if (attn.defined()) {
-    const Shape per_head{batch * num_heads_, sq, sk};
-    bool ok = attn.dim() == 3 ? attn.shape() == per_head : broadcasts_to(attn.shape(), {batch, num_heads_, sq, sk});
+    const int64_t heads = options_.num_heads;
+    const Shape per_head{batch * heads, sq, sk};
+    bool ok = attn.dim() == 3 ? attn.shape() == per_head : broadcasts_to(attn.shape(), {batch, heads, sq, sk});
     expect(ok, "expected an attn_mask of shape [" + str(sq) + ", " + str(sk) + "], " + per_head.str() +
-                   " or one that broadcasts to [" + str(batch) + ", " + str(num_heads_) + ", " + str(sq) + ", " +
+                   " or one that broadcasts to [" + str(batch) + ", " + str(heads) + ", " + str(sq) + ", " +
                    str(sk) + "], got " + attn.shape().str());
-    if (attn.dim() == 3) attn = reshape(attn, {batch, num_heads_, sq, sk});
+    if (attn.dim() == 3) attn = reshape(attn, {batch, heads, sq, sk});
   }
   return merge(padding, attn, dtype);
 }
 
 Tensor MultiheadAttention::attend(const Tensor& query, const Tensor& key, const Tensor& value) {
-  expect(query.dim() == 3 && query.shape().back() == embed_dim_,
-         "expected a query of shape [batch, seq, " + str(embed_dim_) + "], got " + query.shape().str());
+  const int64_t E = options_.embed_dim;
+  expect(query.dim() == 3 && query.shape().back() == E,
+         "expected a query of shape [batch, seq, " + str(E) + "], got " + query.shape().str());
   expect(key.dim() == 3 && key.shape().back() == kdim_ && key.size(0) == query.size(0),
          "expected a key of shape [" + str(query.size(0)) + ", seq, " + str(kdim_) + "], got " + key.shape().str());
   expect(value.dim() == 3 && value.shape().back() == vdim_ && value.size(0) == key.size(0) &&
              value.size(1) == key.size(1),
          "expected a value of shape [" + str(key.size(0)) + ", " + str(key.size(1)) + ", " + str(vdim_) + "], got " +
              value.shape().str());
-  const int64_t B = query.size(0), sq = query.size(1), sk = key.size(1), H = num_heads_, D = embed_dim_ / H;
+  const int64_t B = query.size(0), sq = query.size(1), sk = key.size(1), H = options_.num_heads, D = E / H;
   // [B, S, E] -> [B, H, S, D]: a view; the matmuls copy it into place once.
   auto heads = [&](const Tensor& x, const Tensor& w, const Tensor& b, int64_t s) {
     return permute(reshape(linear(x, w, b), {B, s, H, D}), {0, 2, 1, 3});
@@ -183,21 +196,12 @@ Tensor MultiheadAttention::attend(const Tensor& query, const Tensor& key, const 
   Tensor weights;
   Tensor o = scaled_dot_product_attention(heads(query, q_weight, q_bias, sq), heads(key, k_weight, k_bias, sk),
                                           heads(value, v_weight, v_bias, sk), mask, args_.mask.causal,
-                                          training() ? dropout_ : 0, args_.want_weights ? &weights : nullptr);
+                                          training() ? options_.dropout : 0, args_.want_weights ? &weights : nullptr);
   if (args_.want_weights) last_weights_ = args_.average_heads ? mean(weights, {1}) : weights;
-  return linear(reshape(permute(o, {0, 2, 1, 3}), {B, sq, embed_dim_}), out_weight, out_bias);
+  return linear(reshape(permute(o, {0, 2, 1, 3}), {B, sq, E}), out_weight, out_bias);
 }
 
-using nlohmann::json;
-
-
-void MultiheadAttention::get_config(json& c) const {
-  c = {{"embed_dim", embed_dim_}, {"num_heads", num_heads_}, {"dropout", dropout_}, {"use_bias", use_bias_}};
-}
-
-STRATA_LAYER_CLASS("multiheadattention", [](const json& c, const std::string& name) {
-  return std::make_shared<MultiheadAttention>(c.at("embed_dim").get<int64_t>(), c.at("num_heads").get<int64_t>(),
-                                              c.at("dropout").get<double>(), c.at("use_bias").get<bool>(), name);
-});
+STRATA_DEFINE_OPTIONS(MultiheadAttentionOptions, STRATA_MULTIHEAD_ATTENTION_OPTIONS)
+STRATA_LAYER("multiheadattention", MultiheadAttention);
 
 }  // namespace strata::nn

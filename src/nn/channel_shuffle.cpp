@@ -1,6 +1,6 @@
 #include "strata/nn/channel_shuffle.hpp"
 
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 
 #include "strata/ops/shape.hpp"
 
@@ -16,20 +16,20 @@ Tensor channel_shuffle(const Tensor& x, int64_t groups) {
   return reshape(transpose(reshape(x, split), -1, -2), x.shape());
 }
 
-Shuffle::Shuffle(int64_t groups, std::string name) : Layer("shuffle", std::move(name)), groups_(groups) {
-  expect(groups > 0, "groups must be positive, got " + std::to_string(groups));
+Shuffle::Shuffle(Options options, std::string name) : Layer("shuffle", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
 }
+
+Shuffle::Shuffle(int64_t groups, std::string name) : Shuffle(Options{.groups = groups}, std::move(name)) {}
 
 Tensor Shuffle::forward(const Tensor& x) {
-  expect(x.dim() >= 1 && x.shape().back() % groups_ == 0,
-         "expected channels (the last axis) divisible by " + std::to_string(groups_) + ", got " + x.shape().str());
-  return channel_shuffle(x, groups_);
+  const int64_t groups = options_.groups;
+  expect(x.dim() >= 1 && x.shape().back() % groups == 0,
+         "expected channels (the last axis) divisible by " + std::to_string(groups) + ", got " + x.shape().str());
+  return channel_shuffle(x, groups);
 }
 
-void Shuffle::get_config(nlohmann::json& c) const { c = {{"groups", groups_}}; }
-
-STRATA_LAYER_CLASS("shuffle", [](const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<Shuffle>(c.at("groups").get<int64_t>(), name);
-});
+STRATA_DEFINE_OPTIONS(ShuffleOptions, STRATA_SHUFFLE_OPTIONS)
+STRATA_LAYER("shuffle", Shuffle);
 
 }  // namespace strata::nn

@@ -1,33 +1,30 @@
-// Configs of the convolution layers, shared by their .cpp files: most convolutions take
-// (n_filter, filter_size, act, options, name, in_channels, use_bias), and the separable ones add
-// a depth multiplier after the options, so one writer and one factory serve each family.
+// Shared by the convolution layers' .cpp files. ConvLayer keeps its options as ConvLayerOptions;
+// each class on it has a struct of its own with the same fields (STRATA_CONV_FIELDS) and its own
+// defaults, converted field by field.
 #pragma once
-#include <memory>
 #include <string>
+#include <utility>
 
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/conv.hpp"
 
 namespace strata::nn::detail {
 
-inline nlohmann::json conv_config(int64_t n_filter, const SpatialSizes& filter_size, const Activation& act,
-                                  const ConvOptions& options, int64_t in_channels, bool use_bias, const Layer& owner) {
-  return {{"n_filter", n_filter},   {"filter_size", filter_size},       {"act", activation_name(act, owner)},
-          {"options", conv_options_config(options)}, {"in_channels", in_channels}, {"use_bias", use_bias}};
-}
-
-template <class L>
-std::shared_ptr<Layer> conv_from_config(const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<L>(c.at("n_filter").get<int64_t>(), dims_of(c.at("filter_size")),
-                             Activation(c.at("act").get<std::string>()), conv_options_from(c.at("options")), name,
-                             c.at("in_channels").get<int64_t>(), c.at("use_bias").get<bool>());
-}
-
-template <class L>
-std::shared_ptr<Layer> separable_conv_from_config(const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<L>(c.at("n_filter").get<int64_t>(), dims_of(c.at("filter_size")),
-                             Activation(c.at("act").get<std::string>()), conv_options_from(c.at("options")),
-                             c.at("depth_multiplier").get<int64_t>(), name, c.at("in_channels").get<int64_t>(),
-                             c.at("use_bias").get<bool>());
+// One options struct of STRATA_CONV_FIELDS as another.
+template <class To, class From>
+To same_conv_fields(const From& from) {
+  To to;
+#define STRATA_COPY_CONV_FIELD(type, name, default_value, rule, doc) to.name = from.name;
+  STRATA_CONV_FIELDS(STRATA_COPY_CONV_FIELD, {}, {}, {}, {})
+#undef STRATA_COPY_CONV_FIELD
+  return to;
 }
 
 }  // namespace strata::nn::detail
+
+// Defines Class(Options, name) on ConvLayer and Class::options() for a class of ConvLayer
+// (inside namespace strata::nn).
+#define STRATA_CONV_LAYER_CLASS(Class, kind, rank, transposed, op)                                             \
+  Class::Class(Options options, std::string name)                                                              \
+      : ConvLayer(kind, rank, transposed, op, detail::same_conv_fields<ConvLayerOptions>(options),             \
+                  std::move(name)) {}                                                                          \
+  Class::Options Class::options() const { return detail::same_conv_fields<Options>(ConvLayer::options()); }

@@ -1,6 +1,6 @@
 #include "strata/nn/corner_pool.hpp"
 
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 
 #include <limits>
 
@@ -30,7 +30,12 @@ Tensor corner_pool2d(const Tensor& x, Corner corner) {
   return towards(1, down) + towards(2, right);
 }
 
-CornerPool2d::CornerPool2d(Corner corner, std::string name) : Layer("cornerpool2d", std::move(name)), corner_(corner) {}
+CornerPool2d::CornerPool2d(Options options, std::string name)
+    : Layer("cornerpool2d", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+}
+
+CornerPool2d::CornerPool2d(Corner corner, std::string name) : CornerPool2d(Options{.mode = corner}, std::move(name)) {}
 
 static Corner corner_from(const std::string& mode) {
   if (mode == "TopLeft") return Corner::top_left;
@@ -45,16 +50,12 @@ CornerPool2d::CornerPool2d(const std::string& mode, std::string name)
 
 Tensor CornerPool2d::forward(const Tensor& x) {
   expect(x.dim() == 4, "expects input [N, H, W, C], got " + x.shape().str());
-  return corner_pool2d(x, corner_);
+  return corner_pool2d(x, options_.mode);
 }
 
-void CornerPool2d::get_config(nlohmann::json& c) const {
-  static const char* modes[] = {"TopLeft", "TopRight", "BottomLeft", "BottomRight"};
-  c = {{"mode", modes[static_cast<int>(corner_)]}};
-}
-
-STRATA_LAYER_CLASS("cornerpool2d", [](const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<CornerPool2d>(c.at("mode").get<std::string>(), name);
-});
+STRATA_ENUM_OPTION(Corner, {Corner::top_left, "TopLeft"}, {Corner::top_right, "TopRight"},
+                   {Corner::bottom_left, "BottomLeft"}, {Corner::bottom_right, "BottomRight"});
+STRATA_DEFINE_OPTIONS(CornerPool2dOptions, STRATA_CORNER_POOL2D_OPTIONS)
+STRATA_LAYER("cornerpool2d", CornerPool2d);
 
 }  // namespace strata::nn

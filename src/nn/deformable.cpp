@@ -1,11 +1,11 @@
 #include "strata/nn/deformable.hpp"
 
 #include "strata/core/factory.hpp"
+#include "strata/nn/option_table.hpp"
 #include "strata/nn/sampling.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/linalg.hpp"
 #include "strata/ops/shape.hpp"
-#include "conv_config.hpp"
 #include "window_geometry.hpp"
 
 namespace strata::nn {
@@ -47,17 +47,22 @@ Tensor deform_conv2d(const Tensor& x, const Tensor& offset, const Tensor& w, con
   return linear(patches, reshape(w, {taps * c, w.size(3)}), b);
 }
 
+DeformableConv2d::DeformableConv2d(Options options, std::string name)
+    : Layer("deformableconv2d", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+  SpatialSizes& k = options_.filter_size;
+  if (k.size() == 1) k.push_back(k[0]);
+  expect(k.size() == 2, "filter_size must have 1 or 2 values");
+  expect(options_.options.groups == 1, "groups must be 1, got " + str(options_.options.groups));
+}
+
 DeformableConv2d::DeformableConv2d(int64_t n_filter, SpatialSizes filter_size, Activation act, ConvOptions options,
                                    std::string name, int64_t in_channels, bool use_bias, Initializer w_init,
                                    Initializer b_init)
-    : Layer("deformableconv2d", std::move(name)), n_filter_(n_filter), in_channels_(in_channels),
-      filter_size_(std::move(filter_size)), act_(std::move(act)), options_(std::move(options)), use_bias_(use_bias),
-      w_init_(std::move(w_init)), b_init_(std::move(b_init)) {
-  expect(n_filter > 0, "n_filter must be positive, got " + str(n_filter));
-  if (filter_size_.size() == 1) filter_size_.push_back(filter_size_[0]);
-  expect(filter_size_.size() == 2, "filter_size must have 1 or 2 values");
-  expect(options_.groups == 1, "groups must be 1, got " + str(options_.groups));
-}
+    : DeformableConv2d(Options{.n_filter = n_filter, .filter_size = std::move(filter_size), .act = std::move(act),
+                               .options = std::move(options), .in_channels = in_channels, .use_bias = use_bias,
+                               .w_init = std::move(w_init), .b_init = std::move(b_init)},
+                       std::move(name)) {}
 
 void DeformableConv2d::build(const Shape&) {
   expect(false, "takes two inputs {x, offset}, got one");
@@ -69,29 +74,28 @@ Tensor DeformableConv2d::forward(const Tensor&) {
 }
 
 void DeformableConv2d::build_many(const std::vector<Shape>& s) {
+  Options& o = options_;
   expect(s.size() == 2, "takes two inputs {x, offset}, got " + str(s.size()));
   expect(s[0].size() == 4, "expects x [N, H, W, C], got " + s[0].str());
-  expect(in_channels_ < 0 || s[0][3] == in_channels_,
-         "was declared with " + str(in_channels_) + " input channels but got x of shape " + s[0].str());
-  in_channels_ = s[0][3];
-  const int64_t taps = filter_size_[0] * filter_size_[1];
-  W = add_weight("W", {1, 1, taps, in_channels_, n_filter_}, w_init_);
-  if (use_bias_) b = add_weight("b", {n_filter_}, b_init_);
+  expect(o.in_channels < 0 || s[0][3] == o.in_channels,
+         "was declared with " + str(o.in_channels) + " input channels but got x of shape " + s[0].str());
+  o.in_channels = s[0][3];
+  const int64_t taps = o.filter_size[0] * o.filter_size[1];
+  W = add_weight("W", {1, 1, taps, o.in_channels, o.n_filter}, o.w_init);
+  if (o.use_bias) b = add_weight("b", {o.n_filter}, o.b_init);
 }
 
 Tensor DeformableConv2d::forward_many(const std::vector<Tensor>& xs) {
+  const Options& o = options_;
   expect(xs.size() == 2, "takes two inputs {x, offset}, got " + str(xs.size()));
   const Tensor &x = xs[0], &offset = xs[1];
-  expect(x.dim() == 4 && x.size(3) == in_channels_,
-         "expected x [N, H, W, " + str(in_channels_) + "], got " + x.shape().str());
-  Tensor w = reshape(W, {filter_size_[0], filter_size_[1], in_channels_, n_filter_});
-  return act_(deform_conv2d(x, offset, w, b, options_));
+  expect(x.dim() == 4 && x.size(3) == o.in_channels,
+         "expected x [N, H, W, " + str(o.in_channels) + "], got " + x.shape().str());
+  Tensor w = reshape(W, {o.filter_size[0], o.filter_size[1], o.in_channels, o.n_filter});
+  return o.act(deform_conv2d(x, offset, w, b, o.options));
 }
 
-void DeformableConv2d::get_config(nlohmann::json& c) const {
-  c = detail::conv_config(n_filter_, filter_size_, act_, options_, in_channels_, use_bias_, *this);
-}
-
-STRATA_LAYER_CLASS("deformableconv2d", detail::conv_from_config<DeformableConv2d>);
+STRATA_DEFINE_OPTIONS(DeformableConv2dOptions, STRATA_DEFORMABLECONV2D_OPTIONS)
+STRATA_LAYER("deformableconv2d", DeformableConv2d);
 
 }  // namespace strata::nn

@@ -1,5 +1,6 @@
 #include "strata/nn/depthwise.hpp"
 
+#include "strata/nn/option_table.hpp"
 #include "strata/ops/linalg.hpp"
 #include "strata/ops/shape.hpp"
 #include "conv_config.hpp"
@@ -25,61 +26,74 @@ Tensor depthwise_conv2d(const Tensor& x, const Tensor& w, const Tensor& b, ConvO
   return conv2d(x, reshape(w, {w.size(0), w.size(1), 1, w.size(2) * w.size(3)}), b, options);
 }
 
+DepthwiseConv2d::DepthwiseConv2d(Options options, std::string name)
+    : Layer("depthwiseconv2d", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+  options_.filter_size = pair_of(std::move(options_.filter_size));
+  expect(options_.filter_size.size() == 2, "filter_size must have 1 or 2 values");
+}
+
 DepthwiseConv2d::DepthwiseConv2d(SpatialSizes filter_size, Activation act, ConvOptions options,
                                  int64_t depth_multiplier, std::string name, int64_t in_channels, bool use_bias,
                                  Initializer w_init, Initializer b_init)
-    : Layer("depthwiseconv2d", std::move(name)), filter_size_(pair_of(std::move(filter_size))), act_(std::move(act)),
-      options_(std::move(options)), depth_multiplier_(depth_multiplier), in_channels_(in_channels), use_bias_(use_bias),
-      w_init_(std::move(w_init)), b_init_(std::move(b_init)) {
-  expect(filter_size_.size() == 2, "filter_size must have 1 or 2 values");
-  expect(depth_multiplier > 0, "depth_multiplier must be positive, got " + str(depth_multiplier));
-}
+    : DepthwiseConv2d(Options{.filter_size = std::move(filter_size), .act = std::move(act),
+                              .options = std::move(options), .depth_multiplier = depth_multiplier,
+                              .in_channels = in_channels, .use_bias = use_bias, .w_init = std::move(w_init),
+                              .b_init = std::move(b_init)},
+                      std::move(name)) {}
 
 void DepthwiseConv2d::build(const Shape& s) {
+  Options& o = options_;
   expect(s.size() == 4, "expects input [N, H, W, C], got " + s.str());
-  expect(in_channels_ < 0 || s[3] == in_channels_,
-         "was declared with " + str(in_channels_) + " input channels but got input of shape " + s.str());
-  in_channels_ = s[3];
-  W = add_weight("W", {filter_size_[0], filter_size_[1], in_channels_, depth_multiplier_}, w_init_);
-  if (use_bias_) b = add_weight("b", {in_channels_ * depth_multiplier_}, b_init_);
+  expect(o.in_channels < 0 || s[3] == o.in_channels,
+         "was declared with " + str(o.in_channels) + " input channels but got input of shape " + s.str());
+  o.in_channels = s[3];
+  W = add_weight("W", {o.filter_size[0], o.filter_size[1], o.in_channels, o.depth_multiplier}, o.w_init);
+  if (o.use_bias) b = add_weight("b", {o.in_channels * o.depth_multiplier}, o.b_init);
 }
 
 Tensor DepthwiseConv2d::forward(const Tensor& x) {
-  expect(x.dim() == 4 && x.size(3) == in_channels_,
-         "expected input [N, H, W, " + str(in_channels_) + "], got " + x.shape().str());
-  return act_(depthwise_conv2d(x, W, b, options_));
+  expect(x.dim() == 4 && x.size(3) == options_.in_channels,
+         "expected input [N, H, W, " + str(options_.in_channels) + "], got " + x.shape().str());
+  return options_.act(depthwise_conv2d(x, W, b, options_.options));
+}
+
+SeparableConv2d::SeparableConv2d(Options options, std::string name)
+    : Layer("separableconv2d", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+  options_.filter_size = pair_of(std::move(options_.filter_size));
+  expect(options_.filter_size.size() == 2, "filter_size must have 1 or 2 values");
 }
 
 SeparableConv2d::SeparableConv2d(int64_t n_filter, SpatialSizes filter_size, Activation act, ConvOptions options,
                                  int64_t depth_multiplier, std::string name, int64_t in_channels, bool use_bias,
                                  Initializer depthwise_init, Initializer pointwise_init, Initializer b_init)
-    : Layer("separableconv2d", std::move(name)), n_filter_(n_filter), filter_size_(pair_of(std::move(filter_size))),
-      act_(std::move(act)), options_(std::move(options)), depth_multiplier_(depth_multiplier),
-      in_channels_(in_channels), use_bias_(use_bias), depthwise_init_(std::move(depthwise_init)),
-      pointwise_init_(std::move(pointwise_init)), b_init_(std::move(b_init)) {
-  expect(n_filter > 0, "n_filter must be positive, got " + str(n_filter));
-  expect(filter_size_.size() == 2, "filter_size must have 1 or 2 values");
-  expect(depth_multiplier > 0, "depth_multiplier must be positive, got " + str(depth_multiplier));
-}
+    : SeparableConv2d(Options{.n_filter = n_filter, .filter_size = std::move(filter_size), .act = std::move(act),
+                              .options = std::move(options), .depth_multiplier = depth_multiplier,
+                              .in_channels = in_channels, .use_bias = use_bias,
+                              .depthwise_init = std::move(depthwise_init), .pointwise_init = std::move(pointwise_init),
+                              .b_init = std::move(b_init)},
+                      std::move(name)) {}
 
 void SeparableConv2d::build(const Shape& s) {
+  Options& o = options_;
   expect(s.size() == 4, "expects input [N, H, W, C], got " + s.str());
-  expect(in_channels_ < 0 || s[3] == in_channels_,
-         "was declared with " + str(in_channels_) + " input channels but got input of shape " + s.str());
-  in_channels_ = s[3];
-  const int64_t mid = in_channels_ * depth_multiplier_;
-  depthwise_W =
-      add_weight("depthwise_W", {filter_size_[0], filter_size_[1], in_channels_, depth_multiplier_}, depthwise_init_);
-  pointwise_W = add_weight("pointwise_W", {1, 1, mid, n_filter_}, pointwise_init_);
-  if (use_bias_) b = add_weight("b", {n_filter_}, b_init_);
+  expect(o.in_channels < 0 || s[3] == o.in_channels,
+         "was declared with " + str(o.in_channels) + " input channels but got input of shape " + s.str());
+  o.in_channels = s[3];
+  const int64_t mid = o.in_channels * o.depth_multiplier;
+  depthwise_W = add_weight("depthwise_W", {o.filter_size[0], o.filter_size[1], o.in_channels, o.depth_multiplier},
+                           o.depthwise_init);
+  pointwise_W = add_weight("pointwise_W", {1, 1, mid, o.n_filter}, o.pointwise_init);
+  if (o.use_bias) b = add_weight("b", {o.n_filter}, o.b_init);
 }
 
 Tensor SeparableConv2d::forward(const Tensor& x) {
-  expect(x.dim() == 4 && x.size(3) == in_channels_,
-         "expected input [N, H, W, " + str(in_channels_) + "], got " + x.shape().str());
-  Tensor h = depthwise_conv2d(x, depthwise_W, Tensor(), options_);
+  expect(x.dim() == 4 && x.size(3) == options_.in_channels,
+         "expected input [N, H, W, " + str(options_.in_channels) + "], got " + x.shape().str());
+  Tensor h = depthwise_conv2d(x, depthwise_W, Tensor(), options_.options);
   // The 1x1 convolution is a matrix product over the channels.
-  return act_(linear(h, reshape(pointwise_W, {pointwise_W.size(2), n_filter_}), b));
+  return options_.act(linear(h, reshape(pointwise_W, {pointwise_W.size(2), options_.n_filter}), b));
 }
 
 static ConvOptions with_groups(ConvOptions options, int64_t groups) {
@@ -87,40 +101,22 @@ static ConvOptions with_groups(ConvOptions options, int64_t groups) {
   return options;
 }
 
+STRATA_CONV_LAYER_CLASS(GroupConv2d, "groupconv2d", 2, false, conv2d)
+
 GroupConv2d::GroupConv2d(int64_t n_filter, SpatialSizes filter_size, int64_t n_group, Activation act,
                          ConvOptions options, std::string name, int64_t in_channels, bool use_bias, Initializer w_init,
                          Initializer b_init)
-    : ConvLayer("groupconv2d", 2, false, conv2d, n_filter, std::move(filter_size), std::move(act),
-                with_groups(std::move(options), n_group), std::move(name), in_channels, use_bias, std::move(w_init),
-                std::move(b_init)) {}
+    : GroupConv2d(Options{.n_filter = n_filter, .filter_size = std::move(filter_size), .act = std::move(act),
+                          .options = with_groups(std::move(options), n_group), .in_channels = in_channels,
+                          .use_bias = use_bias, .w_init = std::move(w_init), .b_init = std::move(b_init)},
+                  std::move(name)) {}
 
-using nlohmann::json;
-
-
-void DepthwiseConv2d::get_config(json& c) const {
-  c = {{"filter_size", filter_size_}, {"act", activation_name(act_, *this)}, {"options", conv_options_config(options_)},
-       {"depth_multiplier", depth_multiplier_}, {"in_channels", in_channels_}, {"use_bias", use_bias_}};
-}
-
-STRATA_LAYER_CLASS("depthwiseconv2d", [](const json& c, const std::string& name) {
-  return std::make_shared<DepthwiseConv2d>(dims_of(c.at("filter_size")), Activation(c.at("act").get<std::string>()),
-                                           conv_options_from(c.at("options")), c.at("depth_multiplier").get<int64_t>(),
-                                           name, c.at("in_channels").get<int64_t>(), c.at("use_bias").get<bool>());
-});
-
-void SeparableConv2d::get_config(json& c) const {
-  c = detail::conv_config(n_filter_, filter_size_, act_, options_, in_channels_, use_bias_, *this);
-  c["depth_multiplier"] = depth_multiplier_;
-}
-
-STRATA_LAYER_CLASS("separableconv2d", detail::separable_conv_from_config<SeparableConv2d>);
-
-// The config's options already carry n_group as their groups.
-STRATA_LAYER_CLASS("groupconv2d", [](const json& c, const std::string& name) {
-  const ConvOptions options = conv_options_from(c.at("options"));
-  return std::make_shared<GroupConv2d>(c.at("n_filter").get<int64_t>(), dims_of(c.at("filter_size")), options.groups,
-                                       Activation(c.at("act").get<std::string>()), options, name,
-                                       c.at("in_channels").get<int64_t>(), c.at("use_bias").get<bool>());
-});
+STRATA_DEFINE_OPTIONS(DepthwiseConv2dOptions, STRATA_DEPTHWISECONV2D_OPTIONS)
+STRATA_DEFINE_OPTIONS(SeparableConv2dOptions, STRATA_SEPARABLECONV2D_OPTIONS)
+// options.groups is n_group.
+STRATA_DEFINE_OPTIONS(GroupConv2dOptions, STRATA_GROUPCONV2D_OPTIONS)
+STRATA_LAYER("depthwiseconv2d", DepthwiseConv2d);
+STRATA_LAYER("separableconv2d", SeparableConv2d);
+STRATA_LAYER("groupconv2d", GroupConv2d);
 
 }  // namespace strata::nn

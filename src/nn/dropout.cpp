@@ -1,24 +1,22 @@
 #include "strata/nn/dropout.hpp"
 
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 
 #include "strata/ops/dropout.hpp"
 
 namespace strata::nn {
 
-Dropout::Dropout(double p, std::string name) : Layer("dropout", std::move(name)), p_(p) {
-  expect(p >= 0 && p < 1, "p must be in [0, 1), got " + std::to_string(p));
+Dropout::Dropout(Options options, std::string name) : Layer("dropout", std::move(name)), options_(options) {
+  check_options(options_, *this);
+  // The rule's [0, 1] and, beyond it, p = 1 (which would scale the survivors by 1 / 0).
+  expect(options_.p < 1, "p must be in [0, 1), got " + std::to_string(options_.p));
 }
 
-Tensor Dropout::forward(const Tensor& x) { return strata::dropout(x, p_, training()); }
+Dropout::Dropout(double p, std::string name) : Dropout(Options{.p = p}, std::move(name)) {}
 
-using nlohmann::json;
+Tensor Dropout::forward(const Tensor& x) { return strata::dropout(x, options_.p, training()); }
 
-
-void Dropout::get_config(json& c) const { c = {{"p", p_}}; }
-
-STRATA_LAYER_CLASS("dropout", [](const json& c, const std::string& name) {
-  return std::make_shared<Dropout>(c.at("p").get<double>(), name);
-});
+STRATA_DEFINE_OPTIONS(DropoutOptions, STRATA_DROPOUT_OPTIONS)
+STRATA_LAYER("dropout", Dropout);
 
 }  // namespace strata::nn

@@ -1,6 +1,6 @@
 #include "strata/nn/fold.hpp"
 
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/shape.hpp"
@@ -61,38 +61,34 @@ Tensor fold2d(const Tensor& patches, const SpatialSizes& output_size, const Spat
   return slice(slice(canvas, 1, wh.before, wh.before + output_size[0]), 2, ww.before, ww.before + output_size[1]);
 }
 
+Unfold::Unfold(Options options, std::string name) : Layer("unfold", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+}
+
 Unfold::Unfold(SpatialSizes kernel, ConvOptions options, std::string name)
-    : Layer("unfold", std::move(name)), kernel_(std::move(kernel)), options_(std::move(options)) {}
+    : Unfold(Options{.kernel = std::move(kernel), .options = std::move(options)}, std::move(name)) {}
 
 Tensor Unfold::forward(const Tensor& x) {
   expect(x.dim() == 4, "expects input [N, H, W, C], got " + x.shape().str());
-  return unfold2d(x, kernel_, options_);
+  return unfold2d(x, options_.kernel, options_.options);
+}
+
+Fold::Fold(Options options, std::string name) : Layer("fold", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
 }
 
 Fold::Fold(SpatialSizes output_size, SpatialSizes kernel, ConvOptions options, std::string name)
-    : Layer("fold", std::move(name)), output_size_(std::move(output_size)), kernel_(std::move(kernel)),
-      options_(std::move(options)) {}
+    : Fold(Options{.output_size = std::move(output_size), .kernel = std::move(kernel), .options = std::move(options)},
+           std::move(name)) {}
 
 Tensor Fold::forward(const Tensor& x) {
   expect(x.dim() == 4, "expects patches [N, OH, OW, kh * kw * C], got " + x.shape().str());
-  return fold2d(x, output_size_, kernel_, options_);
+  return fold2d(x, options_.output_size, options_.kernel, options_.options);
 }
 
-
-void Unfold::get_config(nlohmann::json& c) const {
-  c = {{"kernel", kernel_}, {"options", conv_options_config(options_)}};
-}
-
-void Fold::get_config(nlohmann::json& c) const {
-  c = {{"output_size", output_size_}, {"kernel", kernel_}, {"options", conv_options_config(options_)}};
-}
-
-STRATA_LAYER_CLASS("unfold", [](const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<Unfold>(dims_of(c.at("kernel")), conv_options_from(c.at("options")), name);
-});
-STRATA_LAYER_CLASS("fold", [](const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<Fold>(dims_of(c.at("output_size")), dims_of(c.at("kernel")),
-                                conv_options_from(c.at("options")), name);
-});
+STRATA_DEFINE_OPTIONS(UnfoldOptions, STRATA_UNFOLD_OPTIONS)
+STRATA_DEFINE_OPTIONS(FoldOptions, STRATA_FOLD_OPTIONS)
+STRATA_LAYER("unfold", Unfold);
+STRATA_LAYER("fold", Fold);
 
 }  // namespace strata::nn

@@ -1,13 +1,18 @@
 #include "strata/nn/merge.hpp"
 
 #include "strata/nn/functions.hpp"
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 
 #include "strata/ops/combine.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/shape.hpp"
 
 namespace strata::nn {
+
+// ElementwiseLambda shares Lambda's options, whose table nn/lambda.cpp defines.
+template <>
+const OptionTable& option_table<LambdaOptions>();
+
 namespace {
 
 Shape without_batch(const Shape& s) { return s.size() == 0 ? s : Shape(s.begin() + 1, s.end()); }
@@ -27,7 +32,9 @@ std::string shapes_str(const std::vector<Tensor>& xs) {
 
 }  // namespace
 
-Concat::Concat(int64_t concat_dim, std::string name) : Layer("concat", std::move(name)), concat_dim_(concat_dim) {}
+Concat::Concat(Options options, std::string name) : Layer("concat", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+}
 
 void Concat::build_many(const std::vector<Shape>& shapes) {
   expect(!shapes.empty(), "takes a list of inputs, got none");
@@ -40,7 +47,7 @@ Tensor Concat::forward_many(const std::vector<Tensor>& xs) {
   for (const Tensor& x : xs) ok = ok && x.dim() == rank_;
   expect(ok, "expected " + std::to_string(n_inputs_) + " inputs of rank " + std::to_string(rank_) + ", got " +
                  std::to_string(xs.size()) + ": " + shapes_str(xs));
-  return concat(xs, concat_dim_);
+  return concat(xs, options_.concat_dim);
 }
 
 // Called with one tensor (build throws first, so the layer stays unbuilt).
@@ -50,8 +57,10 @@ Tensor Concat::forward(const Tensor& x) {
   return Tensor();
 }
 
-Elementwise::Elementwise(const std::string& combine, Activation act, std::string name)
-    : Layer("elementwise", std::move(name)), combine_(combine), act_(std::move(act)) {
+Elementwise::Elementwise(Options options, std::string name)
+    : Layer("elementwise", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);  // a known combine
+  const std::string& combine = options_.combine.name;
   if (combine == "add" || combine == "mean") {
     fn_ = [](const Tensor& a, const Tensor& b) { return a + b; };
     mean_ = combine == "mean";
@@ -59,15 +68,15 @@ Elementwise::Elementwise(const std::string& combine, Activation act, std::string
     fn_ = [](const Tensor& a, const Tensor& b) { return a * b; };
   } else if (combine == "maximum") {
     fn_ = [](const Tensor& a, const Tensor& b) { return maximum(a, b); };
-  } else if (combine == "minimum") {
-    fn_ = [](const Tensor& a, const Tensor& b) { return minimum(a, b); };
   } else {
-    expect(false, "unknown combine '" + combine + "' (known: add, multiply, maximum, minimum, mean)");
+    fn_ = [](const Tensor& a, const Tensor& b) { return minimum(a, b); };
   }
 }
 
+// Not checked against the options' rules: a function has no name to check (nor to save).
 Elementwise::Elementwise(CombineFn combine, Activation act, std::string name)
-    : Layer("elementwise", std::move(name)), fn_(std::move(combine)), act_(std::move(act)) {
+    : Layer("elementwise", std::move(name)), fn_(std::move(combine)),
+      options_{.combine = CombineName::code(), .act = std::move(act)} {
   expect(static_cast<bool>(fn_), "combine function is empty");
 }
 
@@ -87,7 +96,7 @@ Tensor Elementwise::forward_many(const std::vector<Tensor>& xs) {
   Tensor y = xs[0];
   for (size_t i = 1; i < xs.size(); ++i) y = fn_(y, xs[i]);
   if (mean_) y = y / static_cast<double>(xs.size());
-  return act_(y);
+  return options_.act(y);
 }
 
 void Elementwise::build(const Shape&) { expect(false, "takes a list of at least two inputs, got one tensor"); }
@@ -96,13 +105,22 @@ Tensor Elementwise::forward(const Tensor& x) {
   return Tensor();
 }
 
+ElementwiseLambda::ElementwiseLambda(Options options, std::string name)
+    : Layer("elementwiselambda", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+  expect(!options_.function.is_code, "has no function: give a registered function's name or a C++ function");
+  fn_ = find_function(options_.function.name);
+}
+
 ElementwiseLambda::ElementwiseLambda(Fn fn, std::vector<std::pair<std::string, Tensor>> weights, std::string name)
-    : Layer("elementwiselambda", std::move(name)), fn_(std::move(fn)), initial_(std::move(weights)) {
+    : Layer("elementwiselambda", std::move(name)), fn_(std::move(fn)),
+      options_{.function = FunctionName::code(), .weights = std::move(weights)} {
+  check_options(options_, *this);
   expect(static_cast<bool>(fn_), "function is empty");
 }
 
 void ElementwiseLambda::build_many(const std::vector<Shape>&) {
-  for (auto& [n, t] : initial_) {
+  for (auto& [n, t] : options_.weights) {
     Tensor init = clone(t.detach());
     weights_.push_back(add_weight(n, init.shape(), [init](const Shape&, Generator*) { return clone(init); }));
   }
@@ -110,39 +128,23 @@ void ElementwiseLambda::build_many(const std::vector<Shape>&) {
 
 Tensor ElementwiseLambda::forward_many(const std::vector<Tensor>& xs) { return fn_(xs, weights_); }
 
-using nlohmann::json;
+// A named combine; one made from a C++ function cannot be saved.
+template <>
+struct OptionCodec<CombineName> {
+  static constexpr const char* type = "str";
+  static constexpr bool integral = false;
+  static nlohmann::json write(const CombineName& c) {
+    STRATA_CHECK(!c.is_code, "its combine is a C++ function, which a saved model cannot hold; use a named combine "
+                             "(add, multiply, maximum, minimum, mean) or an ElementwiseLambda of a registered function");
+    return c.name;
+  }
+  static CombineName read(const nlohmann::json& j) { return OptionCodec<std::string>::read(j); }
+};
 
-
-void Concat::get_config(json& c) const { c = {{"concat_dim", concat_dim_}}; }
-
-STRATA_LAYER_CLASS("concat", [](const json& c, const std::string& name) {
-  return std::make_shared<Concat>(c.at("concat_dim").get<int64_t>(), name);
-});
-
-void Elementwise::get_config(json& c) const {
-  expect(!combine_.empty(), "its combine is a C++ function, which a saved model cannot hold; use a named combine "
-                            "(add, multiply, maximum, minimum, mean) or an ElementwiseLambda of a registered function");
-  c = {{"combine", combine_}, {"act", activation_name(act_, *this)}};
-}
-
-STRATA_LAYER_CLASS("elementwise", [](const json& c, const std::string& name) {
-  return std::make_shared<Elementwise>(c.at("combine").get<std::string>(), Activation(c.at("act").get<std::string>()),
-                                       name);
-});
-
-ElementwiseLambda::ElementwiseLambda(const std::string& function, std::vector<std::pair<std::string, Tensor>> weights,
-                                     std::string name)
-    : ElementwiseLambda(find_function(function), std::move(weights), std::move(name)) {
-  function_ = function;
-}
-
-void ElementwiseLambda::get_config(json& c) const {
-  c = {{"function", lambda_function_name(function_, *this)}, {"weights", lambda_weights_config(initial_)}};
-}
-
-STRATA_LAYER_CLASS("elementwiselambda", [](const json& c, const std::string& name) {
-  return std::make_shared<ElementwiseLambda>(c.at("function").get<std::string>(), lambda_weights_from(c.at("weights")),
-                                             name);
-});
+STRATA_DEFINE_OPTIONS(ConcatOptions, STRATA_CONCAT_OPTIONS)
+STRATA_DEFINE_OPTIONS(ElementwiseOptions, STRATA_ELEMENTWISE_OPTIONS)
+STRATA_LAYER("concat", Concat);
+STRATA_LAYER("elementwise", Elementwise);
+STRATA_LAYER("elementwiselambda", ElementwiseLambda);
 
 }  // namespace strata::nn

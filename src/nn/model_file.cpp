@@ -29,7 +29,7 @@ int slot_at(const nlohmann::json& v, size_t available, const std::string& what) 
 
 }  // namespace
 
-void Model::get_config(nlohmann::json& config) const {
+void Model::graph_config(nlohmann::json& config) const {
   nlohmann::json inputs = nlohmann::json::array(), layers = nlohmann::json::array(), nodes = nlohmann::json::array();
   for (size_t i = 0; i < input_shapes_.size(); ++i) {
     const Shape& s = input_shapes_[i];
@@ -80,9 +80,16 @@ std::shared_ptr<Model> Model::from_config(const nlohmann::json& c, const std::st
   return model;
 }
 
-STRATA_LAYER_CLASS("model", [](const nlohmann::json& c, const std::string& name) -> std::shared_ptr<Layer> {
-  return Model::from_config(c, name);
-});
+static const LayerClass model_class(
+    "model", LayerClassEntry{[](const nlohmann::json& c, const std::string& name) -> std::shared_ptr<Layer> {
+                               return Model::from_config(c, name);
+                             },
+                             [](const Layer& layer) {
+                               nlohmann::json config;
+                               dynamic_cast<const Model&>(layer).graph_config(config);
+                               return config;
+                             },
+                             nullptr, "Model"});
 
 std::string Model::to_json() const {
   return nlohmann::json{{"format", kFormat}, {"version", kVersion}, {"model", layer_config(*this)}}.dump();

@@ -1,6 +1,6 @@
 #include "strata/nn/norm.hpp"
 
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 
 #include <algorithm>
 
@@ -51,32 +51,48 @@ Tensor group_norm(const Tensor& x, int64_t groups, const Tensor& gamma, const Te
 
 // ---- BatchNorm
 
+namespace {
+
+// -1 (inferred) or a size: the bound model files had for num_features.
+void check_num_features(const Layer& layer, int64_t num_features) {
+  STRATA_CHECK(num_features != 0, owner_text(layer), ": \"num_features\" must be -1 (inferred) or positive, got 0");
+}
+
+}  // namespace
+
+BatchNorm::BatchNorm(Options options, std::string name)
+    : BatchNorm("batchnorm", {}, std::move(options), std::move(name)) {}
+
 BatchNorm::BatchNorm(double decay, double epsilon, Activation act, std::string name, int64_t num_features,
                      Initializer beta_init, Initializer gamma_init, Initializer moving_mean_init,
                      Initializer moving_var_init)
-    : BatchNorm("batchnorm", {}, decay, epsilon, std::move(act), std::move(name), num_features, std::move(beta_init),
-                std::move(gamma_init), std::move(moving_mean_init), std::move(moving_var_init)) {}
+    : BatchNorm(Options{.decay = decay, .epsilon = epsilon, .act = std::move(act), .num_features = num_features,
+                        .beta_init = std::move(beta_init), .gamma_init = std::move(gamma_init),
+                        .moving_mean_init = std::move(moving_mean_init), .moving_var_init = std::move(moving_var_init)},
+                std::move(name)) {}
 
-BatchNorm::BatchNorm(std::string kind, std::vector<int> ranks, double decay, double epsilon, Activation act,
-                     std::string name, int64_t num_features, Initializer beta_init, Initializer gamma_init,
-                     Initializer moving_mean_init, Initializer moving_var_init)
-    : Layer(std::move(kind), std::move(name)), ranks_(std::move(ranks)), decay_(decay), epsilon_(epsilon),
-      act_(std::move(act)), num_features_(num_features), beta_init_(std::move(beta_init)),
-      gamma_init_(std::move(gamma_init)), mean_init_(std::move(moving_mean_init)),
-      var_init_(std::move(moving_var_init)) {
-  expect(decay >= 0 && decay <= 1, "decay must be in [0, 1], got " + std::to_string(decay));
-  expect(epsilon >= 0, "epsilon must be non-negative, got " + std::to_string(epsilon));
+BatchNorm::BatchNorm(std::string kind, std::vector<int> ranks, Options options, std::string name)
+    : Layer(std::move(kind), std::move(name)), ranks_(std::move(ranks)), options_(std::move(options)) {
+  check_options(options_, *this);
+  check_num_features(*this, options_.num_features);
 }
 
+BatchNorm1d::BatchNorm1d(Options options, std::string name)
+    : BatchNorm("batchnorm1d", {2, 3}, std::move(options), std::move(name)) {}
+BatchNorm2d::BatchNorm2d(Options options, std::string name)
+    : BatchNorm("batchnorm2d", {4}, std::move(options), std::move(name)) {}
+BatchNorm3d::BatchNorm3d(Options options, std::string name)
+    : BatchNorm("batchnorm3d", {5}, std::move(options), std::move(name)) {}
+
 BatchNorm1d::BatchNorm1d(double decay, double epsilon, Activation act, std::string name, int64_t num_features)
-    : BatchNorm("batchnorm1d", {2, 3}, decay, epsilon, std::move(act), std::move(name), num_features, zeros_init(),
-                ones_init(), zeros_init(), ones_init()) {}
+    : BatchNorm1d(Options{.decay = decay, .epsilon = epsilon, .act = std::move(act), .num_features = num_features},
+                  std::move(name)) {}
 BatchNorm2d::BatchNorm2d(double decay, double epsilon, Activation act, std::string name, int64_t num_features)
-    : BatchNorm("batchnorm2d", {4}, decay, epsilon, std::move(act), std::move(name), num_features, zeros_init(),
-                ones_init(), zeros_init(), ones_init()) {}
+    : BatchNorm2d(Options{.decay = decay, .epsilon = epsilon, .act = std::move(act), .num_features = num_features},
+                  std::move(name)) {}
 BatchNorm3d::BatchNorm3d(double decay, double epsilon, Activation act, std::string name, int64_t num_features)
-    : BatchNorm("batchnorm3d", {5}, decay, epsilon, std::move(act), std::move(name), num_features, zeros_init(),
-                ones_init(), zeros_init(), ones_init()) {}
+    : BatchNorm3d(Options{.decay = decay, .epsilon = epsilon, .act = std::move(act), .num_features = num_features},
+                  std::move(name)) {}
 
 void BatchNorm::check(const Shape& s) const {
   // Indexed by the smallest rank allowed.
@@ -87,32 +103,39 @@ void BatchNorm::check(const Shape& s) const {
     bool ok = std::find(ranks_.begin(), ranks_.end(), s.size()) != ranks_.end();
     expect(ok, std::string("expects input ") + layouts[ranks_.front()] + ", got " + s.str());
   }
-  expect(num_features_ < 0 || s.back() == num_features_,
-         "expects " + str(num_features_) + " channels (the last axis), got input of shape " + s.str());
+  expect(options_.num_features < 0 || s.back() == options_.num_features,
+         "expects " + str(options_.num_features) + " channels (the last axis), got input of shape " + s.str());
 }
 
 void BatchNorm::build(const Shape& s) {
   check(s);
-  num_features_ = s.back();
-  const Shape c{num_features_};
-  beta = add_weight("beta", c, beta_init_);
-  gamma = add_weight("gamma", c, gamma_init_);
-  moving_mean = add_weight("moving_mean", c, mean_init_, /*trainable=*/false);
-  moving_var = add_weight("moving_var", c, var_init_, /*trainable=*/false);
+  options_.num_features = s.back();
+  const Shape c{options_.num_features};
+  beta = add_weight("beta", c, options_.beta_init);
+  gamma = add_weight("gamma", c, options_.gamma_init);
+  moving_mean = add_weight("moving_mean", c, options_.moving_mean_init, /*trainable=*/false);
+  moving_var = add_weight("moving_var", c, options_.moving_var_init, /*trainable=*/false);
 }
 
 Tensor BatchNorm::forward(const Tensor& x) {
   check(x.shape());
-  return act_(batch_norm(x, gamma, beta, moving_mean, moving_var, training(), 1 - decay_, epsilon_));
+  return options_.act(
+      batch_norm(x, gamma, beta, moving_mean, moving_var, training(), 1 - options_.decay, options_.epsilon));
 }
 
 // ---- LayerNorm
 
+LayerNorm::LayerNorm(Options options, std::string name)
+    : Layer("layernorm", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+}
+
 LayerNorm::LayerNorm(Activation act, double epsilon, int begin_norm_axis, int begin_params_axis, bool center,
                      bool scale, std::string name, Initializer beta_init, Initializer gamma_init)
-    : Layer("layernorm", std::move(name)), act_(std::move(act)), epsilon_(epsilon), begin_norm_axis_(begin_norm_axis),
-      begin_params_axis_(begin_params_axis), center_(center), scale_(scale), beta_init_(std::move(beta_init)),
-      gamma_init_(std::move(gamma_init)) {}
+    : LayerNorm(Options{.act = std::move(act), .epsilon = epsilon, .begin_norm_axis = begin_norm_axis,
+                        .begin_params_axis = begin_params_axis, .center = center, .scale = scale,
+                        .beta_init = std::move(beta_init), .gamma_init = std::move(gamma_init)},
+                std::move(name)) {}
 
 void LayerNorm::build(const Shape& s) {
   rank_ = s.size();
@@ -121,118 +144,101 @@ void LayerNorm::build(const Shape& s) {
     expect(a >= 0 && a < rank_, std::string(what) + " " + str(axis) + " is out of range for input " + s.str());
     axis = a;
   };
-  resolve(begin_norm_axis_, "begin_norm_axis");
-  resolve(begin_params_axis_, "begin_params_axis");
-  params_shape_ = Shape(s.begin() + begin_params_axis_, s.end());
-  if (center_) beta = add_weight("beta", params_shape_, beta_init_);
-  if (scale_) gamma = add_weight("gamma", params_shape_, gamma_init_);
+  // Resolved in the options, as the model file has always held them.
+  resolve(options_.begin_norm_axis, "begin_norm_axis");
+  resolve(options_.begin_params_axis, "begin_params_axis");
+  params_shape_ = Shape(s.begin() + options_.begin_params_axis, s.end());
+  if (options_.center) beta = add_weight("beta", params_shape_, options_.beta_init);
+  if (options_.scale) gamma = add_weight("gamma", params_shape_, options_.gamma_init);
 }
 
 Tensor LayerNorm::forward(const Tensor& x) {
   const Shape& s = x.shape();
-  expect(x.dim() == rank_ && Shape(s.begin() + begin_params_axis_, s.end()) == params_shape_,
+  const Options& o = options_;
+  expect(x.dim() == rank_ && Shape(s.begin() + o.begin_params_axis, s.end()) == params_shape_,
          "expected input of rank " + str(rank_) + " ending in " + params_shape_.str() + ", got " + s.str());
-  std::vector<int64_t> normalized(s.begin() + begin_norm_axis_, s.end());
-  if (begin_norm_axis_ == begin_params_axis_) return act_(layer_norm(x, normalized, gamma, beta, epsilon_));
-  Tensor y = layer_norm(x, normalized, Tensor(), Tensor(), epsilon_);
-  if (scale_) y = y * gamma;
-  if (center_) y = y + beta;
-  return act_(y);
+  std::vector<int64_t> normalized(s.begin() + o.begin_norm_axis, s.end());
+  if (o.begin_norm_axis == o.begin_params_axis) return o.act(layer_norm(x, normalized, gamma, beta, o.epsilon));
+  Tensor y = layer_norm(x, normalized, Tensor(), Tensor(), o.epsilon);
+  if (o.scale) y = y * gamma;
+  if (o.center) y = y + beta;
+  return o.act(y);
 }
 
 // ---- InstanceNorm
 
+InstanceNorm::InstanceNorm(Options options, std::string name)
+    : Layer("instancenorm", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+  check_num_features(*this, options_.num_features);
+}
+
 InstanceNorm::InstanceNorm(Activation act, double epsilon, std::string name, int64_t num_features,
                            Initializer beta_init, Initializer gamma_init)
-    : Layer("instancenorm", std::move(name)), act_(std::move(act)), epsilon_(epsilon), num_features_(num_features),
-      beta_init_(std::move(beta_init)), gamma_init_(std::move(gamma_init)) {}
+    : InstanceNorm(Options{.act = std::move(act), .epsilon = epsilon, .num_features = num_features,
+                           .beta_init = std::move(beta_init), .gamma_init = std::move(gamma_init)},
+                   std::move(name)) {}
 
 void InstanceNorm::build(const Shape& s) {
   expect(s.size() >= 3, "expects input [N, spatial..., C], got " + s.str());
-  expect(num_features_ < 0 || s.back() == num_features_,
-         "expects " + str(num_features_) + " channels (the last axis), got input of shape " + s.str());
+  expect(options_.num_features < 0 || s.back() == options_.num_features,
+         "expects " + str(options_.num_features) + " channels (the last axis), got input of shape " + s.str());
   rank_ = s.size();
-  num_features_ = s.back();
-  beta = add_weight("beta", {num_features_}, beta_init_);
-  gamma = add_weight("gamma", {num_features_}, gamma_init_);
+  options_.num_features = s.back();
+  beta = add_weight("beta", {options_.num_features}, options_.beta_init);
+  gamma = add_weight("gamma", {options_.num_features}, options_.gamma_init);
 }
 
 Tensor InstanceNorm::forward(const Tensor& x) {
-  expect(x.dim() == rank_ && x.shape().back() == num_features_,
-         "expected input of rank " + str(rank_) + " with " + str(num_features_) + " channels, got " + x.shape().str());
-  return act_(instance_norm(x, gamma, beta, epsilon_));
+  const int64_t c = options_.num_features;
+  expect(x.dim() == rank_ && x.shape().back() == c,
+         "expected input of rank " + str(rank_) + " with " + str(c) + " channels, got " + x.shape().str());
+  return options_.act(instance_norm(x, gamma, beta, options_.epsilon));
 }
 
 // ---- GroupNorm
 
-GroupNorm::GroupNorm(int64_t groups, Activation act, double epsilon, std::string name, Initializer beta_init,
-                     Initializer gamma_init)
-    : Layer("groupnorm", std::move(name)), groups_(groups), act_(std::move(act)), epsilon_(epsilon),
-      beta_init_(std::move(beta_init)), gamma_init_(std::move(gamma_init)) {
-  expect(groups > 0, "groups must be positive, got " + str(groups));
+GroupNorm::GroupNorm(Options options, std::string name)
+    : Layer("groupnorm", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
 }
 
+GroupNorm::GroupNorm(int64_t groups, Activation act, double epsilon, std::string name, Initializer beta_init,
+                     Initializer gamma_init)
+    : GroupNorm(Options{.groups = groups, .act = std::move(act), .epsilon = epsilon, .beta_init = std::move(beta_init),
+                        .gamma_init = std::move(gamma_init)},
+                std::move(name)) {}
+
 void GroupNorm::build(const Shape& s) {
+  const int64_t groups = options_.groups;
   expect(s.size() >= 2, "expects input [N, ..., C], got " + s.str());
-  expect(s.back() % groups_ == 0,
-         str(groups_) + " groups do not divide the " + str(s.back()) + " channels of input " + s.str());
+  expect(s.back() % groups == 0,
+         str(groups) + " groups do not divide the " + str(s.back()) + " channels of input " + s.str());
   rank_ = s.size();
   channels_ = s.back();
-  beta = add_weight("beta", {channels_}, beta_init_);
-  gamma = add_weight("gamma", {channels_}, gamma_init_);
+  beta = add_weight("beta", {channels_}, options_.beta_init);
+  gamma = add_weight("gamma", {channels_}, options_.gamma_init);
 }
 
 Tensor GroupNorm::forward(const Tensor& x) {
   expect(x.dim() == rank_ && x.shape().back() == channels_,
          "expected input of rank " + str(rank_) + " with " + str(channels_) + " channels, got " + x.shape().str());
-  return act_(group_norm(x, groups_, gamma, beta, epsilon_));
+  return options_.act(group_norm(x, options_.groups, gamma, beta, options_.epsilon));
 }
 
-using nlohmann::json;
+STRATA_DEFINE_OPTIONS(BatchNormOptions, STRATA_BATCH_NORM_OPTIONS)
+STRATA_LAYER("batchnorm", BatchNorm);
+STRATA_LAYER("batchnorm1d", BatchNorm1d);
+STRATA_LAYER("batchnorm2d", BatchNorm2d);
+STRATA_LAYER("batchnorm3d", BatchNorm3d);
 
+STRATA_DEFINE_OPTIONS(LayerNormOptions, STRATA_LAYER_NORM_OPTIONS)
+STRATA_LAYER("layernorm", LayerNorm);
 
-void BatchNorm::get_config(json& c) const {
-  c = {{"decay", decay_}, {"epsilon", epsilon_}, {"act", activation_name(act_, *this)}, {"num_features", num_features_}};
-}
+STRATA_DEFINE_OPTIONS(InstanceNormOptions, STRATA_INSTANCE_NORM_OPTIONS)
+STRATA_LAYER("instancenorm", InstanceNorm);
 
-template <class L>
-std::shared_ptr<Layer> batch_norm_from_config(const json& c, const std::string& name) {
-  return std::make_shared<L>(c.at("decay").get<double>(), c.at("epsilon").get<double>(),
-                             Activation(c.at("act").get<std::string>()), name, c.at("num_features").get<int64_t>());
-}
-
-STRATA_LAYER_CLASS("batchnorm", batch_norm_from_config<BatchNorm>);
-STRATA_LAYER_CLASS("batchnorm1d", batch_norm_from_config<BatchNorm1d>);
-STRATA_LAYER_CLASS("batchnorm2d", batch_norm_from_config<BatchNorm2d>);
-STRATA_LAYER_CLASS("batchnorm3d", batch_norm_from_config<BatchNorm3d>);
-
-void LayerNorm::get_config(json& c) const {
-  c = {{"act", activation_name(act_, *this)}, {"epsilon", epsilon_}, {"begin_norm_axis", begin_norm_axis_},
-       {"begin_params_axis", begin_params_axis_}, {"center", center_}, {"scale", scale_}};
-}
-
-STRATA_LAYER_CLASS("layernorm", [](const json& c, const std::string& name) {
-  return std::make_shared<LayerNorm>(Activation(c.at("act").get<std::string>()), c.at("epsilon").get<double>(),
-                                     c.at("begin_norm_axis").get<int>(), c.at("begin_params_axis").get<int>(),
-                                     c.at("center").get<bool>(), c.at("scale").get<bool>(), name);
-});
-
-void InstanceNorm::get_config(json& c) const {
-  c = {{"act", activation_name(act_, *this)}, {"epsilon", epsilon_}, {"num_features", num_features_}};
-}
-
-STRATA_LAYER_CLASS("instancenorm", [](const json& c, const std::string& name) {
-  return std::make_shared<InstanceNorm>(Activation(c.at("act").get<std::string>()), c.at("epsilon").get<double>(), name,
-                                        c.at("num_features").get<int64_t>());
-});
-
-void GroupNorm::get_config(json& c) const {
-  c = {{"groups", groups_}, {"act", activation_name(act_, *this)}, {"epsilon", epsilon_}};
-}
-
-STRATA_LAYER_CLASS("groupnorm", [](const json& c, const std::string& name) {
-  return std::make_shared<GroupNorm>(c.at("groups").get<int64_t>(), Activation(c.at("act").get<std::string>()),
-                                     c.at("epsilon").get<double>(), name);
-});
+STRATA_DEFINE_OPTIONS(GroupNormOptions, STRATA_GROUP_NORM_OPTIONS)
+STRATA_LAYER("groupnorm", GroupNorm);
 
 }  // namespace strata::nn

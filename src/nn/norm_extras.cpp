@@ -1,6 +1,6 @@
 #include "strata/nn/norm_extras.hpp"
 
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/ops/combine.hpp"
@@ -28,31 +28,37 @@ Tensor local_response_norm(const Tensor& x, int64_t r, double bias, double alpha
   return x / pow(alpha * sums + bias, beta);
 }
 
-LocalResponseNorm::LocalResponseNorm(int64_t depth_radius, double bias, double alpha, double beta, std::string name)
-    : Layer("localresponsenorm", std::move(name)), depth_radius_(depth_radius), bias_(bias), alpha_(alpha),
-      beta_(beta) {
-  expect(depth_radius >= 0, "depth_radius must be non-negative, got " + str(depth_radius));
+LocalResponseNorm::LocalResponseNorm(Options options, std::string name)
+    : Layer("localresponsenorm", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
 }
+
+LocalResponseNorm::LocalResponseNorm(int64_t depth_radius, double bias, double alpha, double beta, std::string name)
+    : LocalResponseNorm(Options{.depth_radius = depth_radius, .bias = bias, .alpha = alpha, .beta = beta},
+                        std::move(name)) {}
 
 Tensor LocalResponseNorm::forward(const Tensor& x) {
   expect(x.dim() >= 2, "expects input [N, ..., C], got " + x.shape().str());
-  return local_response_norm(x, depth_radius_, bias_, alpha_, beta_);
+  return local_response_norm(x, options_.depth_radius, options_.bias, options_.alpha, options_.beta);
+}
+
+SwitchNorm::SwitchNorm(Options options, std::string name)
+    : Layer("switchnorm", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
 }
 
 SwitchNorm::SwitchNorm(Activation act, double epsilon, double decay, std::string name, Initializer beta_init,
                        Initializer gamma_init)
-    : Layer("switchnorm", std::move(name)), act_(std::move(act)), epsilon_(epsilon), decay_(decay),
-      beta_init_(std::move(beta_init)), gamma_init_(std::move(gamma_init)) {
-  expect(decay >= 0 && decay <= 1, "decay must be in [0, 1], got " + std::to_string(decay));
-  expect(epsilon >= 0, "epsilon must be non-negative, got " + std::to_string(epsilon));
-}
+    : SwitchNorm(Options{.act = std::move(act), .epsilon = epsilon, .decay = decay, .beta_init = std::move(beta_init),
+                         .gamma_init = std::move(gamma_init)},
+                 std::move(name)) {}
 
 void SwitchNorm::build(const Shape& s) {
   expect(s.size() >= 3, "expects input [N, spatial..., C], got " + s.str());
   rank_ = static_cast<int>(s.size());
   channels_ = s.back();
-  beta = add_weight("beta", {channels_}, beta_init_);
-  gamma = add_weight("gamma", {channels_}, gamma_init_);
+  beta = add_weight("beta", {channels_}, options_.beta_init);
+  gamma = add_weight("gamma", {channels_}, options_.gamma_init);
   mean_weight = add_weight("mean_weight", {3}, ones_init());
   var_weight = add_weight("var_weight", {3}, ones_init());
   moving_mean = add_weight("moving_mean", {channels_}, zeros_init(), false);
@@ -72,8 +78,9 @@ Tensor SwitchNorm::forward(const Tensor& x) {
     bn_var = var(x, batch_axes, 0, true);
     NoGradGuard no_grad;
     Tensor m = reshape(bn_mean.detach(), {channels_}), v = reshape(bn_var.detach(), {channels_});
-    copy_(moving_mean, moving_mean * decay_ + m * (1 - decay_));
-    copy_(moving_var, moving_var * decay_ + v * (1 - decay_));
+    const double decay = options_.decay;
+    copy_(moving_mean, moving_mean * decay + m * (1 - decay));
+    copy_(moving_var, moving_var * decay + v * (1 - decay));
   } else {
     bn_mean = moving_mean;
     bn_var = moving_var;
@@ -83,25 +90,13 @@ Tensor SwitchNorm::forward(const Tensor& x) {
   Tensor mw = softmax(mean_weight, 0), vw = softmax(var_weight, 0);
   Tensor mu = select(mw, 0, 0) * bn_mean + select(mw, 0, 1) * in_mean + select(mw, 0, 2) * ln_mean;
   Tensor sigma2 = select(vw, 0, 0) * bn_var + select(vw, 0, 1) * in_var + select(vw, 0, 2) * ln_var;
-  return act_((x - mu) * rsqrt(sigma2 + epsilon_) * gamma + beta);
+  return options_.act((x - mu) * rsqrt(sigma2 + options_.epsilon) * gamma + beta);
 }
 
-void LocalResponseNorm::get_config(nlohmann::json& c) const {
-  c = {{"depth_radius", depth_radius_}, {"bias", bias_}, {"alpha", alpha_}, {"beta", beta_}};
-}
+STRATA_DEFINE_OPTIONS(LocalResponseNormOptions, STRATA_LOCAL_RESPONSE_NORM_OPTIONS)
+STRATA_LAYER("localresponsenorm", LocalResponseNorm);
 
-STRATA_LAYER_CLASS("localresponsenorm", [](const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<LocalResponseNorm>(c.at("depth_radius").get<int64_t>(), c.at("bias").get<double>(),
-                                             c.at("alpha").get<double>(), c.at("beta").get<double>(), name);
-});
-
-void SwitchNorm::get_config(nlohmann::json& c) const {
-  c = {{"act", activation_name(act_, *this)}, {"epsilon", epsilon_}, {"decay", decay_}};
-}
-
-STRATA_LAYER_CLASS("switchnorm", [](const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<SwitchNorm>(Activation(c.at("act").get<std::string>()), c.at("epsilon").get<double>(),
-                                      c.at("decay").get<double>(), name);
-});
+STRATA_DEFINE_OPTIONS(SwitchNormOptions, STRATA_SWITCH_NORM_OPTIONS)
+STRATA_LAYER("switchnorm", SwitchNorm);
 
 }  // namespace strata::nn

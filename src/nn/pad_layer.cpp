@@ -1,6 +1,6 @@
 #include "strata/nn/pad_layer.hpp"
 
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 #include "strata/ops/shape.hpp"
 
 namespace strata::nn {
@@ -22,40 +22,46 @@ Tensor pad_symmetric(const Tensor& x, const std::vector<std::pair<int64_t, int64
   return out;
 }
 
-PadLayer::PadLayer(std::vector<std::pair<int64_t, int64_t>> padding, PadLayerMode mode, double constant_value,
-                   std::string name)
-    : Layer("padlayer", std::move(name)), padding_(std::move(padding)), mode_(mode), value_(constant_value) {
-  for (auto [b, a] : padding_) expect(b >= 0 && a >= 0, "padding must be non-negative");
-}
-
-Tensor PadLayer::forward(const Tensor& x) {
-  expect(padding_.size() <= static_cast<size_t>(x.dim()), "has " + std::to_string(padding_.size()) +
-                                                              " padding pairs but got input of shape " + x.shape().str());
-  switch (mode_) {
-    case PadLayerMode::symmetric: return pad_symmetric(x, padding_);
-    case PadLayerMode::reflect: return pad(x, padding_, PadMode::reflect);
-    case PadLayerMode::replicate: return pad(x, padding_, PadMode::replicate);
-    case PadLayerMode::constant: break;
-  }
-  return pad(x, padding_, PadMode::constant, value_);
-}
-
-
 namespace {
-constexpr const char* kModeNames[] = {"constant", "reflect", "symmetric", "replicate"};
+
+std::vector<std::vector<int64_t>> pad_lists(const std::vector<std::pair<int64_t, int64_t>>& pairs) {
+  std::vector<std::vector<int64_t>> out;
+  for (auto [before, after] : pairs) out.push_back({before, after});
+  return out;
+}
+
 }  // namespace
 
-void PadLayer::get_config(nlohmann::json& c) const {
-  c = {{"padding", padding_}, {"mode", kModeNames[static_cast<int>(mode_)]}, {"constant_value", value_}};
+PadLayer::PadLayer(Options options, std::string name)
+    : Layer("padlayer", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+  for (const auto& p : options_.padding)
+    expect(p.size() == 2, "padding must be {before, after} pairs, got a list of " + std::to_string(p.size()));
 }
 
-STRATA_LAYER_CLASS("padlayer", [](const nlohmann::json& c, const std::string& name) {
-  const std::string mode = c.at("mode").get<std::string>();
-  for (int m = 0; m < 4; ++m)
-    if (mode == kModeNames[m])
-      return std::make_shared<PadLayer>(c.at("padding").get<std::vector<std::pair<int64_t, int64_t>>>(),
-                                        static_cast<PadLayerMode>(m), c.at("constant_value").get<double>(), name);
-  throw Error("mode: expected constant, reflect, symmetric or replicate, got '" + mode + "'");
-});
+PadLayer::PadLayer(std::vector<std::pair<int64_t, int64_t>> padding, PadLayerMode mode, double constant_value,
+                   std::string name)
+    : PadLayer(Options{.padding = pad_lists(padding), .mode = mode, .constant_value = constant_value},
+               std::move(name)) {}
+
+Tensor PadLayer::forward(const Tensor& x) {
+  const auto& padding = options_.padding;
+  expect(padding.size() <= static_cast<size_t>(x.dim()),
+         "has " + std::to_string(padding.size()) + " padding pairs but got input of shape " + x.shape().str());
+  std::vector<std::pair<int64_t, int64_t>> pads;
+  for (const auto& p : padding) pads.emplace_back(p[0], p[1]);
+  switch (options_.mode) {
+    case PadLayerMode::symmetric: return pad_symmetric(x, pads);
+    case PadLayerMode::reflect: return pad(x, pads, PadMode::reflect);
+    case PadLayerMode::replicate: return pad(x, pads, PadMode::replicate);
+    case PadLayerMode::constant: break;
+  }
+  return pad(x, pads, PadMode::constant, options_.constant_value);
+}
+
+STRATA_ENUM_OPTION(PadLayerMode, {PadLayerMode::constant, "constant"}, {PadLayerMode::reflect, "reflect"},
+                   {PadLayerMode::symmetric, "symmetric"}, {PadLayerMode::replicate, "replicate"});
+STRATA_DEFINE_OPTIONS(PadLayerOptions, STRATA_PAD_LAYER_OPTIONS)
+STRATA_LAYER("padlayer", PadLayer);
 
 }  // namespace strata::nn

@@ -1,6 +1,6 @@
 #include "strata/nn/pool_variants.hpp"
 
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 
 namespace strata::nn {
 namespace {
@@ -12,6 +12,17 @@ std::string layout(int rank) {
 
 }  // namespace
 
+Pool2d::Pool2d(std::string kind, int rank, PoolFn pool, Options options, std::string name)
+    : Layer(std::move(kind), std::move(name)), pool_(pool), options_(std::move(options)) {
+  if (options_.filter_size.empty()) options_.filter_size.assign(rank, 2);
+  check_options(options_, *this);
+}
+
+GlobalPool::GlobalPool(std::string kind, int rank, GlobalFn pool, Options options, std::string name)
+    : Layer(std::move(kind), std::move(name)), rank_(rank), pool_(pool), options_(std::move(options)) {
+  check_options(options_, *this);
+}
+
 Tensor PoolNd::forward(const Tensor& x) {
   expect(x.dim() == rank_ + 2, "expects input " + layout(rank_) + ", got " + x.shape().str());
   return Pool2d::forward(x);
@@ -22,34 +33,20 @@ Tensor GlobalPool::forward(const Tensor& x) {
   return pool_(x);
 }
 
-using nlohmann::json;
+STRATA_DEFINE_OPTIONS(WindowPoolOptions, STRATA_WINDOW_POOL_OPTIONS)
+STRATA_DEFINE_OPTIONS(GlobalPoolOptions, STRATA_GLOBAL_POOL_OPTIONS)
 
-
-void Pool2d::get_config(json& c) const {
-  c = {{"filter_size", filter_size_}, {"options", pool_options_config(options_)}};
-}
-
-template <class L>
-std::shared_ptr<Layer> pool_from_config(const json& c, const std::string& name) {
-  return std::make_shared<L>(dims_of(c.at("filter_size")), pool_options_from(c.at("options")), name);
-}
-
-template <class L>
-std::shared_ptr<Layer> global_pool_from_config(const json&, const std::string& name) {
-  return std::make_shared<L>(name);
-}
-
-STRATA_LAYER_CLASS("maxpool1d", pool_from_config<MaxPool1d>);
-STRATA_LAYER_CLASS("maxpool2d", pool_from_config<MaxPool2d>);
-STRATA_LAYER_CLASS("maxpool3d", pool_from_config<MaxPool3d>);
-STRATA_LAYER_CLASS("meanpool1d", pool_from_config<MeanPool1d>);
-STRATA_LAYER_CLASS("meanpool2d", pool_from_config<MeanPool2d>);
-STRATA_LAYER_CLASS("meanpool3d", pool_from_config<MeanPool3d>);
-STRATA_LAYER_CLASS("globalmaxpool1d", global_pool_from_config<GlobalMaxPool1d>);
-STRATA_LAYER_CLASS("globalmaxpool2d", global_pool_from_config<GlobalMaxPool2d>);
-STRATA_LAYER_CLASS("globalmaxpool3d", global_pool_from_config<GlobalMaxPool3d>);
-STRATA_LAYER_CLASS("globalmeanpool1d", global_pool_from_config<GlobalMeanPool1d>);
-STRATA_LAYER_CLASS("globalmeanpool2d", global_pool_from_config<GlobalMeanPool2d>);
-STRATA_LAYER_CLASS("globalmeanpool3d", global_pool_from_config<GlobalMeanPool3d>);
+STRATA_LAYER("maxpool1d", MaxPool1d);
+STRATA_LAYER("maxpool2d", MaxPool2d);
+STRATA_LAYER("maxpool3d", MaxPool3d);
+STRATA_LAYER("meanpool1d", MeanPool1d);
+STRATA_LAYER("meanpool2d", MeanPool2d);
+STRATA_LAYER("meanpool3d", MeanPool3d);
+STRATA_LAYER("globalmaxpool1d", GlobalMaxPool1d);
+STRATA_LAYER("globalmaxpool2d", GlobalMaxPool2d);
+STRATA_LAYER("globalmaxpool3d", GlobalMaxPool3d);
+STRATA_LAYER("globalmeanpool1d", GlobalMeanPool1d);
+STRATA_LAYER("globalmeanpool2d", GlobalMeanPool2d);
+STRATA_LAYER("globalmeanpool3d", GlobalMeanPool3d);
 
 }  // namespace strata::nn

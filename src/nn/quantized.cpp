@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "conv_config.hpp"
+#include "strata/nn/option_table.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/linalg.hpp"
 #include "strata/ops/reduce.hpp"
@@ -71,8 +71,14 @@ Tensor quantize_min_max(const Tensor& x, int bits) {
 QuantizedDense::QuantizedDense(std::string kind, int64_t units, Quantizer weight_q, Quantizer input_q,
                                Activation act, std::string name, bool use_bias, Initializer w_init,
                                Initializer b_init)
-    : Dense(std::move(kind), units, std::move(act), std::move(name), -1, use_bias, std::move(w_init),
-            std::move(b_init)),
+    : QuantizedDense(std::move(kind),
+                     DenseOptions{.units = units, .act = std::move(act), .in_units = -1, .use_bias = use_bias,
+                                  .w_init = std::move(w_init), .b_init = std::move(b_init)},
+                     std::move(weight_q), std::move(input_q), std::move(name)) {}
+
+QuantizedDense::QuantizedDense(std::string kind, DenseOptions dense, Quantizer weight_q, Quantizer input_q,
+                               std::string name)
+    : Dense(std::move(kind), std::move(dense), std::move(name)),
       weight_q_(std::move(weight_q)),
       input_q_(std::move(input_q)) {}
 
@@ -83,20 +89,29 @@ Tensor QuantizedDense::forward(const Tensor& x) { return apply(quantize_or_keep(
 QuantizedConv2d::QuantizedConv2d(std::string kind, int64_t n_filter, SpatialSizes filter_size, Quantizer weight_q,
                                  Quantizer input_q, Activation act, ConvOptions options, std::string name,
                                  bool use_bias, Initializer w_init, Initializer b_init)
-    : Layer(std::move(kind), std::move(name)), n_filter_(n_filter), filter_size_(std::move(filter_size)),
-      weight_q_(std::move(weight_q)), input_q_(std::move(input_q)), act_(std::move(act)),
-      options_(std::move(options)), use_bias_(use_bias), w_init_(std::move(w_init)), b_init_(std::move(b_init)) {
-  expect(n_filter > 0, "n_filter must be positive, got " + std::to_string(n_filter));
-  if (filter_size_.size() == 1) filter_size_.push_back(filter_size_[0]);
-  expect(filter_size_.size() == 2, "filter_size must have 1 or 2 values");
+    : QuantizedConv2d(std::move(kind),
+                      QuantizedConv2dOptions{.n_filter = n_filter, .filter_size = std::move(filter_size),
+                                             .act = std::move(act), .options = std::move(options),
+                                             .use_bias = use_bias, .w_init = std::move(w_init),
+                                             .b_init = std::move(b_init)},
+                      std::move(weight_q), std::move(input_q), std::move(name)) {}
+
+QuantizedConv2d::QuantizedConv2d(std::string kind, QuantizedConv2dOptions conv, Quantizer weight_q,
+                                 Quantizer input_q, std::string name)
+    : Layer(std::move(kind), std::move(name)), conv_(std::move(conv)), weight_q_(std::move(weight_q)),
+      input_q_(std::move(input_q)) {
+  check_options(conv_, *this);
+  if (conv_.filter_size.size() == 1) conv_.filter_size.push_back(conv_.filter_size[0]);
+  expect(conv_.filter_size.size() == 2, "filter_size must have 1 or 2 values");
 }
 
 void QuantizedConv2d::build(const Shape& s) {
   expect(s.size() == 4, "expects NHWC input [batch, height, width, channels], got " + s.str());
   in_channels_ = s[3];
-  expect(in_channels_ % options_.groups == 0, "groups must divide the input channels");
-  W = add_weight("W", {filter_size_[0], filter_size_[1], in_channels_ / options_.groups, n_filter_}, w_init_);
-  if (use_bias_) b = add_weight("b", {n_filter_}, b_init_);
+  expect(in_channels_ % conv_.options.groups == 0, "groups must divide the input channels");
+  W = add_weight("W", {conv_.filter_size[0], conv_.filter_size[1], in_channels_ / conv_.options.groups, conv_.n_filter},
+                 conv_.w_init);
+  if (conv_.use_bias) b = add_weight("b", {conv_.n_filter}, conv_.b_init);
 }
 
 Tensor QuantizedConv2d::quantized_weight() const { return quantize_or_keep(weight_q_, W); }
@@ -104,126 +119,150 @@ Tensor QuantizedConv2d::quantized_weight() const { return quantize_or_keep(weigh
 Tensor QuantizedConv2d::forward(const Tensor& x) {
   expect(x.dim() == 4 && x.size(3) == in_channels_, "expected input of shape [N, H, W, " +
                                                         std::to_string(in_channels_) + "], got " + x.shape().str());
-  return act_(conv2d(quantize_or_keep(input_q_, x), quantized_weight(), b, options_));
+  return conv_.act(conv2d(quantize_or_keep(input_q_, x), quantized_weight(), b, conv_.options));
 }
 
 namespace {
-Quantizer bits_quantizer(Tensor (*q)(const Tensor&, int), int bits, const char* what) {
-  expect_bits(bits, what);
+
+// A quantiser with its bit width; the width is checked with the layer's options (the functions
+// check it again).
+Quantizer bits_quantizer(Tensor (*q)(const Tensor&, int), int bits) {
   return [q, bits](const Tensor& x) { return q(x, bits); };
 }
+
+// The Dense part of a quantised dense layer's options (in_units always inferred).
+template <class O>
+DenseOptions dense_part(const O& o) {
+  return DenseOptions{.units = o.units, .act = o.act, .in_units = -1, .use_bias = o.use_bias, .w_init = o.w_init,
+                      .b_init = o.b_init};
+}
+
+// The convolution part of a quantised convolution's options.
+template <class O>
+QuantizedConv2dOptions conv_part(const O& o) {
+  return QuantizedConv2dOptions{.n_filter = o.n_filter, .filter_size = o.filter_size, .act = o.act,
+                                .options = o.options, .use_bias = o.use_bias, .w_init = o.w_init,
+                                .b_init = o.b_init};
+}
+
 }  // namespace
+
+BinaryDense::BinaryDense(Options options, std::string name)
+    : QuantizedDense("binarydense", dense_part(options), sign_ste, {}, std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+}
 
 BinaryDense::BinaryDense(int64_t units, Activation act, std::string name, bool use_bias, Initializer w_init,
                          Initializer b_init)
-    : QuantizedDense("binarydense", units, sign_ste, {}, std::move(act), std::move(name), use_bias,
-                     std::move(w_init), std::move(b_init)) {}
+    : BinaryDense(Options{.units = units, .act = std::move(act), .use_bias = use_bias, .w_init = std::move(w_init),
+                          .b_init = std::move(b_init)},
+                  std::move(name)) {}
+
+BinaryConv2d::BinaryConv2d(Options options, std::string name)
+    : QuantizedConv2d("binaryconv2d", std::move(options), sign_ste, {}, std::move(name)) {}
 
 BinaryConv2d::BinaryConv2d(int64_t n_filter, SpatialSizes filter_size, Activation act, ConvOptions options,
                            std::string name, bool use_bias, Initializer w_init, Initializer b_init)
-    : QuantizedConv2d("binaryconv2d", n_filter, std::move(filter_size), sign_ste, {}, std::move(act),
-                      std::move(options), std::move(name), use_bias, std::move(w_init), std::move(b_init)) {}
+    : BinaryConv2d(Options{.n_filter = n_filter, .filter_size = std::move(filter_size), .act = std::move(act),
+                           .options = std::move(options), .use_bias = use_bias, .w_init = std::move(w_init),
+                           .b_init = std::move(b_init)},
+                   std::move(name)) {}
+
+TernaryDense::TernaryDense(Options options, std::string name)
+    : QuantizedDense("ternarydense", dense_part(options), ternarize, {}, std::move(name)),
+      options_(std::move(options)) {
+  check_options(options_, *this);
+}
 
 TernaryDense::TernaryDense(int64_t units, Activation act, std::string name, bool use_bias, Initializer w_init,
                            Initializer b_init)
-    : QuantizedDense("ternarydense", units, ternarize, {}, std::move(act), std::move(name), use_bias,
-                     std::move(w_init), std::move(b_init)) {}
+    : TernaryDense(Options{.units = units, .act = std::move(act), .use_bias = use_bias, .w_init = std::move(w_init),
+                           .b_init = std::move(b_init)},
+                   std::move(name)) {}
+
+TernaryConv2d::TernaryConv2d(Options options, std::string name)
+    : QuantizedConv2d("ternaryconv2d", std::move(options), ternarize, {}, std::move(name)) {}
 
 TernaryConv2d::TernaryConv2d(int64_t n_filter, SpatialSizes filter_size, Activation act, ConvOptions options,
                              std::string name, bool use_bias, Initializer w_init, Initializer b_init)
-    : QuantizedConv2d("ternaryconv2d", n_filter, std::move(filter_size), ternarize, {}, std::move(act),
-                      std::move(options), std::move(name), use_bias, std::move(w_init), std::move(b_init)) {}
+    : TernaryConv2d(Options{.n_filter = n_filter, .filter_size = std::move(filter_size), .act = std::move(act),
+                            .options = std::move(options), .use_bias = use_bias, .w_init = std::move(w_init),
+                            .b_init = std::move(b_init)},
+                    std::move(name)) {}
+
+DorefaDense::DorefaDense(Options options, std::string name)
+    : QuantizedDense("dorefadense", dense_part(options), bits_quantizer(dorefa_weight, options.bit_w),
+                     bits_quantizer(dorefa_activation, options.bit_a), std::move(name)),
+      options_(std::move(options)) {
+  check_options(options_, *this);
+}
 
 DorefaDense::DorefaDense(int64_t units, int bit_w, int bit_a, Activation act, std::string name, bool use_bias,
                          Initializer w_init, Initializer b_init)
-    : QuantizedDense("dorefadense", units, bits_quantizer(dorefa_weight, bit_w, "DorefaDense bit_w"),
-                     bits_quantizer(dorefa_activation, bit_a, "DorefaDense bit_a"), std::move(act),
-                     std::move(name), use_bias, std::move(w_init), std::move(b_init)) {
-  bit_w_ = bit_w;
-  bit_a_ = bit_a;
+    : DorefaDense(Options{.units = units, .bit_w = bit_w, .bit_a = bit_a, .act = std::move(act),
+                          .use_bias = use_bias, .w_init = std::move(w_init), .b_init = std::move(b_init)},
+                  std::move(name)) {}
+
+DorefaConv2d::DorefaConv2d(Options options, std::string name)
+    : QuantizedConv2d("dorefaconv2d", conv_part(options), bits_quantizer(dorefa_weight, options.bit_w),
+                      bits_quantizer(dorefa_activation, options.bit_a), std::move(name)),
+      options_(std::move(options)) {
+  check_options(options_, *this);
+  options_.filter_size = conv_options().filter_size;  // as [kh, kw]
 }
 
 DorefaConv2d::DorefaConv2d(int64_t n_filter, SpatialSizes filter_size, int bit_w, int bit_a, Activation act,
                            ConvOptions options, std::string name, bool use_bias, Initializer w_init,
                            Initializer b_init)
-    : QuantizedConv2d("dorefaconv2d", n_filter, std::move(filter_size),
-                      bits_quantizer(dorefa_weight, bit_w, "DorefaConv2d bit_w"),
-                      bits_quantizer(dorefa_activation, bit_a, "DorefaConv2d bit_a"), std::move(act),
-                      std::move(options), std::move(name), use_bias, std::move(w_init), std::move(b_init)) {
-  bit_w_ = bit_w;
-  bit_a_ = bit_a;
+    : DorefaConv2d(Options{.n_filter = n_filter, .filter_size = std::move(filter_size), .bit_w = bit_w,
+                           .bit_a = bit_a, .act = std::move(act), .options = std::move(options),
+                           .use_bias = use_bias, .w_init = std::move(w_init), .b_init = std::move(b_init)},
+                   std::move(name)) {}
+
+QuanDense::QuanDense(Options options, std::string name)
+    : QuantizedDense("quandense", dense_part(options), bits_quantizer(quantize_min_max, options.bit_w),
+                     bits_quantizer(quantize_min_max, options.bit_a), std::move(name)),
+      options_(std::move(options)) {
+  check_options(options_, *this);
 }
 
 QuanDense::QuanDense(int64_t units, int bit_w, int bit_a, Activation act, std::string name, bool use_bias,
                      Initializer w_init, Initializer b_init)
-    : QuantizedDense("quandense", units, bits_quantizer(quantize_min_max, bit_w, "QuanDense bit_w"),
-                     bits_quantizer(quantize_min_max, bit_a, "QuanDense bit_a"), std::move(act), std::move(name),
-                     use_bias, std::move(w_init), std::move(b_init)) {
-  bit_w_ = bit_w;
-  bit_a_ = bit_a;
+    : QuanDense(Options{.units = units, .bit_w = bit_w, .bit_a = bit_a, .act = std::move(act), .use_bias = use_bias,
+                        .w_init = std::move(w_init), .b_init = std::move(b_init)},
+                std::move(name)) {}
+
+QuanConv2d::QuanConv2d(Options options, std::string name)
+    : QuantizedConv2d("quanconv2d", conv_part(options), bits_quantizer(quantize_min_max, options.bit_w),
+                      bits_quantizer(quantize_min_max, options.bit_a), std::move(name)),
+      options_(std::move(options)) {
+  check_options(options_, *this);
+  options_.filter_size = conv_options().filter_size;  // as [kh, kw]
 }
 
 QuanConv2d::QuanConv2d(int64_t n_filter, SpatialSizes filter_size, int bit_w, int bit_a, Activation act,
                        ConvOptions options, std::string name, bool use_bias, Initializer w_init, Initializer b_init)
-    : QuantizedConv2d("quanconv2d", n_filter, std::move(filter_size),
-                      bits_quantizer(quantize_min_max, bit_w, "QuanConv2d bit_w"),
-                      bits_quantizer(quantize_min_max, bit_a, "QuanConv2d bit_a"), std::move(act),
-                      std::move(options), std::move(name), use_bias, std::move(w_init), std::move(b_init)) {
-  bit_w_ = bit_w;
-  bit_a_ = bit_a;
-}
+    : QuanConv2d(Options{.n_filter = n_filter, .filter_size = std::move(filter_size), .bit_w = bit_w, .bit_a = bit_a,
+                         .act = std::move(act), .options = std::move(options), .use_bias = use_bias,
+                         .w_init = std::move(w_init), .b_init = std::move(b_init)},
+                 std::move(name)) {}
 
-// Dense's and the convolutions' configs less the input size, which these constructors do not
-// take (they always infer it).
-void QuantizedDense::get_config(nlohmann::json& c) const {
-  Dense::get_config(c);
-  c.erase("in_units");
-  if (bit_w_ > 0) c.update({{"bit_w", bit_w_}, {"bit_a", bit_a_}});
-}
+STRATA_DEFINE_OPTIONS(SignOptions, STRATA_SIGN_OPTIONS)
+STRATA_DEFINE_OPTIONS(QuantizedDenseOptions, STRATA_QUANTIZED_DENSE_OPTIONS)
+STRATA_DEFINE_OPTIONS(DorefaDenseOptions, STRATA_DOREFA_DENSE_OPTIONS)
+STRATA_DEFINE_OPTIONS(QuanDenseOptions, STRATA_QUAN_DENSE_OPTIONS)
+STRATA_DEFINE_OPTIONS(QuantizedConv2dOptions, STRATA_QUANTIZED_CONV2D_OPTIONS)
+STRATA_DEFINE_OPTIONS(DorefaConv2dOptions, STRATA_DOREFA_CONV2D_OPTIONS)
+STRATA_DEFINE_OPTIONS(QuanConv2dOptions, STRATA_QUAN_CONV2D_OPTIONS)
 
-void QuantizedConv2d::get_config(nlohmann::json& c) const {
-  c = detail::conv_config(n_filter_, filter_size_, act_, options_, in_channels_, use_bias_, *this);
-  c.erase("in_channels");
-  if (bit_w_ > 0) c.update({{"bit_w", bit_w_}, {"bit_a", bit_a_}});
-}
-
-namespace {
-
-template <class L, bool with_bits>
-std::shared_ptr<Layer> quantized_dense_from_config(const nlohmann::json& c, const std::string& name) {
-  const int64_t units = c.at("units").get<int64_t>();
-  const Activation act(c.at("act").get<std::string>());
-  const bool use_bias = c.at("use_bias").get<bool>();
-  if constexpr (with_bits)
-    return std::make_shared<L>(units, c.at("bit_w").get<int>(), c.at("bit_a").get<int>(), act, name, use_bias);
-  else
-    return std::make_shared<L>(units, act, name, use_bias);
-}
-
-template <class L, bool with_bits>
-std::shared_ptr<Layer> quantized_conv_from_config(const nlohmann::json& c, const std::string& name) {
-  const int64_t n_filter = c.at("n_filter").get<int64_t>();
-  const SpatialSizes filter_size = dims_of(c.at("filter_size"));
-  const Activation act(c.at("act").get<std::string>());
-  const ConvOptions options = conv_options_from(c.at("options"));
-  const bool use_bias = c.at("use_bias").get<bool>();
-  if constexpr (with_bits)
-    return std::make_shared<L>(n_filter, filter_size, c.at("bit_w").get<int>(), c.at("bit_a").get<int>(), act,
-                               options, name, use_bias);
-  else
-    return std::make_shared<L>(n_filter, filter_size, act, options, name, use_bias);
-}
-
-}  // namespace
-
-STRATA_LAYER_CLASS("sign", [](const nlohmann::json&, const std::string& name) { return std::make_shared<Sign>(name); });
-STRATA_LAYER_CLASS("binarydense", quantized_dense_from_config<BinaryDense, false>);
-STRATA_LAYER_CLASS("ternarydense", quantized_dense_from_config<TernaryDense, false>);
-STRATA_LAYER_CLASS("dorefadense", quantized_dense_from_config<DorefaDense, true>);
-STRATA_LAYER_CLASS("quandense", quantized_dense_from_config<QuanDense, true>);
-STRATA_LAYER_CLASS("binaryconv2d", quantized_conv_from_config<BinaryConv2d, false>);
-STRATA_LAYER_CLASS("ternaryconv2d", quantized_conv_from_config<TernaryConv2d, false>);
-STRATA_LAYER_CLASS("dorefaconv2d", quantized_conv_from_config<DorefaConv2d, true>);
-STRATA_LAYER_CLASS("quanconv2d", quantized_conv_from_config<QuanConv2d, true>);
+STRATA_LAYER("sign", Sign);
+STRATA_LAYER("binarydense", BinaryDense);
+STRATA_LAYER("ternarydense", TernaryDense);
+STRATA_LAYER("dorefadense", DorefaDense);
+STRATA_LAYER("quandense", QuanDense);
+STRATA_LAYER("binaryconv2d", BinaryConv2d);
+STRATA_LAYER("ternaryconv2d", TernaryConv2d);
+STRATA_LAYER("dorefaconv2d", DorefaConv2d);
+STRATA_LAYER("quanconv2d", QuanConv2d);
 
 }  // namespace strata::nn

@@ -3,7 +3,7 @@
 #include <numeric>
 
 #include "strata/autograd/grad_mode.hpp"
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 #include "strata/nn/quantized.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/linalg.hpp"
@@ -13,13 +13,18 @@ namespace strata::nn {
 
 QuanWithBN::QuanWithBN(std::string kind, int rank, WeightShape weight_shape, Product product, int bit_w, int bit_a,
                        double decay, double epsilon, Activation act, std::string name, Initializer w_init)
-    : Layer(std::move(kind), std::move(name)), rank_(rank), weight_shape_(std::move(weight_shape)),
-      product_(std::move(product)), bit_w_(bit_w), bit_a_(bit_a), decay_(decay), epsilon_(epsilon),
-      act_(std::move(act)), w_init_(std::move(w_init)) {
+    : QuanWithBN(Unchecked{}, std::move(kind), rank, std::move(weight_shape), std::move(product), bit_w, bit_a, decay,
+                 epsilon, std::move(act), std::move(name), std::move(w_init)) {
   expect(bit_w >= 1 && bit_w <= 32 && bit_a >= 1 && bit_a <= 32,
          "bit_w and bit_a must be in 1..32, got " + std::to_string(bit_w) + " and " + std::to_string(bit_a));
   expect(decay >= 0 && decay <= 1, "decay must be in [0, 1], got " + std::to_string(decay));
 }
+
+QuanWithBN::QuanWithBN(Unchecked, std::string kind, int rank, WeightShape weight_shape, Product product, int bit_w,
+                       int bit_a, double decay, double epsilon, Activation act, std::string name, Initializer w_init)
+    : Layer(std::move(kind), std::move(name)), rank_(rank), weight_shape_(std::move(weight_shape)),
+      product_(std::move(product)), bit_w_(bit_w), bit_a_(bit_a), decay_(decay), epsilon_(epsilon),
+      act_(std::move(act)), w_init_(std::move(w_init)) {}
 
 void QuanWithBN::build(const Shape& s) {
   expect(rank_ < 0 ? s.size() >= 1 : static_cast<int>(s.size()) == rank_,
@@ -60,59 +65,48 @@ Tensor QuanWithBN::forward(const Tensor& x) {
   return act_(product_(quantize_min_max(x, bit_a_), w) + b);
 }
 
+QuanDenseWithBN::QuanDenseWithBN(Options options, std::string name)
+    : QuanWithBN(
+          Unchecked{}, "quandensewithbn", -1,
+          [units = options.units](const Shape& s) { return Shape{s.back(), units}; },
+          [](const Tensor& x, const Tensor& w) { return linear(x, w); }, options.bit_w, options.bit_a, options.decay,
+          options.epsilon, options.act, std::move(name), options.w_init),
+      options_(std::move(options)) {
+  check_options(options_, *this);
+}
+
 QuanDenseWithBN::QuanDenseWithBN(int64_t units, int bit_w, int bit_a, Activation act, double decay, double epsilon,
                                  std::string name, Initializer w_init)
+    : QuanDenseWithBN(Options{.units = units, .bit_w = bit_w, .bit_a = bit_a, .act = std::move(act), .decay = decay,
+                              .epsilon = epsilon, .w_init = std::move(w_init)},
+                      std::move(name)) {}
+
+QuanConv2dWithBN::QuanConv2dWithBN(Options options, std::string name)
     : QuanWithBN(
-          "quandensewithbn", -1, [units](const Shape& s) { return Shape{s.back(), units}; },
-          [](const Tensor& x, const Tensor& w) { return linear(x, w); }, bit_w, bit_a, decay, epsilon,
-          std::move(act), std::move(name), std::move(w_init)),
-      units_(units) {
-  expect(units > 0, "units must be positive, got " + std::to_string(units));
+          Unchecked{}, "quanconv2dwithbn", 4,
+          [n_filter = options.n_filter, k = options.filter_size](const Shape& s) {
+            return Shape{k[0], k.size() > 1 ? k[1] : k[0], s[3], n_filter};
+          },
+          [conv = options.options](const Tensor& x, const Tensor& w) { return conv2d(x, w, Tensor(), conv); },
+          options.bit_w, options.bit_a, options.decay, options.epsilon, options.act, std::move(name), options.w_init),
+      options_(std::move(options)) {
+  check_options(options_, *this);
+  expect(options_.filter_size.size() == 1 || options_.filter_size.size() == 2, "filter_size must have 1 or 2 values");
+  expect(options_.options.groups == 1, "groups are not supported (TensorLayer's has none)");
 }
 
 QuanConv2dWithBN::QuanConv2dWithBN(int64_t n_filter, SpatialSizes filter_size, int bit_w, int bit_a,
                                    Activation act, ConvOptions options, double decay, double epsilon,
                                    std::string name, Initializer w_init)
-    : QuanWithBN(
-          "quanconv2dwithbn", 4,
-          [n_filter, k = filter_size](const Shape& s) {
-            return Shape{k[0], k.size() > 1 ? k[1] : k[0], s[3], n_filter};
-          },
-          [options](const Tensor& x, const Tensor& w) { return conv2d(x, w, Tensor(), options); }, bit_w, bit_a, decay,
-          epsilon, std::move(act), std::move(name), std::move(w_init)),
-      n_filter_(n_filter), filter_size_(filter_size), options_(options) {
-  expect(n_filter > 0, "n_filter must be positive, got " + std::to_string(n_filter));
-  expect(filter_size.size() == 1 || filter_size.size() == 2, "filter_size must have 1 or 2 values");
-  expect(options.groups == 1, "groups are not supported (TensorLayer's has none)");
-}
+    : QuanConv2dWithBN(Options{.n_filter = n_filter, .filter_size = std::move(filter_size), .bit_w = bit_w,
+                               .bit_a = bit_a, .act = std::move(act), .options = std::move(options), .decay = decay,
+                               .epsilon = epsilon, .w_init = std::move(w_init)},
+                       std::move(name)) {}
 
+STRATA_DEFINE_OPTIONS(QuanDenseWithBNOptions, STRATA_QUAN_DENSE_WITH_BN_OPTIONS)
+STRATA_DEFINE_OPTIONS(QuanConv2dWithBNOptions, STRATA_QUAN_CONV2D_WITH_BN_OPTIONS)
 
-void QuanWithBN::get_config(nlohmann::json& c) const {
-  c = {{"bit_w", bit_w_}, {"bit_a", bit_a_}, {"act", activation_name(act_, *this)}, {"decay", decay_},
-       {"epsilon", epsilon_}};
-}
-
-void QuanDenseWithBN::get_config(nlohmann::json& c) const {
-  QuanWithBN::get_config(c);
-  c["units"] = units_;
-}
-
-void QuanConv2dWithBN::get_config(nlohmann::json& c) const {
-  QuanWithBN::get_config(c);
-  c.update({{"n_filter", n_filter_}, {"filter_size", filter_size_}, {"options", conv_options_config(options_)}});
-}
-
-STRATA_LAYER_CLASS("quandensewithbn", [](const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<QuanDenseWithBN>(c.at("units").get<int64_t>(), c.at("bit_w").get<int>(),
-                                           c.at("bit_a").get<int>(), Activation(c.at("act").get<std::string>()),
-                                           c.at("decay").get<double>(), c.at("epsilon").get<double>(), name);
-});
-STRATA_LAYER_CLASS("quanconv2dwithbn", [](const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<QuanConv2dWithBN>(c.at("n_filter").get<int64_t>(), dims_of(c.at("filter_size")),
-                                            c.at("bit_w").get<int>(), c.at("bit_a").get<int>(),
-                                            Activation(c.at("act").get<std::string>()),
-                                            conv_options_from(c.at("options")), c.at("decay").get<double>(),
-                                            c.at("epsilon").get<double>(), name);
-});
+STRATA_LAYER("quandensewithbn", QuanDenseWithBN);
+STRATA_LAYER("quanconv2dwithbn", QuanConv2dWithBN);
 
 }  // namespace strata::nn

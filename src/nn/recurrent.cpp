@@ -1,8 +1,8 @@
 // Recurrent layers: each layer projects the whole input sequence with one matmul, then runs
-
-#include "strata/nn/layer_config.hpp"
 // one recurrent matmul and one fused cell op per step (nn/rnn_cells.hpp, ops/rnn.hpp).
 #include "strata/nn/recurrent.hpp"
+
+#include "strata/nn/option_table.hpp"
 
 #include "strata/ops/combine.hpp"
 #include "strata/ops/dropout.hpp"
@@ -23,31 +23,43 @@ const char* layer_kind(CellKind kind) {
 
 }  // namespace
 
-Recurrent::Recurrent(CellKind kind, int64_t units, RNNOptions options, std::string name, Activation act)
-    : Layer(layer_kind(kind), std::move(name)), kind_(kind), units_(units), options_(std::move(options)),
-      act_(std::move(act)) {
-  expect(units > 0, "units must be positive, got " + std::to_string(units));
-  expect(options_.num_layers >= 1, "num_layers must be at least 1, got " + std::to_string(options_.num_layers));
-  expect(options_.dropout >= 0 && options_.dropout < 1,
-         "dropout must be in [0, 1), got " + std::to_string(options_.dropout));
+Recurrent::Recurrent(CellKind kind, Options options, std::string name)
+    : Layer(layer_kind(kind), std::move(name)), kind_(kind), options_(std::move(options)) {
+  check_options(options_, *this);
+  expect(options_.dropout < 1, "dropout must be in [0, 1), got " + std::to_string(options_.dropout));
 }
 
+Recurrent::Recurrent(CellKind kind, int64_t units, RNNOptions options, std::string name, Activation act)
+    : Recurrent(kind,
+                Options{.units = units,
+                        .num_layers = options.num_layers,
+                        .return_sequences = options.return_sequences,
+                        .dropout = options.dropout,
+                        .reverse = options.reverse,
+                        .init = std::move(options.init),
+                        .act = std::move(act)},
+                std::move(name)) {}
+
 std::shared_ptr<Recurrent> Recurrent::mirrored(std::string name) const {
-  RNNOptions o = options_;
+  Options o = options_;
   o.reverse = !o.reverse;
-  return std::make_shared<Recurrent>(kind_, units_, o, std::move(name), act_);
+  switch (kind_) {
+    case CellKind::lstm: return std::make_shared<LSTM>(std::move(o), std::move(name));
+    case CellKind::gru: return std::make_shared<GRU>(std::move(o), std::move(name));
+    default: return std::make_shared<SimpleRNN>(std::move(o), std::move(name));
+  }
 }
 
 void Recurrent::build(const Shape& s) {
   expect(s.size() == 3, "expects inputs of shape [batch, time, features], got " + s.str());
   in_ = s[2];
-  const int64_t gates = gate_count(kind_) * units_;
+  const int64_t units = options_.units, gates = gate_count(kind_) * units;
   for (int64_t k = 0; k < options_.num_layers; ++k) {
     const std::string prefix = options_.num_layers == 1 ? "" : "cell_" + std::to_string(k) + "/";
     CellWeights w;
-    w.kernel = add_weight(prefix + "kernel", {k == 0 ? in_ : units_, gates}, options_.init.kernel);
-    w.recurrent_kernel = add_weight(prefix + "recurrent_kernel", {units_, gates}, options_.init.recurrent);
-    w.bias = add_weight(prefix + "bias", cell_bias_shape(kind_, units_), cell_bias_init(kind_, units_, options_.init));
+    w.kernel = add_weight(prefix + "kernel", {k == 0 ? in_ : units, gates}, options_.init.kernel);
+    w.recurrent_kernel = add_weight(prefix + "recurrent_kernel", {units, gates}, options_.init.recurrent);
+    w.bias = add_weight(prefix + "bias", cell_bias_shape(kind_, units), cell_bias_init(kind_, units, options_.init));
     cells_.push_back(w);
   }
 }
@@ -86,7 +98,7 @@ Tensor Recurrent::forward(const Tensor& x) {
   expect(x.shape()[1] > 0, "expected at least one time step, got input of shape " + x.shape().str());
   const int64_t B = x.shape()[0], L = options_.num_layers;
   const int S = state_count(kind_);
-  const Shape state_shape{B, units_};
+  const Shape state_shape{B, options_.units};
   if (!initial_.empty()) {
     expect(static_cast<int64_t>(initial_.size()) == L * S,
            "expected an initial state of " + std::to_string(L * S) + " tensors (" + std::to_string(S) +
@@ -118,7 +130,7 @@ Tensor Recurrent::run_layer(int k, const Tensor& x, std::vector<Tensor>& state, 
   std::vector<Tensor> outputs(sequence ? T : 0);
   for (int64_t i = 0; i < T; ++i) {
     const int64_t t = options_.reverse ? T - 1 - i : i;
-    std::vector<Tensor> next = cell_step(kind_, squeeze(steps[t], 1), state, w.recurrent_kernel, w.bias, act_);
+    std::vector<Tensor> next = cell_step(kind_, squeeze(steps[t], 1), state, w.recurrent_kernel, w.bias, options_.act);
     if (mask.defined()) {
       // A padded step keeps the state and outputs zeros.
       Tensor m = narrow(mask, 1, t, 1);
@@ -132,10 +144,15 @@ Tensor Recurrent::run_layer(int k, const Tensor& x, std::vector<Tensor>& state, 
   return sequence ? stack(outputs, 1) : Tensor();
 }
 
-Bidirectional::Bidirectional(Recurrent&& layer, std::string name) : Layer("bidirectional", std::move(name)) {
-  fw_ = std::dynamic_pointer_cast<Recurrent>(layer.take());
-  bw_ = fw_->mirrored(fw_->name() + "_backward");
+Bidirectional::Bidirectional(Options options, std::string name)
+    : Layer("bidirectional", std::move(name)), options_(std::move(options)) {
+  expect(options_.layer != nullptr, "needs a recurrent layer (\"layer\") to run both ways");
+  check_options(options_, *this);
+  bw_ = options_.layer->mirrored(options_.layer->name() + "_backward");
 }
+
+Bidirectional::Bidirectional(Recurrent&& layer, std::string name)
+    : Bidirectional(Options{.layer = std::dynamic_pointer_cast<Recurrent>(layer.take())}, std::move(name)) {}
 
 RNNResult Bidirectional::run(const Tensor& x, const std::vector<Tensor>& initial_state, const Tensor& lengths,
                              const Tensor& mask) {
@@ -154,7 +171,7 @@ Tensor Bidirectional::forward(const Tensor& x) {
   expect(initial_.size() % 2 == 0, "expected an initial state for both directions (an even number of tensors), got " +
                                        std::to_string(initial_.size()));
   const auto half = initial_.begin() + static_cast<std::ptrdiff_t>(initial_.size() / 2);
-  RNNResult a = fw_->run(x, {initial_.begin(), half}, lengths_, mask_);
+  RNNResult a = options_.layer->run(x, {initial_.begin(), half}, lengths_, mask_);
   RNNResult b = bw_->run(x, {half, initial_.end()}, lengths_, mask_);
   final_ = std::move(a.state);
   final_.insert(final_.end(), b.state.begin(), b.state.end());
@@ -163,43 +180,38 @@ Tensor Bidirectional::forward(const Tensor& x) {
 
 using nlohmann::json;
 
+// The recurrent layer Bidirectional holds, as its layer config; null only in the defaults table.
+template <>
+struct OptionCodec<std::shared_ptr<Recurrent>> {
+  static constexpr const char* type = "recurrent layer";
+  static constexpr bool integral = false;
+  static json write(const std::shared_ptr<Recurrent>& layer) { return layer ? layer_config(*layer) : json(); }
+  static std::shared_ptr<Recurrent> read(const json& j) {
+    std::shared_ptr<Layer> inner = layer_from_config(j);
+    auto recurrent = std::dynamic_pointer_cast<Recurrent>(inner);
+    STRATA_CHECK(recurrent != nullptr, "expected a recurrent layer (simple_rnn, lstm or gru), got ", inner->kind());
+    return recurrent;
+  }
+};
 
-void Recurrent::get_config(json& c) const {
-  c = {{"units", units_},
-       {"num_layers", options_.num_layers},
-       {"return_sequences", options_.return_sequences},
-       {"dropout", options_.dropout},
-       {"reverse", options_.reverse},
-       {"act", activation_name(act_, *this)}};
+// A layer made as Recurrent(kind, ...) writes as the named layer of its kind.
+template <class L>
+LayerClassEntry recurrent_class(std::string class_name) {
+  LayerClassEntry entry = detail::declared_layer_class<L>(std::move(class_name));
+  entry.write = [](const Layer& layer) {
+    const auto* recurrent = dynamic_cast<const Recurrent*>(&layer);
+    STRATA_CHECK(recurrent != nullptr, owner_text(layer), ": its kind is registered for another class");
+    return write_options(recurrent->options());
+  };
+  return entry;
 }
 
-RNNOptions rnn_options_from(const json& c) {
-  RNNOptions o;
-  o.num_layers = c.at("num_layers").get<int64_t>();
-  o.return_sequences = c.at("return_sequences").get<bool>();
-  o.dropout = c.at("dropout").get<double>();
-  o.reverse = c.at("reverse").get<bool>();
-  return o;
-}
+STRATA_DEFINE_OPTIONS(RecurrentOptions, STRATA_RECURRENT_OPTIONS)
+STRATA_LAYER_CLASS("simple_rnn", recurrent_class<SimpleRNN>("SimpleRNN"));
+STRATA_LAYER_CLASS("lstm", recurrent_class<LSTM>("LSTM"));
+STRATA_LAYER_CLASS("gru", recurrent_class<GRU>("GRU"));
 
-STRATA_LAYER_CLASS("simple_rnn", [](const json& c, const std::string& name) {
-  return std::make_shared<SimpleRNN>(c.at("units").get<int64_t>(), rnn_options_from(c), name,
-                                     Activation(c.at("act").get<std::string>()));
-});
-STRATA_LAYER_CLASS("lstm", [](const json& c, const std::string& name) {
-  return std::make_shared<LSTM>(c.at("units").get<int64_t>(), rnn_options_from(c), name);
-});
-STRATA_LAYER_CLASS("gru", [](const json& c, const std::string& name) {
-  return std::make_shared<GRU>(c.at("units").get<int64_t>(), rnn_options_from(c), name);
-});
-
-void Bidirectional::get_config(json& c) const { c = {{"layer", layer_config(*fw_)}}; }
-
-STRATA_LAYER_CLASS("bidirectional", [](const json& c, const std::string& name) {
-  std::shared_ptr<Layer> inner = layer_from_config(c.at("layer"));
-  auto* recurrent = dynamic_cast<Recurrent*>(inner.get());
-  STRATA_CHECK(recurrent != nullptr, "\"layer\" must be a recurrent layer, got ", inner->kind());
-  return std::make_shared<Bidirectional>(std::move(*recurrent), name);
-});
+STRATA_DEFINE_OPTIONS(BidirectionalOptions, STRATA_BIDIRECTIONAL_OPTIONS)
+STRATA_LAYER("bidirectional", Bidirectional);
 
 }  // namespace strata::nn

@@ -1,6 +1,6 @@
 #include "strata/nn/rnn_cells.hpp"
 
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/linalg.hpp"
@@ -55,18 +55,21 @@ std::vector<Tensor> cell_step(CellKind kind, const Tensor& x_gates, const std::v
   }
 }
 
-RNNCell::RNNCell(CellKind kind, int64_t units, std::string name, CellInit init, Activation act)
-    : Layer(kind_name(kind), std::move(name)), kind_(kind), units_(units), init_(std::move(init)), act_(std::move(act)) {
-  expect(units > 0, "units must be positive, got " + std::to_string(units));
+RNNCell::RNNCell(CellKind kind, Options options, std::string name)
+    : Layer(kind_name(kind), std::move(name)), kind_(kind), options_(std::move(options)) {
+  check_options(options_, *this);
 }
+
+RNNCell::RNNCell(CellKind kind, int64_t units, std::string name, CellInit init, Activation act)
+    : RNNCell(kind, Options{.units = units, .act = std::move(act), .init = std::move(init)}, std::move(name)) {}
 
 void RNNCell::build(const Shape& s) {
   expect(s.size() == 2, "expects inputs of shape [batch, features], got " + s.str());
   in_ = s.back();
-  const int64_t g = gate_count(kind_) * units_;
-  kernel = add_weight("kernel", {in_, g}, init_.kernel);
-  recurrent_kernel = add_weight("recurrent_kernel", {units_, g}, init_.recurrent);
-  bias = add_weight("bias", cell_bias_shape(kind_, units_), cell_bias_init(kind_, units_, init_));
+  const int64_t units = options_.units, g = gate_count(kind_) * units;
+  kernel = add_weight("kernel", {in_, g}, options_.init.kernel);
+  recurrent_kernel = add_weight("recurrent_kernel", {units, g}, options_.init.recurrent);
+  bias = add_weight("bias", cell_bias_shape(kind_, units), cell_bias_init(kind_, units, options_.init));
 }
 
 void RNNCell::build_many(const std::vector<Shape>& shapes) {
@@ -76,7 +79,7 @@ void RNNCell::build_many(const std::vector<Shape>& shapes) {
 
 std::vector<Tensor> RNNCell::zero_state(int64_t batch, DType dtype) const {
   std::vector<Tensor> state;
-  for (int i = 0; i < state_count(kind_); ++i) state.push_back(zeros({batch, units_}, dtype));
+  for (int i = 0; i < state_count(kind_); ++i) state.push_back(zeros({batch, options_.units}, dtype));
   return state;
 }
 
@@ -94,12 +97,12 @@ Tensor RNNCell::forward_many(const std::vector<Tensor>& xs) {
   const Tensor& x = xs[0];
   expect(x.dim() == 2 && x.shape()[1] == in_,
          "expected input of shape [batch, " + std::to_string(in_) + "], got " + x.shape().str());
-  const Shape state_shape{x.shape()[0], units_};
+  const Shape state_shape{x.shape()[0], options_.units};
   for (int i = 1; i <= n; ++i)
     expect(xs[i].shape() == state_shape,
            "expected state of shape " + state_shape.str() + ", got " + xs[i].shape().str());
   new_state_ = cell_step(kind_, input_gates(kind_, x, kernel, bias), {xs.begin() + 1, xs.end()}, recurrent_kernel,
-                         bias, act_);
+                         bias, options_.act);
   return new_state_[0];
 }
 
@@ -110,21 +113,21 @@ std::vector<Tensor> RNNCell::step(const Tensor& x, const std::vector<Tensor>& st
   return std::move(new_state_);
 }
 
-using nlohmann::json;
-
-
-void RNNCell::get_config(json& c) const {
-  c = {{"units", units_}, {"act", activation_name(act_, *this)}};
+// A cell made as RNNCell(kind, ...) writes as the named cell of its kind.
+template <class Cell>
+LayerClassEntry cell_class(std::string class_name) {
+  LayerClassEntry entry = detail::declared_layer_class<Cell>(std::move(class_name));
+  entry.write = [](const Layer& layer) {
+    const auto* cell = dynamic_cast<const RNNCell*>(&layer);
+    STRATA_CHECK(cell != nullptr, owner_text(layer), ": its kind is registered for another class");
+    return write_options(cell->options());
+  };
+  return entry;
 }
 
-STRATA_LAYER_CLASS("simple_rnn_cell", [](const json& c, const std::string& name) {
-  return std::make_shared<SimpleRNNCell>(c.at("units").get<int64_t>(), name, Activation(c.at("act").get<std::string>()));
-});
-STRATA_LAYER_CLASS("lstm_cell", [](const json& c, const std::string& name) {
-  return std::make_shared<LSTMCell>(c.at("units").get<int64_t>(), name);
-});
-STRATA_LAYER_CLASS("gru_cell", [](const json& c, const std::string& name) {
-  return std::make_shared<GRUCell>(c.at("units").get<int64_t>(), name);
-});
+STRATA_DEFINE_OPTIONS(RNNCellOptions, STRATA_RNN_CELL_OPTIONS)
+STRATA_LAYER_CLASS("simple_rnn_cell", cell_class<SimpleRNNCell>("SimpleRNNCell"));
+STRATA_LAYER_CLASS("lstm_cell", cell_class<LSTMCell>("LSTMCell"));
+STRATA_LAYER_CLASS("gru_cell", cell_class<GRUCell>("GRUCell"));
 
 }  // namespace strata::nn

@@ -1,39 +1,28 @@
 #include "strata/nn/sequential.hpp"
 
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 
 namespace strata::nn {
 
-Sequential::Sequential(std::vector<std::shared_ptr<Layer>> layers, std::string name)
-    : Layer("sequential", std::move(name)), layers_(std::move(layers)) {
-  for (auto& l : layers_) expect(l != nullptr, "a layer in the list is null");
+Sequential::Sequential(Options options, std::string name)
+    : Layer("sequential", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+  for (auto& l : options_.layers) expect(l != nullptr, "a layer in the list is null");
 }
 
 Sequential& Sequential::add(std::shared_ptr<Layer> layer) {
   expect(layer != nullptr, "cannot add a null layer");
-  layers_.push_back(std::move(layer));
+  options_.layers.push_back(std::move(layer));
   return *this;
 }
 
 Tensor Sequential::forward(const Tensor& x) {
   Tensor h = x;
-  for (auto& l : layers_) h = (*l)(h);
+  for (auto& l : options_.layers) h = (*l)(h);
   return h;
 }
 
-using nlohmann::json;
-
-
-void Sequential::get_config(json& c) const {
-  json layers = json::array();
-  for (const auto& l : layers_) layers.push_back(layer_config(*l));
-  c = {{"layers", layers}};
-}
-
-STRATA_LAYER_CLASS("sequential", [](const json& c, const std::string& name) {
-  std::vector<std::shared_ptr<Layer>> layers;
-  for (const auto& l : c.at("layers")) layers.push_back(layer_from_config(l));
-  return std::make_shared<Sequential>(std::move(layers), name);
-});
+STRATA_DEFINE_OPTIONS(SequentialOptions, STRATA_SEQUENTIAL_OPTIONS)
+STRATA_LAYER("sequential", Sequential);
 
 }  // namespace strata::nn

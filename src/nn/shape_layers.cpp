@@ -1,6 +1,6 @@
 #include "strata/nn/shape_layers.hpp"
 
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -49,6 +49,12 @@ std::vector<int64_t> pair_of(std::vector<int64_t> s) {
   return s;
 }
 
+std::vector<std::vector<int64_t>> pad_lists(const PadPairs& padding) {
+  std::vector<std::vector<int64_t>> out;
+  for (auto [before, after] : padding) out.push_back({before, after});
+  return out;
+}
+
 }  // namespace
 
 Tensor resize2d(const Tensor& x, int64_t out_h, int64_t out_w, ResizeMethod method) {
@@ -58,116 +64,109 @@ Tensor resize2d(const Tensor& x, int64_t out_h, int64_t out_w, ResizeMethod meth
   return resize_axis(resize_axis(x, 1, out_h, method), 2, out_w, method);
 }
 
-Transpose::Transpose(std::vector<int64_t> perm, std::string name)
-    : Layer("transpose", std::move(name)), perm_(std::move(perm)) {}
-
-Tensor Transpose::forward(const Tensor& x) {
-  expect(x.dim() == static_cast<int>(perm_.size()),
-         "perm " + list_str(perm_) + " needs an input of rank " + str(perm_.size()) + ", got " + x.shape().str());
-  return permute(x, Shape(perm_));
+Transpose::Transpose(Options options, std::string name)
+    : Layer("transpose", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
 }
 
-ExpandDims::ExpandDims(int64_t axis, std::string name) : Layer("expanddims", std::move(name)), axis_(axis) {}
+Transpose::Transpose(std::vector<int64_t> perm, std::string name)
+    : Transpose(Options{.perm = std::move(perm)}, std::move(name)) {}
+
+Tensor Transpose::forward(const Tensor& x) {
+  const std::vector<int64_t>& perm = options_.perm;
+  expect(x.dim() == static_cast<int>(perm.size()),
+         "perm " + list_str(perm) + " needs an input of rank " + str(perm.size()) + ", got " + x.shape().str());
+  return permute(x, Shape(perm));
+}
+
+ExpandDims::ExpandDims(Options options, std::string name)
+    : Layer("expanddims", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+}
 
 Tensor ExpandDims::forward(const Tensor& x) {
-  const int64_t axis = axis_ < 0 ? axis_ + x.dim() + 1 : axis_;
-  expect(axis >= 0 && axis <= x.dim(), "axis " + str(axis_) + " is out of range for input " + x.shape().str());
+  const int64_t axis = options_.axis < 0 ? options_.axis + x.dim() + 1 : options_.axis;
+  expect(axis >= 0 && axis <= x.dim(), "axis " + str(options_.axis) + " is out of range for input " + x.shape().str());
   return unsqueeze(x, axis);
 }
 
-Tile::Tile(std::vector<int64_t> multiples, std::string name)
-    : Layer("tile", std::move(name)), multiples_(std::move(multiples)) {
-  for (int64_t m : multiples_) expect(m >= 0, "multiples must be non-negative, got " + list_str(multiples_));
+Tile::Tile(Options options, std::string name) : Layer("tile", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
 }
 
+Tile::Tile(std::vector<int64_t> multiples, std::string name)
+    : Tile(Options{.multiples = std::move(multiples)}, std::move(name)) {}
+
 Tensor Tile::forward(const Tensor& x) {
-  expect(x.dim() == static_cast<int>(multiples_.size()), "multiples " + list_str(multiples_) +
-                                                             " need an input of rank " + str(multiples_.size()) +
-                                                             ", got " + x.shape().str());
-  return tile(x, multiples_);
+  const std::vector<int64_t>& multiples = options_.multiples;
+  expect(x.dim() == static_cast<int>(multiples.size()), "multiples " + list_str(multiples) +
+                                                            " need an input of rank " + str(multiples.size()) +
+                                                            ", got " + x.shape().str());
+  return tile(x, multiples);
+}
+
+ZeroPad::ZeroPad(std::string kind, int rank, Options options, std::string name)
+    : Layer(std::move(kind), std::move(name)), rank_(rank), options_(std::move(options)) {
+  check_options(options_, *this);
+  bool pairs = static_cast<int>(options_.padding.size()) == rank;
+  for (const auto& p : options_.padding) pairs = pairs && p.size() == 2;
+  expect(pairs, "padding needs " + str(rank) + " {before, after} pairs, got " +
+                    OptionCodec<std::vector<std::vector<int64_t>>>::write(options_.padding).dump());
 }
 
 ZeroPad::ZeroPad(std::string kind, int rank, PadPairs padding, std::string name)
-    : Layer(std::move(kind), std::move(name)), rank_(rank), padding_(std::move(padding)) {
-  expect(static_cast<int>(padding_.size()) == rank,
-         "padding needs " + str(rank) + " {before, after} pairs, got " + str(padding_.size()));
-  for (auto [before, after] : padding_) expect(before >= 0 && after >= 0, "padding must be non-negative");
-}
+    : ZeroPad(std::move(kind), rank, Options{.padding = pad_lists(padding)}, std::move(name)) {}
 
 Tensor ZeroPad::forward(const Tensor& x) {
   static const char* layouts[] = {"", "[N, W, C]", "[N, H, W, C]", "[N, D, H, W, C]"};
   expect(x.dim() == rank_ + 2, std::string("expects input ") + layouts[rank_] + ", got " + x.shape().str());
-  PadPairs pads = padding_;
+  PadPairs pads;
+  for (const auto& p : options_.padding) pads.emplace_back(p[0], p[1]);
   pads.push_back({0, 0});  // the channels
   return pad(x, pads);
 }
 
-UpSampling2d::UpSampling2d(std::vector<int64_t> scale, ResizeMethod method, std::string name)
-    : Layer("upsampling2d", std::move(name)), scale_(pair_of(std::move(scale))), method_(method) {
-  expect(scale_.size() == 2 && scale_[0] > 0 && scale_[1] > 0,
-         "scale must be 1 or 2 positive values, got " + list_str(scale_));
+UpSampling2d::UpSampling2d(Options options, std::string name)
+    : Layer("upsampling2d", std::move(name)), options_(std::move(options)) {
+  options_.scale = pair_of(std::move(options_.scale));
+  check_options(options_, *this);
+  expect(options_.scale.size() == 2, "scale must be 1 or 2 positive values, got " + list_str(options_.scale));
 }
 
 Tensor UpSampling2d::forward(const Tensor& x) {
   expect(x.dim() == 4, "expects input [N, H, W, C], got " + x.shape().str());
-  return resize2d(x, x.size(1) * scale_[0], x.size(2) * scale_[1], method_);
+  return resize2d(x, x.size(1) * options_.scale[0], x.size(2) * options_.scale[1], options_.method);
 }
 
-DownSampling2d::DownSampling2d(std::vector<int64_t> scale, ResizeMethod method, std::string name)
-    : Layer("downsampling2d", std::move(name)), scale_(pair_of(std::move(scale))), method_(method) {
-  expect(scale_.size() == 2 && scale_[0] > 0 && scale_[1] > 0,
-         "scale must be 1 or 2 positive values, got " + list_str(scale_));
+DownSampling2d::DownSampling2d(Options options, std::string name)
+    : Layer("downsampling2d", std::move(name)), options_(std::move(options)) {
+  options_.scale = pair_of(std::move(options_.scale));
+  check_options(options_, *this);
+  expect(options_.scale.size() == 2, "scale must be 1 or 2 positive values, got " + list_str(options_.scale));
 }
 
 Tensor DownSampling2d::forward(const Tensor& x) {
-  expect(x.dim() == 4 && x.size(1) >= scale_[0] && x.size(2) >= scale_[1],
-         "expects input [N, H, W, C] with H >= " + str(scale_[0]) + " and W >= " + str(scale_[1]) + ", got " +
+  const std::vector<int64_t>& scale = options_.scale;
+  expect(x.dim() == 4 && x.size(1) >= scale[0] && x.size(2) >= scale[1],
+         "expects input [N, H, W, C] with H >= " + str(scale[0]) + " and W >= " + str(scale[1]) + ", got " +
              x.shape().str());
-  return resize2d(x, x.size(1) / scale_[0], x.size(2) / scale_[1], method_);
+  return resize2d(x, x.size(1) / scale[0], x.size(2) / scale[1], options_.method);
 }
 
-using nlohmann::json;
+STRATA_DEFINE_OPTIONS(TransposeOptions, STRATA_TRANSPOSE_OPTIONS)
+STRATA_DEFINE_OPTIONS(ExpandDimsOptions, STRATA_EXPAND_DIMS_OPTIONS)
+STRATA_DEFINE_OPTIONS(TileOptions, STRATA_TILE_OPTIONS)
+STRATA_DEFINE_OPTIONS(ZeroPadOptions, STRATA_ZERO_PAD_OPTIONS)
+STRATA_ENUM_OPTION(ResizeMethod, {ResizeMethod::nearest, "nearest"}, {ResizeMethod::bilinear, "bilinear"});
+STRATA_DEFINE_OPTIONS(Sampling2dOptions, STRATA_SAMPLING2D_OPTIONS)
 
-
-void Transpose::get_config(json& c) const { c = {{"perm", perm_}}; }
-void ExpandDims::get_config(json& c) const { c = {{"axis", axis_}}; }
-void Tile::get_config(json& c) const { c = {{"multiples", multiples_}}; }
-void ZeroPad::get_config(json& c) const { c = {{"padding", padding_}}; }
-void UpSampling2d::get_config(json& c) const {
-  c = {{"scale", scale_}, {"method", method_ == ResizeMethod::nearest ? "nearest" : "bilinear"}};
-}
-void DownSampling2d::get_config(json& c) const {
-  c = {{"scale", scale_}, {"method", method_ == ResizeMethod::nearest ? "nearest" : "bilinear"}};
-}
-
-ResizeMethod resize_method_from(const json& c) {
-  const std::string m = c.get<std::string>();
-  STRATA_CHECK(m == "nearest" || m == "bilinear", "method: expected nearest or bilinear, got '", m, "'");
-  return m == "nearest" ? ResizeMethod::nearest : ResizeMethod::bilinear;
-}
-
-template <class L>
-std::shared_ptr<Layer> zero_pad_from_config(const json& c, const std::string& name) {
-  return std::make_shared<L>(c.at("padding").get<PadPairs>(), name);
-}
-
-STRATA_LAYER_CLASS("transpose", [](const json& c, const std::string& name) {
-  return std::make_shared<Transpose>(dims_of(c.at("perm")), name);
-});
-STRATA_LAYER_CLASS("expanddims", [](const json& c, const std::string& name) {
-  return std::make_shared<ExpandDims>(c.at("axis").get<int64_t>(), name);
-});
-STRATA_LAYER_CLASS("tile", [](const json& c, const std::string& name) {
-  return std::make_shared<Tile>(dims_of(c.at("multiples")), name);
-});
-STRATA_LAYER_CLASS("zeropad1d", zero_pad_from_config<ZeroPad1d>);
-STRATA_LAYER_CLASS("zeropad2d", zero_pad_from_config<ZeroPad2d>);
-STRATA_LAYER_CLASS("zeropad3d", zero_pad_from_config<ZeroPad3d>);
-STRATA_LAYER_CLASS("upsampling2d", [](const json& c, const std::string& name) {
-  return std::make_shared<UpSampling2d>(dims_of(c.at("scale")), resize_method_from(c.at("method")), name);
-});
-STRATA_LAYER_CLASS("downsampling2d", [](const json& c, const std::string& name) {
-  return std::make_shared<DownSampling2d>(dims_of(c.at("scale")), resize_method_from(c.at("method")), name);
-});
+STRATA_LAYER("transpose", Transpose);
+STRATA_LAYER("expanddims", ExpandDims);
+STRATA_LAYER("tile", Tile);
+STRATA_LAYER("zeropad1d", ZeroPad1d);
+STRATA_LAYER("zeropad2d", ZeroPad2d);
+STRATA_LAYER("zeropad3d", ZeroPad3d);
+STRATA_LAYER("upsampling2d", UpSampling2d);
+STRATA_LAYER("downsampling2d", DownSampling2d);
 
 }  // namespace strata::nn

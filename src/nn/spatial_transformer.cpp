@@ -1,7 +1,7 @@
 #include "strata/nn/spatial_transformer.hpp"
 
 #include "strata/core/factory.hpp"
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 #include "strata/nn/sampling.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/linalg.hpp"
@@ -41,12 +41,16 @@ Tensor affine_transform2d(const Tensor& x, const Tensor& theta, int64_t out_h, i
   return reshape(bilinear_sample(x, ys, xs), {n, out_h, out_w, x.size(3)});
 }
 
+SpatialTransformer2dAffine::SpatialTransformer2dAffine(Options options, std::string name)
+    : Layer("spatialtransformer2daffine", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+  expect(options_.out_size.size() == 2, "out_size must be two positive sizes, got " + Shape(options_.out_size).str());
+}
+
 SpatialTransformer2dAffine::SpatialTransformer2dAffine(std::vector<int64_t> out_size, int64_t in_channels,
                                                        std::string name)
-    : Layer("spatialtransformer2daffine", std::move(name)), out_size_(std::move(out_size)), in_channels_(in_channels) {
-  expect(out_size_.size() == 2 && out_size_[0] > 0 && out_size_[1] > 0,
-         "out_size must be two positive sizes, got " + Shape(out_size_).str());
-}
+    : SpatialTransformer2dAffine(Options{.out_size = std::move(out_size), .in_channels = in_channels},
+                                 std::move(name)) {}
 
 void SpatialTransformer2dAffine::build(const Shape&) { expect(false, "takes two inputs {theta_input, x}, got one"); }
 
@@ -61,29 +65,24 @@ void SpatialTransformer2dAffine::build_many(const std::vector<Shape>& s) {
   expect(s[1].size() == 4, "expects x [N, H, W, C], got " + s[1].str());
   int64_t features = 1;
   for (int i = 1; i < s[0].size(); ++i) features *= s[0][i];
-  expect(in_channels_ < 0 || features == in_channels_, "was declared with " + str(in_channels_) +
-                                                           " theta features but got theta_input " + s[0].str());
-  in_channels_ = features;
-  W = add_weight("W", {in_channels_, 6}, zeros_init());
+  int64_t& in_channels = options_.in_channels;
+  expect(in_channels < 0 || features == in_channels,
+         "was declared with " + str(in_channels) + " theta features but got theta_input " + s[0].str());
+  in_channels = features;
+  W = add_weight("W", {in_channels, 6}, zeros_init());
   b = add_weight("b", {6}, [](const Shape&, Generator*) { return tensor({1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f}); });
 }
 
 Tensor SpatialTransformer2dAffine::forward_many(const std::vector<Tensor>& xs) {
   expect(xs.size() == 2, "takes two inputs {theta_input, x}, got " + str(xs.size()));
   Tensor features = flatten(xs[0], 1);
-  expect(features.size(1) == in_channels_,
-         "expected theta_input with " + str(in_channels_) + " features, got " + xs[0].shape().str());
+  expect(features.size(1) == options_.in_channels,
+         "expected theta_input with " + str(options_.in_channels) + " features, got " + xs[0].shape().str());
   Tensor theta = strata::tanh(linear(features, W, b));
-  return affine_transform2d(xs[1], theta, out_size_[0], out_size_[1]);
+  return affine_transform2d(xs[1], theta, options_.out_size[0], options_.out_size[1]);
 }
 
-void SpatialTransformer2dAffine::get_config(nlohmann::json& c) const {
-  c = {{"out_size", out_size_}, {"in_channels", in_channels_}};
-}
-
-STRATA_LAYER_CLASS("spatialtransformer2daffine", [](const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<SpatialTransformer2dAffine>(dims_of(c.at("out_size")), c.at("in_channels").get<int64_t>(),
-                                                      name);
-});
+STRATA_DEFINE_OPTIONS(SpatialTransformer2dAffineOptions, STRATA_SPATIAL_TRANSFORMER2D_AFFINE_OPTIONS)
+STRATA_LAYER("spatialtransformer2daffine", SpatialTransformer2dAffine);
 
 }  // namespace strata::nn

@@ -1,12 +1,14 @@
 #include "strata/nn/stack.hpp"
 
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/shape.hpp"
 
 namespace strata::nn {
 
-Stack::Stack(int64_t axis, std::string name) : Layer("stack", std::move(name)), axis_(axis) {}
+Stack::Stack(Options options, std::string name) : Layer("stack", std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+}
 
 void Stack::build_many(const std::vector<Shape>& shapes) {
   expect(!shapes.empty(), "takes a list of inputs, got none");
@@ -22,9 +24,9 @@ Tensor Stack::forward_many(const std::vector<Tensor>& xs) {
   }
   expect(ok, "expected " + std::to_string(n_inputs_) + " inputs of one shape, got " + std::to_string(xs.size()) +
                  ": " + got);
-  const int64_t rank = xs[0].dim() + 1;
-  expect(axis_ >= -rank && axis_ < rank, "axis " + std::to_string(axis_) + " is out of range for stacking inputs of shape " + xs[0].shape().str());
-  return stack(xs, axis_);
+  const int64_t rank = xs[0].dim() + 1, axis = options_.axis;
+  expect(axis >= -rank && axis < rank, "axis " + std::to_string(axis) + " is out of range for stacking inputs of shape " + xs[0].shape().str());
+  return stack(xs, axis);
 }
 
 void Stack::build(const Shape&) { expect(false, "takes a list of inputs, got one tensor"); }
@@ -50,11 +52,7 @@ Tensor UnStack::forward(const Tensor&) {
   return Tensor();
 }
 
-
-void Stack::get_config(nlohmann::json& c) const { c = {{"axis", axis_}}; }
-
-STRATA_LAYER_CLASS("stack", [](const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<Stack>(c.at("axis").get<int64_t>(), name);
-});
+STRATA_DEFINE_OPTIONS(StackOptions, STRATA_STACK_OPTIONS)
+STRATA_LAYER("stack", Stack);
 
 }  // namespace strata::nn

@@ -1,6 +1,6 @@
 #include "strata/nn/subpixel.hpp"
 
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 
 #include "strata/ops/shape.hpp"
 
@@ -20,28 +20,24 @@ Tensor depth_to_space(const Tensor& x, int64_t scale) {
   return reshape(permute(t, {0, 1, 3, 2, 4, 5}), {s[0], s[1] * scale, s[2] * scale, c});
 }
 
-SubpixelConv::SubpixelConv(std::string kind, int rank, int64_t scale, Activation act, std::string name)
-    : Layer(std::move(kind), std::move(name)), rank_(rank), scale_(scale), act_(std::move(act)) {
-  expect(scale > 0, "scale must be positive, got " + std::to_string(scale));
+SubpixelConv::SubpixelConv(std::string kind, int rank, Options options, std::string name)
+    : Layer(std::move(kind), std::move(name)), rank_(rank), options_(std::move(options)) {
+  check_options(options_, *this);
 }
 
+SubpixelConv::SubpixelConv(std::string kind, int rank, int64_t scale, Activation act, std::string name)
+    : SubpixelConv(std::move(kind), rank, Options{.scale = scale, .act = std::move(act)}, std::move(name)) {}
+
 Tensor SubpixelConv::forward(const Tensor& x) {
-  int64_t block = rank_ == 1 ? scale_ : scale_ * scale_;
+  const int64_t scale = options_.scale, block = rank_ == 1 ? scale : scale * scale;
   expect(x.dim() == rank_ + 2 && x.shape().back() % block == 0,
          std::string("expected input ") + (rank_ == 1 ? "[N, W, C]" : "[N, H, W, C]") + " with C divisible by " +
              std::to_string(block) + ", got " + x.shape().str());
-  return act_(depth_to_space(x, scale_));
+  return options_.act(depth_to_space(x, scale));
 }
 
-void SubpixelConv::get_config(nlohmann::json& c) const {
-  c = {{"scale", scale_}, {"act", activation_name(act_, *this)}};
-}
-
-STRATA_LAYER_CLASS("subpixelconv1d", [](const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<SubpixelConv1d>(c.at("scale").get<int64_t>(), Activation(c.at("act").get<std::string>()), name);
-});
-STRATA_LAYER_CLASS("subpixelconv2d", [](const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<SubpixelConv2d>(c.at("scale").get<int64_t>(), Activation(c.at("act").get<std::string>()), name);
-});
+STRATA_DEFINE_OPTIONS(SubpixelConvOptions, STRATA_SUBPIXEL_CONV_OPTIONS)
+STRATA_LAYER("subpixelconv1d", SubpixelConv1d);
+STRATA_LAYER("subpixelconv2d", SubpixelConv2d);
 
 }  // namespace strata::nn

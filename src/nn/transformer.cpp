@@ -1,13 +1,38 @@
 #include "strata/nn/transformer.hpp"
 
-#include "strata/nn/layer_config.hpp"
-
 #include "nn/scoped_assign.hpp"
+#include "strata/nn/option_table.hpp"
 #include "strata/ops/dropout.hpp"
 #include "strata/ops/elementwise.hpp"
 
 namespace strata::nn {
+
+using nlohmann::json;
+
+STRATA_DEFINE_OPTIONS(TransformerOptions, STRATA_TRANSFORMER_OPTIONS)
+
+// TransformerOptions nest in the layers' configs as "options": {dim_feedforward, ...}.
+template <>
+struct OptionCodec<TransformerOptions> {
+  static constexpr const char* type = "transformer options";
+  static constexpr bool integral = false;
+  static json write(const TransformerOptions& o) { return write_options(o); }
+  static TransformerOptions read(const json& j) { return read_options<TransformerOptions>(j); }
+};
+
+STRATA_DEFINE_OPTIONS(TransformerLayerOptions, STRATA_TRANSFORMER_LAYER_OPTIONS)
+STRATA_DEFINE_OPTIONS(TransformerStackOptions, STRATA_TRANSFORMER_STACK_OPTIONS)
+STRATA_DEFINE_OPTIONS(TransformerModelOptions, STRATA_TRANSFORMER_MODEL_OPTIONS)
+
 namespace {
+
+// Options checked before the children are made from them, the nested "options" included.
+template <class Options>
+Options checked(Options options, const Layer& owner) {
+  check_options(options, owner);
+  check_options(option_table<TransformerOptions>(), &options.options, owner_text(owner) + ": \"options\"");
+  return options;
+}
 
 // PyTorch's per-position LayerNorm (TensorLayer's LayerNorm normalises from axis 1 by default).
 LayerNorm position_norm(double eps, const std::string& name) { return LayerNorm({}, eps, -1, -1, true, true, name); }
@@ -49,41 +74,49 @@ Tensor DecoderCall::forward_many(const std::vector<Tensor>& xs) {
   return decode(xs[0], xs[1], masks_.tgt, masks_.memory);
 }
 
+TransformerEncoderLayer::TransformerEncoderLayer(Options options, std::string name)
+    : EncoderCall("transformerencoderlayer", std::move(name)),
+      options_(checked(std::move(options), *this)),
+      self_attn(options_.d_model, options_.nhead, options_.options.dropout, true, this->name() + "/self_attn"),
+      linear1(options_.options.dim_feedforward, options_.options.activation, this->name() + "/linear1"),
+      linear2(options_.d_model, {}, this->name() + "/linear2"),
+      norm1(position_norm(options_.options.layer_norm_eps, this->name() + "/norm1")),
+      norm2(position_norm(options_.options.layer_norm_eps, this->name() + "/norm2")) {}
+
 TransformerEncoderLayer::TransformerEncoderLayer(int64_t d_model, int64_t nhead, TransformerOptions options,
                                                  std::string name)
-    : EncoderCall("transformerencoderlayer", std::move(name)),
-      self_attn(d_model, nhead, options.dropout, true, this->name() + "/self_attn"),
-      linear1(options.dim_feedforward, options.activation, this->name() + "/linear1"),
-      linear2(d_model, {}, this->name() + "/linear2"),
-      norm1(position_norm(options.layer_norm_eps, this->name() + "/norm1")),
-      norm2(position_norm(options.layer_norm_eps, this->name() + "/norm2")),
-      options_(std::move(options)) {}
+    : TransformerEncoderLayer(Options{.d_model = d_model, .nhead = nhead, .options = std::move(options)},
+                              std::move(name)) {}
 
 Tensor TransformerEncoderLayer::encode(const Tensor& src, const AttentionMask& mask) {
-  const double p = options_.dropout;
+  const double p = options_.options.dropout;
   const bool on = training();
-  Tensor x = residual(src, norm1, options_.norm_first,
+  Tensor x = residual(src, norm1, options_.options.norm_first,
                       [&](const Tensor& h) { return dropout(self_attn(h, h, h, mask), p, on); });
-  return residual(x, norm2, options_.norm_first,
+  return residual(x, norm2, options_.options.norm_first,
                   [&](const Tensor& h) { return feed_forward(h, linear1, linear2, p, on); });
 }
 
+TransformerDecoderLayer::TransformerDecoderLayer(Options options, std::string name)
+    : DecoderCall("transformerdecoderlayer", std::move(name)),
+      options_(checked(std::move(options), *this)),
+      self_attn(options_.d_model, options_.nhead, options_.options.dropout, true, this->name() + "/self_attn"),
+      cross_attn(options_.d_model, options_.nhead, options_.options.dropout, true, this->name() + "/cross_attn"),
+      linear1(options_.options.dim_feedforward, options_.options.activation, this->name() + "/linear1"),
+      linear2(options_.d_model, {}, this->name() + "/linear2"),
+      norm1(position_norm(options_.options.layer_norm_eps, this->name() + "/norm1")),
+      norm2(position_norm(options_.options.layer_norm_eps, this->name() + "/norm2")),
+      norm3(position_norm(options_.options.layer_norm_eps, this->name() + "/norm3")) {}
+
 TransformerDecoderLayer::TransformerDecoderLayer(int64_t d_model, int64_t nhead, TransformerOptions options,
                                                  std::string name)
-    : DecoderCall("transformerdecoderlayer", std::move(name)),
-      self_attn(d_model, nhead, options.dropout, true, this->name() + "/self_attn"),
-      cross_attn(d_model, nhead, options.dropout, true, this->name() + "/cross_attn"),
-      linear1(options.dim_feedforward, options.activation, this->name() + "/linear1"),
-      linear2(d_model, {}, this->name() + "/linear2"),
-      norm1(position_norm(options.layer_norm_eps, this->name() + "/norm1")),
-      norm2(position_norm(options.layer_norm_eps, this->name() + "/norm2")),
-      norm3(position_norm(options.layer_norm_eps, this->name() + "/norm3")),
-      options_(std::move(options)) {}
+    : TransformerDecoderLayer(Options{.d_model = d_model, .nhead = nhead, .options = std::move(options)},
+                              std::move(name)) {}
 
 Tensor TransformerDecoderLayer::decode(const Tensor& tgt, const Tensor& memory, const AttentionMask& tgt_mask,
                                        const AttentionMask& memory_mask) {
-  const double p = options_.dropout;
-  const bool on = training(), first = options_.norm_first;
+  const double p = options_.options.dropout;
+  const bool on = training(), first = options_.options.norm_first;
   Tensor x = residual(tgt, norm1, first,
                       [&](const Tensor& h) { return dropout(self_attn(h, h, h, tgt_mask), p, on); });
   x = residual(x, norm2, first,
@@ -91,15 +124,24 @@ Tensor TransformerDecoderLayer::decode(const Tensor& tgt, const Tensor& memory, 
   return residual(x, norm3, first, [&](const Tensor& h) { return feed_forward(h, linear1, linear2, p, on); });
 }
 
+TransformerEncoder::TransformerEncoder(Options options, std::string name)
+    : EncoderCall("transformerencoder", std::move(name)),
+      options_(checked(std::move(options), *this)),
+      norm_(final_norm_of(options_.final_norm, options_.options.layer_norm_eps, this->name())) {
+  for (int64_t i = 0; i < options_.num_layers; ++i)
+    layers_.push_back(std::make_unique<TransformerEncoderLayer>(
+        TransformerLayerOptions{.d_model = options_.d_model, .nhead = options_.nhead, .options = options_.options},
+        this->name() + "/layer" + std::to_string(i)));
+}
+
 TransformerEncoder::TransformerEncoder(int64_t num_layers, int64_t d_model, int64_t nhead, TransformerOptions options,
                                        bool final_norm, std::string name)
-    : EncoderCall("transformerencoder", std::move(name)),
-      norm_(final_norm_of(final_norm, options.layer_norm_eps, this->name())) {
-  expect(num_layers > 0, "num_layers must be positive, got " + std::to_string(num_layers));
-  for (int64_t i = 0; i < num_layers; ++i)
-    layers_.push_back(std::make_unique<TransformerEncoderLayer>(d_model, nhead, options,
-                                                                this->name() + "/layer" + std::to_string(i)));
-}
+    : TransformerEncoder(Options{.num_layers = num_layers,
+                                  .d_model = d_model,
+                                  .nhead = nhead,
+                                  .options = std::move(options),
+                                  .final_norm = final_norm},
+                         std::move(name)) {}
 
 Tensor TransformerEncoder::encode(const Tensor& src, const AttentionMask& mask) {
   Tensor x = src;
@@ -107,15 +149,24 @@ Tensor TransformerEncoder::encode(const Tensor& src, const AttentionMask& mask) 
   return norm_ ? (*norm_)(x) : x;
 }
 
+TransformerDecoder::TransformerDecoder(Options options, std::string name)
+    : DecoderCall("transformerdecoder", std::move(name)),
+      options_(checked(std::move(options), *this)),
+      norm_(final_norm_of(options_.final_norm, options_.options.layer_norm_eps, this->name())) {
+  for (int64_t i = 0; i < options_.num_layers; ++i)
+    layers_.push_back(std::make_unique<TransformerDecoderLayer>(
+        TransformerLayerOptions{.d_model = options_.d_model, .nhead = options_.nhead, .options = options_.options},
+        this->name() + "/layer" + std::to_string(i)));
+}
+
 TransformerDecoder::TransformerDecoder(int64_t num_layers, int64_t d_model, int64_t nhead, TransformerOptions options,
                                        bool final_norm, std::string name)
-    : DecoderCall("transformerdecoder", std::move(name)),
-      norm_(final_norm_of(final_norm, options.layer_norm_eps, this->name())) {
-  expect(num_layers > 0, "num_layers must be positive, got " + std::to_string(num_layers));
-  for (int64_t i = 0; i < num_layers; ++i)
-    layers_.push_back(std::make_unique<TransformerDecoderLayer>(d_model, nhead, options,
-                                                                this->name() + "/layer" + std::to_string(i)));
-}
+    : TransformerDecoder(Options{.num_layers = num_layers,
+                                  .d_model = d_model,
+                                  .nhead = nhead,
+                                  .options = std::move(options),
+                                  .final_norm = final_norm},
+                         std::move(name)) {}
 
 Tensor TransformerDecoder::decode(const Tensor& tgt, const Tensor& memory, const AttentionMask& tgt_mask,
                                   const AttentionMask& memory_mask) {
@@ -124,11 +175,30 @@ Tensor TransformerDecoder::decode(const Tensor& tgt, const Tensor& memory, const
   return norm_ ? (*norm_)(x) : x;
 }
 
+Transformer::Transformer(Options options, std::string name)
+    : Layer("transformer", std::move(name)),
+      options_(checked(std::move(options), *this)),
+      encoder(TransformerStackOptions{.num_layers = options_.num_encoder_layers,
+                                      .d_model = options_.d_model,
+                                      .nhead = options_.nhead,
+                                      .options = options_.options,
+                                      .final_norm = true},
+              this->name() + "/encoder"),
+      decoder(TransformerStackOptions{.num_layers = options_.num_decoder_layers,
+                                      .d_model = options_.d_model,
+                                      .nhead = options_.nhead,
+                                      .options = options_.options,
+                                      .final_norm = true},
+              this->name() + "/decoder") {}
+
 Transformer::Transformer(int64_t d_model, int64_t nhead, int64_t num_encoder_layers, int64_t num_decoder_layers,
                          TransformerOptions options, std::string name)
-    : Layer("transformer", std::move(name)),
-      encoder(num_encoder_layers, d_model, nhead, options, true, this->name() + "/encoder"),
-      decoder(num_decoder_layers, d_model, nhead, options, true, this->name() + "/decoder") {}
+    : Transformer(Options{.d_model = d_model,
+                          .nhead = nhead,
+                          .num_encoder_layers = num_encoder_layers,
+                          .num_decoder_layers = num_decoder_layers,
+                          .options = std::move(options)},
+                  std::move(name)) {}
 
 Tensor Transformer::operator()(const Tensor& src, const Tensor& tgt, const TransformerMasks& masks) {
   ScopedAssign<TransformerMasks> scope(masks_, masks);
@@ -146,72 +216,10 @@ Tensor Transformer::forward_many(const std::vector<Tensor>& xs) {
   return decoder(xs[1], memory, masks_.tgt, masks_.memory);
 }
 
-using nlohmann::json;
-
-
-json transformer_options_config(const TransformerOptions& o, const Layer& owner) {
-  return {{"dim_feedforward", o.dim_feedforward}, {"dropout", o.dropout},
-          {"activation", activation_name(o.activation, owner)}, {"layer_norm_eps", o.layer_norm_eps},
-          {"norm_first", o.norm_first}};
-}
-
-TransformerOptions transformer_options_from(const json& c) {
-  TransformerOptions o;
-  o.dim_feedforward = c.at("dim_feedforward").get<int64_t>();
-  o.dropout = c.at("dropout").get<double>();
-  o.activation = Activation(c.at("activation").get<std::string>());
-  o.layer_norm_eps = c.at("layer_norm_eps").get<double>();
-  o.norm_first = c.at("norm_first").get<bool>();
-  return o;
-}
-
-void TransformerEncoderLayer::get_config(json& c) const {
-  c = {{"d_model", self_attn.embed_dim()}, {"nhead", self_attn.num_heads()},
-       {"options", transformer_options_config(options_, *this)}};
-}
-void TransformerDecoderLayer::get_config(json& c) const {
-  c = {{"d_model", self_attn.embed_dim()}, {"nhead", self_attn.num_heads()},
-       {"options", transformer_options_config(options_, *this)}};
-}
-void TransformerEncoder::get_config(json& c) const {
-  const TransformerEncoderLayer& first = *layers_.front();
-  c = {{"num_layers", layers_.size()}, {"d_model", first.self_attn.embed_dim()}, {"nhead", first.self_attn.num_heads()},
-       {"options", transformer_options_config(first.options(), *this)}, {"final_norm", norm_ != nullptr}};
-}
-void TransformerDecoder::get_config(json& c) const {
-  const TransformerDecoderLayer& first = *layers_.front();
-  c = {{"num_layers", layers_.size()}, {"d_model", first.self_attn.embed_dim()}, {"nhead", first.self_attn.num_heads()},
-       {"options", transformer_options_config(first.options(), *this)}, {"final_norm", norm_ != nullptr}};
-}
-void Transformer::get_config(json& c) const {
-  json enc, dec;
-  encoder.get_config(enc);
-  decoder.get_config(dec);
-  c = {{"d_model", enc["d_model"]}, {"nhead", enc["nhead"]}, {"num_encoder_layers", enc["num_layers"]},
-       {"num_decoder_layers", dec["num_layers"]}, {"options", enc["options"]}};
-}
-
-template <class L>
-std::shared_ptr<Layer> transformer_layer_from_config(const json& c, const std::string& name) {
-  return std::make_shared<L>(c.at("d_model").get<int64_t>(), c.at("nhead").get<int64_t>(),
-                             transformer_options_from(c.at("options")), name);
-}
-template <class L>
-std::shared_ptr<Layer> transformer_stack_from_config(const json& c, const std::string& name) {
-  return std::make_shared<L>(c.at("num_layers").get<int64_t>(), c.at("d_model").get<int64_t>(),
-                             c.at("nhead").get<int64_t>(), transformer_options_from(c.at("options")),
-                             c.at("final_norm").get<bool>(), name);
-}
-
-STRATA_LAYER_CLASS("transformerencoderlayer", transformer_layer_from_config<TransformerEncoderLayer>);
-STRATA_LAYER_CLASS("transformerdecoderlayer", transformer_layer_from_config<TransformerDecoderLayer>);
-STRATA_LAYER_CLASS("transformerencoder", transformer_stack_from_config<TransformerEncoder>);
-STRATA_LAYER_CLASS("transformerdecoder", transformer_stack_from_config<TransformerDecoder>);
-STRATA_LAYER_CLASS("transformer", [](const json& c, const std::string& name) {
-  return std::make_shared<Transformer>(c.at("d_model").get<int64_t>(), c.at("nhead").get<int64_t>(),
-                                       c.at("num_encoder_layers").get<int64_t>(),
-                                       c.at("num_decoder_layers").get<int64_t>(),
-                                       transformer_options_from(c.at("options")), name);
-});
+STRATA_LAYER("transformerencoderlayer", TransformerEncoderLayer);
+STRATA_LAYER("transformerdecoderlayer", TransformerDecoderLayer);
+STRATA_LAYER("transformerencoder", TransformerEncoder);
+STRATA_LAYER("transformerdecoder", TransformerDecoder);
+STRATA_LAYER("transformer", Transformer);
 
 }  // namespace strata::nn

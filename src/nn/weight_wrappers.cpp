@@ -5,7 +5,7 @@
 #include "strata/nn/conv.hpp"
 #include "strata/nn/conv_variants.hpp"
 #include "strata/nn/depthwise.hpp"
-#include "strata/nn/layer_config.hpp"
+#include "strata/nn/option_table.hpp"
 #include "strata/nn/quantized.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/reduce.hpp"
@@ -43,22 +43,22 @@ Tensor* weight_member(Layer& layer, const std::string& name) {
 }  // namespace
 
 WeightWrapper::WeightWrapper(std::string kind, Layer& layer, Tensor& weight, std::string name)
-    : Layer(std::move(kind), std::move(name)), layer_(&layer), weight_(&weight) {}
+    : Layer(std::move(kind), std::move(name)), layer_(std::shared_ptr<Layer>(), &layer), weight_(&weight) {}
 
 WeightWrapper::WeightWrapper(std::string kind, std::shared_ptr<Layer> layer, const std::string& weight,
                              std::string name)
-    : Layer(std::move(kind), std::move(name)), owned_(std::move(layer)), layer_(owned_.get()),
-      weight_(owned_ ? weight_member(*owned_, weight) : nullptr) {
-  expect(owned_ != nullptr, "was given no layer to wrap");
-  expect(weight_ != nullptr, "cannot wrap weight '" + weight + "' of " + owned_->name() + " (" + owned_->kind() +
+    : Layer(std::move(kind), std::move(name)), layer_(std::move(layer)),
+      weight_(layer_ ? weight_member(*layer_, weight) : nullptr) {
+  expect(layer_ != nullptr, "was given no layer to wrap");
+  expect(weight_ != nullptr, "cannot wrap weight '" + weight + "' of " + layer_->name() + " (" + layer_->kind() +
                                  "): " + kNameable);
 }
 
-void WeightWrapper::get_config(nlohmann::json& c) const {
-  expect(weight_member(*layer_, "W") == weight_,
-         "wraps a weight of " + layer_->name() + " (" + layer_->kind() +
-             ") that a saved model cannot name: " + kNameable);
-  c = {{"layer", layer_config(*layer_)}, {"weight", "W"}};
+std::string WeightWrapper::weight_name() const { return weight_member(*layer_, "W") == weight_ ? "W" : ""; }
+
+void WeightWrapper::expect_nameable() const {
+  expect(!weight_name().empty(), "wraps a weight of " + layer_->name() + " (" + layer_->kind() +
+                                     ") that a saved model cannot name: " + kNameable);
 }
 
 Tensor WeightWrapper::forward(const Tensor& x) {
@@ -77,22 +77,27 @@ Tensor WeightWrapper::forward(const Tensor& x) {
   return (*layer_)(x);
 }
 
+SpectralNorm::SpectralNorm(Options options, std::string name)
+    : WeightWrapper("spectralnorm", options.layer, options.weight, std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+}
+
 SpectralNorm::SpectralNorm(Layer& layer, Tensor& weight, int n_power_iterations, double eps, std::string name)
-    : WeightWrapper("spectralnorm", layer, weight, std::move(name)), n_power_iterations_(n_power_iterations),
-      eps_(eps) {
-  expect(n_power_iterations >= 0, "n_power_iterations must be non-negative, got " + std::to_string(n_power_iterations));
+    : WeightWrapper("spectralnorm", layer, weight, std::move(name)),
+      options_(Options{.layer = wrapped_layer(), .weight = weight_name(), .n_power_iterations = n_power_iterations,
+                       .eps = eps}) {
+  check_options(options_, *this);
 }
 
 SpectralNorm::SpectralNorm(std::shared_ptr<Layer> layer, const std::string& weight, int n_power_iterations,
                            double eps, std::string name)
-    : WeightWrapper("spectralnorm", std::move(layer), weight, std::move(name)),
-      n_power_iterations_(n_power_iterations), eps_(eps) {
-  expect(n_power_iterations >= 0, "n_power_iterations must be non-negative, got " + std::to_string(n_power_iterations));
-}
+    : SpectralNorm(Options{.layer = std::move(layer), .weight = weight, .n_power_iterations = n_power_iterations,
+                           .eps = eps},
+                   std::move(name)) {}
 
-void SpectralNorm::get_config(nlohmann::json& c) const {
-  WeightWrapper::get_config(c);
-  c.update({{"n_power_iterations", n_power_iterations_}, {"eps", eps_}});
+const SpectralNorm::Options& SpectralNorm::options() const {
+  expect_nameable();
+  return options_;
 }
 
 void SpectralNorm::prepare() {
@@ -109,7 +114,7 @@ void SpectralNorm::prepare() {
 Tensor SpectralNorm::sigma() const {
   Tensor m = as_matrix(weight());
   Tensor mu = sum(m * u.detach(), {1});  // W u [inputs]
-  Tensor v = (mu / (norm(mu) + eps_)).detach();
+  Tensor v = (mu / (norm(mu) + options_.eps)).detach();
   return sum(v * mu);  // v^T W u
 }
 
@@ -117,22 +122,35 @@ Tensor SpectralNorm::reparametrise(const Tensor& w) {
   if (training() && !w.is_meta()) {
     NoGradGuard no_grad;
     Tensor m = as_matrix(w.detach()), uu = u;
-    for (int i = 0; i < n_power_iterations_; ++i) {
+    for (int i = 0; i < options_.n_power_iterations; ++i) {
       Tensor v = sum(m * uu, {1});
-      v = v / (norm(v) + eps_);
+      v = v / (norm(v) + options_.eps);
       uu = sum(m * unsqueeze(v, 1), {0});
-      uu = uu / (norm(uu) + eps_);
+      uu = uu / (norm(uu) + options_.eps);
     }
     copy_(u, uu);
   }
   return w / sigma();
 }
 
+WeightNorm::WeightNorm(Options options, std::string name)
+    : WeightWrapper("weightnorm", options.layer, options.weight, std::move(name)), options_(std::move(options)) {
+  check_options(options_, *this);
+}
+
 WeightNorm::WeightNorm(Layer& layer, Tensor& weight, std::string name)
-    : WeightWrapper("weightnorm", layer, weight, std::move(name)) {}
+    : WeightWrapper("weightnorm", layer, weight, std::move(name)),
+      options_(Options{.layer = wrapped_layer(), .weight = weight_name()}) {
+  check_options(options_, *this);
+}
 
 WeightNorm::WeightNorm(std::shared_ptr<Layer> layer, const std::string& weight, std::string name)
-    : WeightWrapper("weightnorm", std::move(layer), weight, std::move(name)) {}
+    : WeightNorm(Options{.layer = std::move(layer), .weight = weight}, std::move(name)) {}
+
+const WeightNorm::Options& WeightNorm::options() const {
+  expect_nameable();
+  return options_;
+}
 
 void WeightNorm::prepare() {
   const Tensor& v = weight();
@@ -144,12 +162,10 @@ void WeightNorm::prepare() {
 
 Tensor WeightNorm::reparametrise(const Tensor& v) { return v * (g / norm(v, 2, input_axes(v))); }
 
-STRATA_LAYER_CLASS("spectralnorm", [](const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<SpectralNorm>(layer_from_config(c.at("layer")), c.at("weight").get<std::string>(),
-                                        c.at("n_power_iterations").get<int>(), c.at("eps").get<double>(), name);
-});
-STRATA_LAYER_CLASS("weightnorm", [](const nlohmann::json& c, const std::string& name) {
-  return std::make_shared<WeightNorm>(layer_from_config(c.at("layer")), c.at("weight").get<std::string>(), name);
-});
+STRATA_DEFINE_OPTIONS(SpectralNormOptions, STRATA_SPECTRAL_NORM_OPTIONS)
+STRATA_DEFINE_OPTIONS(WeightNormOptions, STRATA_WEIGHT_NORM_OPTIONS)
+
+STRATA_LAYER("spectralnorm", SpectralNorm);
+STRATA_LAYER("weightnorm", WeightNorm);
 
 }  // namespace strata::nn

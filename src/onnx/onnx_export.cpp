@@ -1,11 +1,13 @@
 #include "onnx_export.hpp"
 
+#include <algorithm>
 #include <fstream>
 
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/nn/layer_config.hpp"
 #include "strata/onnx/onnx.hpp"
+#include "strata/ops/elementwise.hpp"
 
 namespace strata::onnx {
 
@@ -93,13 +95,12 @@ Value Exporter::activation(Value v, const std::string& act, const std::string& l
   auto clip = [&](float lo, float hi) {
     node("Clip", {in, float_constant(layer + "_min", lo), float_constant(layer + "_max", hi)}, out);
   };
-  if (act == "relu") unary("Relu");
-  else if (act == "tanh") unary("Tanh");
-  else if (act == "sigmoid") unary("Sigmoid");
-  else if (act == "softplus") unary("Softplus");
-  else if (act == "softsign") unary("Softsign");
-  else if (act == "selu") unary("Selu");  // ONNX's default alpha and gamma are SELU's constants
-  else if (act == "elu") unary("Elu");    // alpha 1, as nn's "elu"
+  // The activations of the unary list with an ONNX operator of their own (core/unary_ops.hpp's
+  // `onnx` column: Relu, Tanh, Selu, Elu with alpha 1, ...).
+  const std::span<const UnaryFunction> ops = unary_functions();
+  const auto listed = std::find_if(ops.begin(), ops.end(),
+                                   [&](const UnaryFunction& u) { return u.activation && *u.onnx && act == u.name; });
+  if (listed != ops.end()) unary(listed->onnx);
   else if (act == "relu6") clip(0, 6);
   else if (act == "hard_tanh") clip(-1, 1);
   else if (act == "hard_sigmoid") {  // relu6(x + 3) / 6

@@ -14,25 +14,13 @@ namespace {
 
 double scalar(const std::vector<Tensor>& w, size_t i) { return w.at(i).item<double>(); }
 
-// erf, which Strata's ops lack (GELU computes it inside its kernel), from differentiable ops:
-// Abramowitz & Stegun 7.1.26, |error| <= 1.5e-7, near float32's own rounding of values near 1
-// and far below the 1e-4 the imports are checked to.
-Tensor erf(const Tensor& x) {
-  const Tensor a = strata::abs(x), t = reciprocal(a * 0.3275911 + 1.0);
-  const Tensor poly = t * (t * (t * (t * (t * 1.061405429 - 1.453152027) + 1.421413741) - 0.284496736) + 0.254829592);
-  return sign(x) * (1.0 - poly * strata::exp(-square(a)));
-}
-
 struct Registration {
   Registration() {
     using Ws = const std::vector<Tensor>&;
-    nn::register_function("onnx.relu", [](const Tensor& x) { return strata::relu(x); });
-    nn::register_function("onnx.sigmoid", [](const Tensor& x) { return strata::sigmoid(x); });
-    nn::register_function("onnx.tanh", [](const Tensor& x) { return strata::tanh(x); });
-    nn::register_function("onnx.softplus", [](const Tensor& x) { return strata::softplus(x); });
-    nn::register_function("onnx.softsign", [](const Tensor& x) { return strata::softsign(x); });
-    nn::register_function("onnx.erf", [](const Tensor& x) { return erf(x); });
-    nn::register_function("onnx.selu", [](const Tensor& x) { return strata::selu(x); });
+    // The unary ops with an ONNX operator (their `onnx` column in core/unary_ops.hpp): onnx.relu,
+    // onnx.sigmoid, onnx.erf, ... Those with parameters have functions of their own below.
+    for (const UnaryFunction& u : unary_functions())
+      if (*u.onnx && !u.defaults) nn::register_function(std::string("onnx.") + u.name, u.fn);
     nn::register_function("onnx.softmax", [](const Tensor& x) { return strata::softmax(x, -1); });
     nn::register_function("onnx.leaky_relu", [](const Tensor& x, Ws w) { return strata::leaky_relu(x, scalar(w, 0)); });
     nn::register_function("onnx.elu", [](const Tensor& x, Ws w) { return strata::elu(x, scalar(w, 0)); });

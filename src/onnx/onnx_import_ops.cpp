@@ -235,12 +235,21 @@ void lambda(Importer& im, const pb::NodeProto& node, const std::string& function
   im.set_output(node, im.function(node, function, {x}, params));
 }
 
-template <const char* kFunction>
-void unary(Importer& im, const pb::NodeProto& node) {
-  lambda(im, node, kFunction, im.value(node, 0));
+// An operator of the unary list (core/unary_ops.hpp's `onnx` column: Relu, Sigmoid, Erf, ...): the
+// function onnx_functions.cpp registers for it, onnx.<op's name>.
+void listed_unary(Importer& im, const pb::NodeProto& node) {
+  for (const UnaryFunction& u : unary_functions())
+    if (*u.onnx && !u.defaults && node.op_type() == u.onnx)
+      return lambda(im, node, std::string("onnx.") + u.name, im.value(node, 0));
+  require(false, im, node, "is not an operator of the unary list");
 }
-constexpr char kRelu[] = "onnx.relu", kSigmoid[] = "onnx.sigmoid", kTanh[] = "onnx.tanh", kSoftplus[] = "onnx.softplus",
-               kSoftsign[] = "onnx.softsign", kErf[] = "onnx.erf";
+
+// `table` and the unary list's operators, those in `table` first (Selu, which checks its attributes).
+std::map<std::string, OpImport> with_listed_unary(std::map<std::string, OpImport> table) {
+  for (const UnaryFunction& u : unary_functions())
+    if (*u.onnx && !u.defaults) table.emplace(u.onnx, listed_unary);
+  return table;
+}
 
 void selu(Importer& im, const pb::NodeProto& node) {
   require(std::abs(float_attribute(node, "alpha", 1.67326319f) - 1.67326319f) < 1e-6f &&
@@ -510,7 +519,7 @@ Symbol squeeze(Importer& im, const pb::NodeProto& node, const Symbol& x, std::ve
 }
 
 const std::map<std::string, OpImport>& op_imports() {
-  static const std::map<std::string, OpImport> table = {
+  static const std::map<std::string, OpImport> table = with_listed_unary({
       {"Conv", conv},
       {"ConvTranspose", conv_transpose},
       {"MaxPool", pool<true>},
@@ -523,12 +532,6 @@ const std::map<std::string, OpImport>& op_imports() {
       {"LayerNormalization", layer_norm},
       {"PRelu", prelu},
       {"InstanceNormalization", instance_norm},
-      {"Relu", unary<kRelu>},
-      {"Sigmoid", unary<kSigmoid>},
-      {"Tanh", unary<kTanh>},
-      {"Softplus", unary<kSoftplus>},
-      {"Softsign", unary<kSoftsign>},
-      {"Erf", unary<kErf>},
       {"Selu", selu},
       {"Softmax", softmax},
       {"LeakyRelu", leaky_relu},
@@ -564,7 +567,7 @@ const std::map<std::string, OpImport>& op_imports() {
       {"RNN", recurrent},
       {"LSTM", recurrent},
       {"GRU", recurrent},
-  };
+  });
   return table;
 }
 

@@ -106,6 +106,11 @@ Tensor cos(const Tensor& x) {
   return unary_op(Op::cos, UnaryOp::cos, Reads::input, x,
                   [](const Tensor& g, const Tensor& x, const Tensor&) { return -g * sin(x); });
 }
+Tensor erf(const Tensor& x) {
+  return unary_op(Op::erf, UnaryOp::erf, Reads::input, x, [](const Tensor& g, const Tensor& x, const Tensor&) {
+    return g * exp(-square(x)) * 1.1283791670955126;  // 2 / sqrt(pi)
+  });
+}
 Tensor tanh(const Tensor& x) {
   return unary_op(Op::tanh, UnaryOp::tanh, Reads::output, x, [](const Tensor& g, const Tensor&, const Tensor& y) {
     return activation_backward(Op::tanh, BinaryOp::tanh_backward, g, y);
@@ -199,5 +204,22 @@ Tensor pow(const Tensor& x, double exponent) {
       exponent);
 }
 Tensor logical_not(const Tensor& x) { return dispatch::unary(UnaryOp::logical_not, x, 0, 0); }
+
+std::span<const UnaryFunction> unary_functions() {
+#define STRATA_UNARY_FUNCTION(ctx, op, name, dtypes, backward, api, onnx, ...) \
+  STRATA_UNARY_FUNCTION_##api(op, name, onnx)
+#define STRATA_UNARY_FUNCTION_fn(op, name, onnx) {name, [](const Tensor& x) { return op(x); }, false, false, onnx},
+#define STRATA_UNARY_FUNCTION_act(op, name, onnx) {name, [](const Tensor& x) { return op(x); }, true, false, onnx},
+#define STRATA_UNARY_FUNCTION_params(op, name, onnx)
+#define STRATA_UNARY_FUNCTION_act_params(op, name, onnx) \
+  {name, [](const Tensor& x) { return op(x); }, true, true, onnx},
+  static constexpr UnaryFunction table[] = {STRATA_UNARY_OP_LIST(STRATA_UNARY_FUNCTION, )};
+#undef STRATA_UNARY_FUNCTION
+#undef STRATA_UNARY_FUNCTION_fn
+#undef STRATA_UNARY_FUNCTION_act
+#undef STRATA_UNARY_FUNCTION_params
+#undef STRATA_UNARY_FUNCTION_act_params
+  return table;
+}
 
 }  // namespace strata

@@ -15,7 +15,7 @@ namespace {
 // the model keeps them private and the config is their public, stable form.
 std::vector<TensorSignature> input_signatures(const nn::Model& model, const std::string& what) {
   nlohmann::json config;
-  model.get_config(config);
+  model.graph_config(config);
   std::vector<TensorSignature> inputs;
   for (const auto& in : config.at("inputs")) {
     TensorSignature s{in.value("name", std::string("input")),

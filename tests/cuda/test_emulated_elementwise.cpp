@@ -17,8 +17,8 @@ using dispatch::BinaryOp;
 using dispatch::UnaryOp;
 
 const DType kDtypes[] = {kFloat64, kFloat32, kInt64, kInt32, kUInt8, kBool};
-constexpr int kUnaryOps = int(UnaryOp::pow_scalar) + 1;
-constexpr int kBinaryOps = int(BinaryOp::tanh_backward) + 1;
+constexpr int kUnaryOps = dispatch::kUnaryOpCount;
+constexpr int kBinaryOps = dispatch::kBinaryOpCount;
 
 // A tensor of `dtype` with a pattern of values from `seed`: negative, zero and positive (from 0
 // for uint8), repeated values for the comparisons, and a NaN at element 5 when floating.

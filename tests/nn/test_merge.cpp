@@ -83,7 +83,8 @@ TEST(MergeTest, ErrorsNameTheLayer) {
   add({randn({2, 3}), randn({2, 3})});
   EXPECT_EQ(add({randn({5, 3}), randn({5, 3})}).shape(), Shape({5, 3}));  // another batch size is fine
   expect_error([&] { add({randn({2, 3}), randn({2, 4})}); }, {"sum (elementwise)", "[N, 3], [N, 3]", "[2, 4]"});
-  expect_error([] { nn::Elementwise("average"); }, {"unknown combine 'average'"});
+  expect_error([] { nn::Elementwise("average"); },
+               {"(elementwise)", "\"combine\" must be one of add, multiply, maximum, minimum, mean", "\"average\""});
   expect_error([] { nn::Elementwise("add", {}, "one")({randn({2, 3})}); }, {"one", "at least two inputs"});
 }
 

@@ -13,7 +13,7 @@ namespace {
 
 using testing_nn::expect_gradcheck;
 
-std::vector<double> values(const Tensor& t) {
+std::vector<double> host_values(const Tensor& t) {
   Tensor c = cast(t, kFloat64).contiguous();
   const double* p = c.data<double>();
   return std::vector<double>(p, p + c.numel());
@@ -24,7 +24,7 @@ TEST(NormExtrasTest, LocalResponseNormMatchesItsFormula) {
   const int64_t r = 2, C = 7;
   const double bias = 1.0, alpha = 0.5, beta = 0.75;
   const Tensor y = nn::LocalResponseNorm(r, bias, alpha, beta)(x);
-  const auto xv = values(x), yv = values(y);
+  const auto xv = host_values(x), yv = host_values(y);
   for (size_t pos = 0; pos < xv.size() / C; ++pos)
     for (int64_t c = 0; c < C; ++c) {
       double sq = 0;
@@ -42,7 +42,7 @@ TEST(NormExtrasTest, SwitchNormMixesBatchInstanceAndLayerStatistics) {
   nn::SwitchNorm sn({}, 1e-5, 0.9);
   sn.train();
   const Tensor y = sn(x);
-  const auto xv = values(x), yv = values(y);
+  const auto xv = host_values(x), yv = host_values(y);
   auto at = [&](int64_t n, int64_t p, int64_t c) { return xv[(n * P + p) * C + c]; };
   // At initialisation the three statistics weigh a third each (softmax of ones), gamma 1, beta 0.
   std::vector<double> batch_mean(C), batch_var(C);
@@ -69,7 +69,7 @@ TEST(NormExtrasTest, SwitchNormMixesBatchInstanceAndLayerStatistics) {
     }
   }
   // The moving statistics took one step from (0, 1) towards the batch's.
-  const auto mm = values(sn.moving_mean), mv = values(sn.moving_var);
+  const auto mm = host_values(sn.moving_mean), mv = host_values(sn.moving_var);
   for (int64_t c = 0; c < C; ++c) {
     EXPECT_NEAR(mm[c], 0.1 * batch_mean[c], 1e-6);
     EXPECT_NEAR(mv[c], 0.9 + 0.1 * batch_var[c], 1e-6);
@@ -108,7 +108,7 @@ TEST(NormExtrasTest, SpectralNormDividesByTheLargestSingularValue) {
   sn.train();
   const Tensor y = sn(x);
   // sigma_max of W [6, 4] by power iteration on W^T W in double, written out here.
-  const auto w = values(dense.W);
+  const auto w = host_values(dense.W);
   std::vector<double> v(4, 1.0);
   double sigma = 0;
   for (int it = 0; it < 500; ++it) {

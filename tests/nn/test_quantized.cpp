@@ -111,7 +111,8 @@ TEST(QuantizedTest, QuantisersMatchLoopsAndPassGradientsStraightThrough) {
   EXPECT_TRUE(allclose(grad_of([](const Tensor& t) { return nn::dorefa_weight(t, 2); }), g * in_clip, 1e-6, 1e-6));
   Tensor d_cabs = map_values(x, [](double v) { return std::abs(v) < 1.0 ? sgn(v) : 0.0; });
   EXPECT_TRUE(allclose(grad_of([](const Tensor& t) { return nn::dorefa_activation(t, 3); }), g * d_cabs, 1e-6, 1e-6));
-  expect_error([] { nn::DorefaDense(4, 0, 3, {}, "dd"); }, {"DorefaDense bit_w", "1..32", "got 0"});
+  expect_error([] { nn::DorefaDense(4, 0, 3, {}, "dd"); },
+               {"dd (dorefadense)", "\"bit_w\" must be an integer in [1, 32]", "got 0"});
 }
 
 TEST(QuantizedTest, SignLayer) {

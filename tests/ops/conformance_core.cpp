@@ -24,6 +24,7 @@ STRATA_CONFORMANCE_CASES(unary) {
       {"log", log, 0.2, 3},        {"log1p", log1p, -0.5, 2},     {"expm1", expm1, -2, 2},
       {"sqrt", sqrt, 0.2, 3},      {"rsqrt", rsqrt, 0.2, 3},      {"square", square, -2, 2},
       {"reciprocal", reciprocal, 0.3, 2}, {"sin", sin, -3, 3},    {"cos", cos, -3, 3},
+      {"erf", erf, -2, 2},
       {"tanh", tanh, -2, 2},       {"sigmoid", sigmoid, -3, 3},   {"relu", relu, 0.1, 2},
       {"relu6", relu6, 0.1, 5},    {"selu", selu, -2, 2},         {"gelu", gelu, -3, 3},
       {"softplus", softplus, -3, 3}, {"softsign", softsign, -3, 3}, {"silu", silu, -3, 3},

@@ -91,7 +91,8 @@ TEST(ModelFileConfig, ConvGroupsStridesAndDilationsMustBePositive) {
     json a = json::parse(net.to_json());
     json& options = first_layer_config(a)["options"];
     options[field] = options[field].is_array() ? json{1, 0} : json(0);
-    expect_refusal([&] { nn::Model::from_json(a.dump()); }, {"'conv'", std::string("\"options.") + field + "\""});
+    // "options": "groups" must be ... (the nested field named within its option).
+    expect_refusal([&] { nn::Model::from_json(a.dump()); }, {"'conv'", "options", std::string("\"") + field + "\""});
   }
   // Unchanged, the saved architecture loads.
   EXPECT_NO_THROW(nn::Model::from_json(net.to_json()));

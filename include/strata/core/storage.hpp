@@ -2,6 +2,7 @@
 // are views share one Storage. Meta storage has a size but no bytes.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <memory>
 
 #include "strata/core/device.hpp"
@@ -13,6 +14,10 @@ class DeviceAllocator;
 class Storage {
  public:
   Storage(size_t nbytes, Device device);
+  // Memory owned elsewhere (a NumPy array, a DLPack tensor), viewed without a copy: `release`
+  // runs when the last tensor viewing it goes, instead of the allocator's free (which still
+  // copies to and from it).
+  Storage(void* data, size_t nbytes, Device device, std::function<void()> release);
   ~Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
@@ -28,6 +33,7 @@ class Storage {
   size_t nbytes_;
   Device device_;
   DeviceAllocator* allocator_;
+  std::function<void()> release_;  // set for borrowed memory only
 };
 
 }  // namespace strata

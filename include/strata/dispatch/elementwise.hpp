@@ -2,25 +2,58 @@
 // in-place updates, copies, casts and fills. Raw tensors, no autograd: strata/ops wraps them
 // with shape checks and backward formulas.
 #pragma once
+#include "strata/core/unary_ops.hpp"
 #include "strata/dispatch/stub.hpp"
 
 namespace strata::dispatch {
 
+// The unary maps, y = op(x, a, b) with a and b the op's parameters: the list in
+// core/unary_ops.hpp, which also gives each op's name, dtypes and formula.
 enum class UnaryOp {
-  neg, abs, exp, log, log1p, expm1, sqrt, rsqrt, square, reciprocal, sin, cos, tanh, sigmoid,
-  relu, relu6, leaky_relu /*a = slope*/, elu /*a = alpha*/, selu, gelu, softplus, softsign, silu,
-  mish, hard_sigmoid, hard_tanh, sign, floor, ceil, round, clamp /*a = low, b = high*/,
-  logical_not, pow_scalar /*a = exponent*/,
+#define STRATA_UNARY_ENUMERATOR(ctx, op, ...) op,
+  STRATA_UNARY_OP_LIST(STRATA_UNARY_ENUMERATOR, )
+#undef STRATA_UNARY_ENUMERATOR
 };
+#define STRATA_UNARY_COUNT(ctx, op, ...) +1
+inline constexpr int kUnaryOpCount = 0 STRATA_UNARY_OP_LIST(STRATA_UNARY_COUNT, );
+#undef STRATA_UNARY_COUNT
+
+// The dtypes an op takes (its list's dtypes column): float32/float64; integers too; any, giving bool.
+enum class UnaryDtypes { floats, numbers, logical };
+constexpr UnaryDtypes unary_dtypes(UnaryOp op) {
+  switch (op) {
+#define STRATA_UNARY_DTYPES(ctx, op, name, dtypes, ...) \
+  case UnaryOp::op:                                     \
+    return UnaryDtypes::dtypes;
+    STRATA_UNARY_OP_LIST(STRATA_UNARY_DTYPES, )
+#undef STRATA_UNARY_DTYPES
+  }
+  return UnaryDtypes::floats;
+}
+
+// The binary maps, one list: X(op, kind) with kind arith (type promotion, the result in the common
+// dtype) | compare (gives bool) | fused (a backward helper, (grad, saved) -> grad_in, one pass
+// instead of two or three; saved is the forward's output).
+#define STRATA_BINARY_OP_LIST(X)                                                                                  \
+  X(add, arith) X(sub, arith) X(mul, arith) X(div, arith) X(pow, arith) X(maximum, arith) X(minimum, arith)        \
+  X(eq, compare) X(ne, compare) X(lt, compare) X(le, compare) X(gt, compare) X(ge, compare) X(logical_and, compare) \
+  X(logical_or, compare) X(relu_backward, fused) X(sigmoid_backward, fused) X(tanh_backward, fused)
 enum class BinaryOp {
-  add, sub, mul, div, pow, maximum, minimum,
-  eq, ne, lt, le, gt, ge, logical_and, logical_or,  // produce bool
-  // Fused backward helpers, (grad, saved) -> grad_in, one pass instead of two or three.
-  relu_backward /*saved = output*/, sigmoid_backward /*saved = output*/, tanh_backward /*saved = output*/,
+#define STRATA_BINARY_ENUMERATOR(op, kind) op,
+  STRATA_BINARY_OP_LIST(STRATA_BINARY_ENUMERATOR)
+#undef STRATA_BINARY_ENUMERATOR
 };
+#define STRATA_BINARY_COUNT(op, kind) +1
+inline constexpr int kBinaryOpCount = 0 STRATA_BINARY_OP_LIST(STRATA_BINARY_COUNT);
+#undef STRATA_BINARY_COUNT
+
 const char* unary_name(UnaryOp op);
 const char* binary_name(BinaryOp op);
 bool is_comparison(BinaryOp op);
+// The dtype of op(x): bool for the logical ops, x's otherwise.
+DType unary_result_dtype(UnaryOp op, DType x);
+// A rule every backend applies: x's dtype is one that op takes, or an Error naming op.
+void check_unary(UnaryOp op, DType x);
 // Rules every backend applies: an in-place `op` is arithmetic and needs `src` to broadcast to
 // the target's shape; so does a copy.
 void check_inplace(BinaryOp op, const Shape& target, const Shape& src);
@@ -29,8 +62,7 @@ void check_copy_shape(const Shape& dst, const Shape& src);
 // copy_into stub: every backend's contiguous_copy and cast.
 Tensor copy_as(const Tensor& x, DType dtype);
 
-// y = op(x, a, b). Integer inputs are accepted by the ops that make sense on them (neg, abs,
-// sign, square, relu, clamp, logical_not); others need float32/float64. logical_not gives bool.
+// y = op(x, a, b) on the dtypes op takes (check_unary), in x's dtype or bool (unary_result_dtype).
 extern Stub<Tensor(UnaryOp op, const Tensor& x, double a, double b)> unary;
 // out = op(a, b) with NumPy broadcasting and type promotion; comparisons give bool.
 extern Stub<Tensor(BinaryOp op, const Tensor& a, const Tensor& b)> binary;

@@ -12,6 +12,7 @@
 #include "strata/nn/activation.hpp"
 #include "strata/nn/layer.hpp"
 #include "strata/nn/model.hpp"
+#include "strata/nn/options.hpp"
 
 namespace strata::dist {
 
@@ -19,19 +20,27 @@ namespace strata::dist {
 // each process's t is the sum of the gradients of every process's result.
 Tensor all_reduce_sum(const Tensor& t);
 
-class SyncBatchNorm : public nn::Layer {
+// BatchNorm's keys but num_features (the weights take the channels of the first input).
+#define STRATA_SYNC_BATCH_NORM_OPTIONS(X)                                                          \
+  X(double, decay, 0.9, between(0, 1), "moving = decay * moving + (1 - decay) * batch")           \
+  X(double, epsilon, 1e-5, at_least(0), "added to the variance")                                 \
+  X(nn::Activation, act, {}, any(), "applied to the normalised output; empty: none")
+STRATA_OPTIONS(SyncBatchNormOptions, STRATA_SYNC_BATCH_NORM_OPTIONS);
+
+class SyncBatchNorm : public nn::Layer {  // layer class "sync_batchnorm"
  public:
+  using Options = SyncBatchNormOptions;
+  explicit SyncBatchNorm(Options options, std::string name = "");
   explicit SyncBatchNorm(double decay = 0.9, double epsilon = 1e-5, nn::Activation act = {}, std::string name = "");
+  const Options& options() const { return options_; }
   Tensor beta, gamma, moving_mean, moving_var;
-  void get_config(nlohmann::json& config) const override;  // layer class "sync_batchnorm"
 
  protected:
   void build(const Shape& input_shape) override;
   Tensor forward(const Tensor& x) override;
 
  private:
-  double decay_, epsilon_;
-  nn::Activation act_;
+  Options options_;
 };
 
 // A copy of `model` in which every BatchNorm layer (classes batchnorm and batchnorm1d/2d/3d, in

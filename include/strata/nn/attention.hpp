@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "strata/nn/layer.hpp"
+#include "strata/nn/options.hpp"
 
 namespace strata::nn {
 
@@ -32,10 +33,20 @@ Tensor causal_mask(int64_t sq, int64_t sk = -1);
 // [kdim, E], v_weight [vdim, E], out_weight [E, E], then q_bias, k_bias, v_bias, out_bias [E];
 // kdim and vdim are inferred from key and value at the first call. Dropout acts on the
 // attention weights in training.
+#define STRATA_MULTIHEAD_ATTENTION_OPTIONS(X)                                                   \
+  X(int64_t, embed_dim, 0, at_least(1), "query and output features E; a multiple of num_heads") \
+  X(int64_t, num_heads, 0, at_least(1), "heads, each of E / num_heads features")                \
+  X(double, dropout, 0, between(0, 1), "on the attention weights, in training only; < 1")       \
+  X(bool, use_bias, true, any(), "adds the biases q_bias, k_bias, v_bias, out_bias")            \
+  X(Initializer, w_init, glorot_uniform(), not_saved(), "initializer of the weights")           \
+  X(Initializer, b_init, zeros_init(), not_saved(), "initializer of the biases")
+STRATA_OPTIONS(MultiheadAttentionOptions, STRATA_MULTIHEAD_ATTENTION_OPTIONS);
+
 class MultiheadAttention : public Layer {
  public:
+  using Options = MultiheadAttentionOptions;
   STRATA_LAYER_MOVABLE(MultiheadAttention)
-  void get_config(nlohmann::json& config) const override;
+  explicit MultiheadAttention(Options options, std::string name = "");
   MultiheadAttention(int64_t embed_dim, int64_t num_heads, double dropout = 0, bool use_bias = true,
                      std::string name = "", Initializer w_init = glorot_uniform(), Initializer b_init = zeros_init());
   Tensor q_weight, k_weight, v_weight, out_weight, q_bias, k_bias, v_bias, out_bias;
@@ -48,8 +59,9 @@ class MultiheadAttention : public Layer {
   std::pair<Tensor, Tensor> with_weights(const Tensor& query, const Tensor& key, const Tensor& value,
                                          const AttentionMask& mask = {}, bool average_heads = true);
 
-  int64_t embed_dim() const { return embed_dim_; }
-  int64_t num_heads() const { return num_heads_; }
+  int64_t embed_dim() const { return options_.embed_dim; }
+  int64_t num_heads() const { return options_.num_heads; }
+  const Options& options() const { return options_; }
 
  protected:
   void build(const Shape& input_shape) override;
@@ -66,10 +78,7 @@ class MultiheadAttention : public Layer {
   Tensor attend(const Tensor& query, const Tensor& key, const Tensor& value);
   Tensor combined_mask(const AttentionMask& m, int64_t batch, int64_t sq, int64_t sk, DType dtype) const;
 
-  int64_t embed_dim_, num_heads_;
-  double dropout_;
-  bool use_bias_;
-  Initializer w_init_, b_init_;
+  Options options_;
   int64_t kdim_ = -1, vdim_ = -1;
   CallArgs args_;
   Tensor last_weights_;

@@ -2,6 +2,7 @@
 // each output position reads the input bilinearly at its regular place plus a learned offset.
 #pragma once
 #include "strata/nn/activation.hpp"
+#include "strata/nn/conv.hpp"
 #include "strata/nn/layer.hpp"
 #include "strata/ops/conv.hpp"
 
@@ -17,15 +18,22 @@ Tensor deform_conv2d(const Tensor& x, const Tensor& offset, const Tensor& w, con
 
 // Called with {x, offset}; the offsets usually come from a Conv2d(2 * kh * kw) of x, as in
 // TensorLayer's example. W [1, 1, kh * kw, in, n_filter] (TensorLayer's), b [n_filter].
-// Padding defaults to SAME, stride to 1 (TensorLayer's only mode).
+// Padding defaults to SAME, stride to 1 (TensorLayer's only mode); groups must be 1.
+#define STRATA_DEFORMABLECONV2D_OPTIONS(X)                                                          \
+  STRATA_CONV_FIELDS(X, 32, (SpatialSizes{3, 3}), (ConvOptions{.padding = Padding::same()}), \
+                     (truncated_normal(0.0, 0.02)))
+STRATA_OPTIONS(DeformableConv2dOptions, STRATA_DEFORMABLECONV2D_OPTIONS);
 class DeformableConv2d : public Layer {
  public:
+  using Options = DeformableConv2dOptions;
   STRATA_LAYER_MOVABLE(DeformableConv2d)
-  void get_config(nlohmann::json& config) const override;
+  explicit DeformableConv2d(Options options, std::string name = "");
   explicit DeformableConv2d(int64_t n_filter = 32, SpatialSizes filter_size = {3, 3}, Activation act = {},
                             ConvOptions options = ConvOptions{.padding = Padding::same()}, std::string name = "",
                             int64_t in_channels = -1, bool use_bias = true, Initializer w_init = truncated_normal(0.0, 0.02),
                             Initializer b_init = zeros_init());
+  // filter_size with two values; in_channels once inferred.
+  const Options& options() const { return options_; }
   Tensor W, b;
 
  protected:
@@ -35,12 +43,7 @@ class DeformableConv2d : public Layer {
   Tensor forward(const Tensor& x) override;
 
  private:
-  int64_t n_filter_, in_channels_;
-  SpatialSizes filter_size_;
-  Activation act_;
-  ConvOptions options_;
-  bool use_bias_;
-  Initializer w_init_, b_init_;
+  Options options_;
 };
 
 }  // namespace strata::nn

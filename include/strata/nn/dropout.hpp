@@ -2,21 +2,27 @@
 // the identity in eval mode.
 #pragma once
 #include "strata/nn/layer.hpp"
+#include "strata/nn/options.hpp"
 
 namespace strata::nn {
 
+// TensorLayer's DropoutLayer takes keep; this takes the drop probability p, as Keras and PyTorch.
+#define STRATA_DROPOUT_OPTIONS(X) X(double, p, 0.5, between(0, 1), "probability of zeroing an element; below 1")
+STRATA_OPTIONS(DropoutOptions, STRATA_DROPOUT_OPTIONS);
+
 class Dropout : public Layer {
  public:
+  using Options = DropoutOptions;
   STRATA_LAYER_MOVABLE(Dropout)
-  void get_config(nlohmann::json& config) const override;
-  // TensorLayer's DropoutLayer takes keep; this takes the drop probability p, as Keras and PyTorch.
+  explicit Dropout(Options options, std::string name = "");
   explicit Dropout(double p, std::string name = "");
+  const Options& options() const { return options_; }
 
  protected:
   Tensor forward(const Tensor& x) override;
 
  private:
-  double p_;
+  Options options_;
 };
 
 }  // namespace strata::nn

@@ -70,11 +70,6 @@ class Layer {
   int64_t count_params() const;
   // A Keras-like table of layers, output shapes (of the last call) and parameter counts.
   std::string summary() const;
-  // The constructor arguments that rebuild this layer (nn/layer_config.hpp), for saving a
-  // static model whole; the class itself is registered by kind() with STRATA_LAYER_CLASS.
-  // Initializers are not part of it: a rebuilt layer gets its weights from the saved file.
-  // The default (no arguments) fits layers whose constructor takes only a name.
-  virtual void get_config(nlohmann::json& config) const;
 
  protected:
   // Create weights from the input shape with add_weight. Called once, before the first forward.

@@ -1,10 +1,9 @@
-// Layer configs: a layer as JSON {"class": kind, "name": ..., "config": {constructor arguments}}
-// and back, through a registry of layer classes keyed by kind(). Whole-model files
-// (Model::save / Model::load) are built on it. A layer class joins with, in its .cpp:
-//   void Dense::get_config(nlohmann::json& c) const { c = {{"units", units_}, ...}; }
-//   STRATA_LAYER_CLASS("dense", [](const nlohmann::json& c, const std::string& name) {
-//     return std::make_shared<Dense>(c.at("units").get<int64_t>(), ..., name);
-//   });
+// Layer configs: a layer as JSON {"class": kind, "name": ..., "config": {its options}} and back,
+// through a registry of layer classes keyed by kind(). Whole-model files (Model::save /
+// Model::load) are built on it. A layer class joins with its declared options
+// (nn/options.hpp), in its .cpp:
+//   STRATA_DEFINE_OPTIONS(DenseOptions, STRATA_DENSE_OPTIONS)
+//   STRATA_LAYER("dense", Dense);
 // This header includes nlohmann/json.hpp: include it from sources, not from public headers.
 #pragma once
 #include <functional>
@@ -24,9 +23,21 @@ namespace strata::nn {
 // Builds a layer of one class from its config and name (weights are created at its first call).
 using LayerFactory = std::function<std::shared_ptr<Layer>(const nlohmann::json& config, const std::string& name)>;
 
+using LayerWriter = std::function<nlohmann::json(const Layer& layer)>;
+struct OptionTable;  // nn/option_table.hpp
+
+// How a class is rebuilt and written: its factory, its config writer and, for classes whose
+// options are declared (STRATA_LAYER in nn/option_table.hpp), their field table.
+struct LayerClassEntry {
+  LayerFactory make;
+  LayerWriter write;
+  const OptionTable* options = nullptr;
+  std::string class_name;  // the C++ class ("Dense"), which the Python package names too
+};
+
 // Registers a class under `kind` (a static object per class; a second one for a kind throws).
 struct LayerClass {
-  LayerClass(const std::string& kind, LayerFactory factory);
+  LayerClass(const std::string& kind, LayerClassEntry entry);
 };
 #define STRATA_LAYER_CLASS_CAT2(a, b) a##b
 #define STRATA_LAYER_CLASS_CAT(a, b) STRATA_LAYER_CLASS_CAT2(a, b)
@@ -35,6 +46,11 @@ struct LayerClass {
 
 bool is_registered_layer_class(const std::string& kind);
 std::vector<std::string> registered_layer_classes();
+// The declared options of a registered class; nullptr for an unknown class or one without
+// declared options (a static model, whose config is its graph).
+const OptionTable* layer_options(const std::string& kind);
+// The C++ class name registered for `kind` ("Dense" for "dense"); "" for an unknown kind.
+std::string layer_class_name(const std::string& kind);
 
 // {"class", "name", "config"}. Throws strata::Error naming the layer when its class is not
 // registered or its config cannot be written (an unnamed activation or function).
@@ -43,23 +59,15 @@ nlohmann::json layer_config(const Layer& layer);
 // unknown class, a missing or mistyped argument, or arguments the constructor refuses.
 std::shared_ptr<Layer> layer_from_config(const nlohmann::json& config);
 
-// --- helpers for get_config and factories ---
-// The activation's name ("" for none); throws naming `owner` for an unnamed function.
-std::string activation_name(const Activation& act, const Layer& owner);
-nlohmann::json padding_config(const Padding& padding);
-Padding padding_from(const nlohmann::json& config);
-nlohmann::json conv_options_config(const ConvOptions& options);
+// --- helpers for code that reads layer configs (the ONNX exporter, the model file) ---
 ConvOptions conv_options_from(const nlohmann::json& config);
-nlohmann::json pool_options_config(const PoolOptions& options);
 PoolOptions pool_options_from(const nlohmann::json& config);
 std::vector<int64_t> dims_of(const nlohmann::json& config);  // a JSON list of integers
 std::string dtype_config(DType dtype);
-// A Lambda's registered function name; throws naming `owner` when it wraps an unregistered one.
-std::string lambda_function_name(const std::string& function, const Layer& owner);
+DType dtype_from(const nlohmann::json& config);
 // A Lambda's own weights as [{"name", "shape", "dtype"}] and back (as zeros: their values are
 // in the weights file).
 nlohmann::json lambda_weights_config(const std::vector<std::pair<std::string, Tensor>>& weights);
 std::vector<std::pair<std::string, Tensor>> lambda_weights_from(const nlohmann::json& config);
-DType dtype_from(const nlohmann::json& config);
 
 }  // namespace strata::nn

@@ -4,17 +4,26 @@
 #include <functional>
 
 #include "strata/nn/activation.hpp"
+#include "strata/nn/lambda.hpp"
 #include "strata/nn/layer.hpp"
+#include "strata/nn/options.hpp"
 
 namespace strata::nn {
+
+#define STRATA_CONCAT_OPTIONS(X) \
+  X(int64_t, concat_dim, -1, any(), "the axis to join along, counting the batch axis; -1: the last (channels)")
+STRATA_OPTIONS(ConcatOptions, STRATA_CONCAT_OPTIONS);
 
 // concat({a, b}) joins along concat_dim (-1: the channels). After the first call the number of
 // inputs and their ranks are fixed.
 class Concat : public Layer {
  public:
+  using Options = ConcatOptions;
   STRATA_LAYER_MOVABLE(Concat)
-  void get_config(nlohmann::json& config) const override;
-  explicit Concat(int64_t concat_dim = -1, std::string name = "");
+  explicit Concat(Options options, std::string name = "");
+  explicit Concat(int64_t concat_dim = -1, std::string name = "")
+      : Concat(Options{.concat_dim = concat_dim}, std::move(name)) {}
+  const Options& options() const { return options_; }
 
  protected:
   void build_many(const std::vector<Shape>& input_shapes) override;
@@ -23,22 +32,45 @@ class Concat : public Layer {
   Tensor forward(const Tensor& x) override;
 
  private:
-  int64_t concat_dim_;
+  Options options_;
   size_t n_inputs_ = 0;
   int rank_ = 0;
 };
+
+// Elementwise's combine by name: "add", "multiply", "maximum", "minimum" or "mean". One made
+// from a C++ function has no name (code()): a model holding it cannot be saved.
+struct CombineName {
+  CombineName(std::string name = "add") : name(std::move(name)) {}  // NOLINT: implicit by design
+  CombineName(const char* name) : name(name) {}                      // NOLINT: implicit by design
+  static CombineName code() {
+    CombineName c("");
+    c.is_code = true;
+    return c;
+  }
+  std::string name;
+  bool is_code = false;  // made from a C++ function
+};
+
+#define STRATA_ELEMENTWISE_OPTIONS(X)                                                                 \
+  X(CombineName, combine, "add", one_of({"add", "multiply", "maximum", "minimum", "mean"}),          \
+    "how the inputs are combined (mean: their sum over their number)")                                 \
+  X(Activation, act, {}, any(), "applied to the combined inputs: a name (\"relu\") or a function; empty: none")
+STRATA_OPTIONS(ElementwiseOptions, STRATA_ELEMENTWISE_OPTIONS);
 
 // act(x0 ∘ x1 ∘ ...) for inputs of one shape; after the first call every input must keep the
 // shape it had then, but for the batch axis.
 class Elementwise : public Layer {
  public:
+  using Options = ElementwiseOptions;
   STRATA_LAYER_MOVABLE(Elementwise)
-  void get_config(nlohmann::json& config) const override;
   using CombineFn = std::function<Tensor(const Tensor&, const Tensor&)>;
+  explicit Elementwise(Options options, std::string name = "");
   // combine: "add", "multiply", "maximum", "minimum" or "mean".
-  explicit Elementwise(const std::string& combine = "add", Activation act = {}, std::string name = "");
+  explicit Elementwise(const std::string& combine = "add", Activation act = {}, std::string name = "")
+      : Elementwise(Options{.combine = combine, .act = std::move(act)}, std::move(name)) {}
   // Any binary function, folded left over the inputs (TensorLayer's combine_fn).
   explicit Elementwise(CombineFn combine, Activation act = {}, std::string name = "");
+  const Options& options() const { return options_; }
 
  protected:
   void build_many(const std::vector<Shape>& input_shapes) override;
@@ -48,9 +80,8 @@ class Elementwise : public Layer {
 
  private:
   CombineFn fn_;
-  std::string combine_;  // the name it was made from; empty for a function
+  Options options_;
   bool mean_ = false;
-  Activation act_;
   std::vector<Shape> shapes_;
 };
 
@@ -59,15 +90,19 @@ class Elementwise : public Layer {
 //   ElementwiseLambda([](auto& xs, auto& w) { return xs[0] * w[0] + xs[1]; }, {{"alpha", ones({1})}})
 class ElementwiseLambda : public Layer {
  public:
+  using Options = LambdaOptions;  // nn/lambda.hpp
   STRATA_LAYER_MOVABLE(ElementwiseLambda)
-  void get_config(nlohmann::json& config) const override;
   using Fn = std::function<Tensor(const std::vector<Tensor>& xs, const std::vector<Tensor>& weights)>;
+  // A registered function by name: the only kind a saved model can hold.
+  explicit ElementwiseLambda(Options options, std::string name = "");
   // The weights' values are their initial values (copied at the first call).
   explicit ElementwiseLambda(Fn fn, std::vector<std::pair<std::string, Tensor>> weights = {}, std::string name = "");
   // A function registered with nn::register_function (nn/functions.hpp): a saved model holds
   // its name.
   explicit ElementwiseLambda(const std::string& function, std::vector<std::pair<std::string, Tensor>> weights = {},
-                             std::string name = "");
+                             std::string name = "")
+      : ElementwiseLambda(Options{.function = function, .weights = std::move(weights)}, std::move(name)) {}
+  const Options& options() const { return options_; }
 
  protected:
   void build_many(const std::vector<Shape>& input_shapes) override;
@@ -77,8 +112,7 @@ class ElementwiseLambda : public Layer {
 
  private:
   Fn fn_;
-  std::string function_;  // the registered name, if made from one
-  std::vector<std::pair<std::string, Tensor>> initial_;
+  Options options_;  // weights: their initial values
   std::vector<Tensor> weights_;
 };
 

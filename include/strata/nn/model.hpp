@@ -65,8 +65,9 @@ class Model : public Layer {
   // strata::Error naming a layer that has no ONNX form, before writing anything.
   void export_onnx(const std::string& path) const;
   // The graph as a layer config (inputs, layers, nodes, outputs) and back (used by the above
-  // and for models nested in models).
-  void get_config(nlohmann::json& config) const override;
+  // and for models nested in models). The one registered class whose config is not declared
+  // options (nn/options.hpp): a graph is the model file's format itself.
+  void graph_config(nlohmann::json& config) const;
   static std::shared_ptr<Model> from_config(const nlohmann::json& config, const std::string& name);
 
  protected:

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "strata/nn/layer.hpp"
+#include "strata/nn/options.hpp"
 #include "strata/ops/combine.hpp"
 
 namespace strata::nn {
@@ -16,21 +17,28 @@ enum class PadLayerMode { constant, reflect, symmetric, replicate };
 // [a b c d] by 2 -> b a [a b c d] d c; needs pad <= size.
 Tensor pad_symmetric(const Tensor& x, const std::vector<std::pair<int64_t, int64_t>>& pads);
 
+#define STRATA_PAD_LAYER_OPTIONS(X)                                                                 \
+  X(std::vector<std::vector<int64_t>>, padding, {}, at_least(0),                                    \
+    "{before, after} pairs, one per input axis (the batch axis included); fewer pad the last axes") \
+  X(PadLayerMode, mode, PadLayerMode::constant, any(), "how the border is filled") \
+  X(double, constant_value, 0, any(), "the value padded in (mode constant)")
+STRATA_OPTIONS(PadLayerOptions, STRATA_PAD_LAYER_OPTIONS);
+
 class PadLayer : public Layer {
  public:
   STRATA_LAYER_MOVABLE(PadLayer)
-  void get_config(nlohmann::json& config) const override;
+  using Options = PadLayerOptions;
+  explicit PadLayer(Options options, std::string name = "");
   // One pair per input axis (TensorLayer's `padding`); fewer pads the last axes.
   explicit PadLayer(std::vector<std::pair<int64_t, int64_t>> padding, PadLayerMode mode = PadLayerMode::constant,
                     double constant_value = 0, std::string name = "");
+  const Options& options() const { return options_; }
 
  protected:
   Tensor forward(const Tensor& x) override;
 
  private:
-  std::vector<std::pair<int64_t, int64_t>> padding_;
-  PadLayerMode mode_;
-  double value_;
+  Options options_;
 };
 
 }  // namespace strata::nn

@@ -2,6 +2,7 @@
 // Vaswani et al. and a learned one. Both layers return x plus the positions' rows.
 #pragma once
 #include "strata/nn/layer.hpp"
+#include "strata/nn/options.hpp"
 
 namespace strata::nn {
 
@@ -9,29 +10,42 @@ namespace strata::nn {
 // column 2i + 1 (interleaved, as the paper and PyTorch's tutorial; an odd last column is sin).
 Tensor sinusoidal_positions(int64_t length, int64_t dim, DType dtype = kFloat32, double base = 10000);
 
+#define STRATA_SINUSOIDAL_POSITIONAL_EMBEDDING_OPTIONS(X) \
+  X(double, base, 10000, at_least(0), "wavelengths' base (positive): position / base^(2i / dim)")
+STRATA_OPTIONS(SinusoidalPositionalEmbeddingOptions, STRATA_SINUSOIDAL_POSITIONAL_EMBEDDING_OPTIONS);
+
 // x [B, S, dim] -> x + sinusoidal_positions(S, dim). No weights; the table grows as needed.
 class SinusoidalPositionalEmbedding : public Layer {
  public:
+  using Options = SinusoidalPositionalEmbeddingOptions;
   STRATA_LAYER_MOVABLE(SinusoidalPositionalEmbedding)
-  void get_config(nlohmann::json& config) const override;
+  explicit SinusoidalPositionalEmbedding(Options options, std::string name = "");
   explicit SinusoidalPositionalEmbedding(double base = 10000, std::string name = "");
+  const Options& options() const { return options_; }
 
  protected:
   Tensor forward(const Tensor& x) override;
 
  private:
-  double base_;
+  Options options_;
   Tensor table_;  // cached [length, dim] of the longest sequence seen
 };
 
 // x [B, S, dim] -> x + embeddings[0:S]; the weight "embeddings" is [max_length, dim], dim
 // inferred. Initialised from a truncated normal of stddev 0.02 (BERT's, Keras-NLP's).
+#define STRATA_LEARNED_POSITIONAL_EMBEDDING_OPTIONS(X)                               \
+  X(int64_t, max_length, 0, at_least(1), "the longest sequence: rows of embeddings") \
+  X(Initializer, init, (truncated_normal(0.0, 0.02)), not_saved(), "initializer of embeddings [max_length, dim]")
+STRATA_OPTIONS(LearnedPositionalEmbeddingOptions, STRATA_LEARNED_POSITIONAL_EMBEDDING_OPTIONS);
+
 class LearnedPositionalEmbedding : public Layer {
  public:
+  using Options = LearnedPositionalEmbeddingOptions;
   STRATA_LAYER_MOVABLE(LearnedPositionalEmbedding)
-  void get_config(nlohmann::json& config) const override;
+  explicit LearnedPositionalEmbedding(Options options, std::string name = "");
   explicit LearnedPositionalEmbedding(int64_t max_length, std::string name = "",
                                       Initializer init = truncated_normal(0.0, 0.02));
+  const Options& options() const { return options_; }
   Tensor embeddings;
 
  protected:
@@ -39,8 +53,7 @@ class LearnedPositionalEmbedding : public Layer {
   Tensor forward(const Tensor& x) override;
 
  private:
-  int64_t max_length_;
-  Initializer init_;
+  Options options_;
 };
 
 }  // namespace strata::nn

@@ -7,6 +7,7 @@
 #include "strata/nn/activation.hpp"
 #include "strata/nn/dense.hpp"
 #include "strata/nn/layer.hpp"
+#include "strata/nn/options.hpp"
 #include "strata/ops/conv.hpp"
 
 namespace strata::nn {
@@ -35,32 +36,108 @@ Tensor quantize_min_max(const Tensor& x, int bits);
 // A map of a tensor before the product; empty = identity.
 using Quantizer = std::function<Tensor(const Tensor&)>;
 
-// Sign as a layer (TensorLayer's Sign): sign_ste of its input.
+// Sign as a layer (TensorLayer's Sign): sign_ste of its input. It has no options (its config is {}).
+#define STRATA_SIGN_OPTIONS(X)
+STRATA_OPTIONS(SignOptions, STRATA_SIGN_OPTIONS);
+
 class Sign : public Layer {
  public:
+  using Options = SignOptions;
   STRATA_LAYER_MOVABLE(Sign)
-  explicit Sign(std::string name = "") : Layer("sign", std::move(name)) {}
+  explicit Sign(Options options, std::string name = "") : Layer("sign", std::move(name)), options_(options) {}
+  explicit Sign(std::string name = "") : Sign(Options{}, std::move(name)) {}
+  const Options& options() const { return options_; }
 
  protected:
   Tensor forward(const Tensor& x) override { return sign_ste(x); }
+
+ private:
+  Options options_;
 };
+
+// SAME padding, stride 1 (TensorLayer's default for its quantised convolutions).
+inline ConvOptions quantized_conv_same() { return ConvOptions{.padding = Padding::same()}; }
+
+// The options of the named classes below. The quantisers themselves are code: the kind names
+// them, the options hold their bit widths (DoReFa, Quan). The input size is always inferred.
+#define STRATA_QUANTIZED_DENSE_OPTIONS(X)                                                        \
+  X(int64_t, units, 0, at_least(1), "output features")                                            \
+  X(Activation, act, {}, any(), "applied to the product plus b; empty: none")                     \
+  X(bool, use_bias, true, any(), "adds the bias b")                                               \
+  X(Initializer, w_init, truncated_normal(0.0, 0.05), not_saved(), "initializer of W [in, units]") \
+  X(Initializer, b_init, zeros_init(), not_saved(), "initializer of b [units]")
+// BinaryDense and TernaryDense.
+STRATA_OPTIONS(QuantizedDenseOptions, STRATA_QUANTIZED_DENSE_OPTIONS);
+
+#define STRATA_DOREFA_DENSE_OPTIONS(X)                                                           \
+  X(int64_t, units, 0, at_least(1), "output features")                                            \
+  X(int, bit_w, 1, between(1, 32), "bits of the weights (32: float)")                             \
+  X(int, bit_a, 3, between(1, 32), "bits of the inputs (32: float)")                              \
+  X(Activation, act, {}, any(), "applied to the product plus b; empty: none")                     \
+  X(bool, use_bias, true, any(), "adds the bias b")                                               \
+  X(Initializer, w_init, truncated_normal(0.0, 0.05), not_saved(), "initializer of W [in, units]") \
+  X(Initializer, b_init, zeros_init(), not_saved(), "initializer of b [units]")
+STRATA_OPTIONS(DorefaDenseOptions, STRATA_DOREFA_DENSE_OPTIONS);
+
+#define STRATA_QUAN_DENSE_OPTIONS(X)                                                             \
+  X(int64_t, units, 0, at_least(1), "output features")                                            \
+  X(int, bit_w, 8, between(1, 32), "bits of the weights (32: float)")                             \
+  X(int, bit_a, 8, between(1, 32), "bits of the inputs (32: float)")                              \
+  X(Activation, act, {}, any(), "applied to the product plus b; empty: none")                     \
+  X(bool, use_bias, true, any(), "adds the bias b")                                               \
+  X(Initializer, w_init, truncated_normal(0.0, 0.05), not_saved(), "initializer of W [in, units]") \
+  X(Initializer, b_init, zeros_init(), not_saved(), "initializer of b [units]")
+STRATA_OPTIONS(QuanDenseOptions, STRATA_QUAN_DENSE_OPTIONS);
+
+#define STRATA_QUANTIZED_CONV2D_OPTIONS(X)                                                       \
+  X(int64_t, n_filter, 0, at_least(1), "output channels")                                         \
+  X(SpatialSizes, filter_size, (SpatialSizes{3, 3}), at_least(1), "kernel [kh, kw]; one value: square") \
+  X(Activation, act, {}, any(), "applied to the convolution plus b; empty: none")                 \
+  X(ConvOptions, options, quantized_conv_same(), any(), "stride, padding, dilation, groups")       \
+  X(bool, use_bias, true, any(), "adds the bias b")                                               \
+  X(Initializer, w_init, truncated_normal(0.0, 0.02), not_saved(), "initializer of W [kh, kw, in, n_filter]") \
+  X(Initializer, b_init, zeros_init(), not_saved(), "initializer of b [n_filter]")
+// BinaryConv2d and TernaryConv2d; QuantizedConv2d's own.
+STRATA_OPTIONS(QuantizedConv2dOptions, STRATA_QUANTIZED_CONV2D_OPTIONS);
+
+#define STRATA_DOREFA_CONV2D_OPTIONS(X)                                                          \
+  X(int64_t, n_filter, 0, at_least(1), "output channels")                                         \
+  X(SpatialSizes, filter_size, (SpatialSizes{3, 3}), at_least(1), "kernel [kh, kw]; one value: square") \
+  X(int, bit_w, 1, between(1, 32), "bits of the weights (32: float)")                             \
+  X(int, bit_a, 3, between(1, 32), "bits of the inputs (32: float)")                              \
+  X(Activation, act, {}, any(), "applied to the convolution plus b; empty: none")                 \
+  X(ConvOptions, options, quantized_conv_same(), any(), "stride, padding, dilation, groups")       \
+  X(bool, use_bias, true, any(), "adds the bias b")                                               \
+  X(Initializer, w_init, truncated_normal(0.0, 0.02), not_saved(), "initializer of W [kh, kw, in, n_filter]") \
+  X(Initializer, b_init, zeros_init(), not_saved(), "initializer of b [n_filter]")
+STRATA_OPTIONS(DorefaConv2dOptions, STRATA_DOREFA_CONV2D_OPTIONS);
+
+#define STRATA_QUAN_CONV2D_OPTIONS(X)                                                            \
+  X(int64_t, n_filter, 0, at_least(1), "output channels")                                         \
+  X(SpatialSizes, filter_size, (SpatialSizes{3, 3}), at_least(1), "kernel [kh, kw]; one value: square") \
+  X(int, bit_w, 8, between(1, 32), "bits of the weights (32: float)")                             \
+  X(int, bit_a, 8, between(1, 32), "bits of the inputs (32: float)")                              \
+  X(Activation, act, {}, any(), "applied to the convolution plus b; empty: none")                 \
+  X(ConvOptions, options, quantized_conv_same(), any(), "stride, padding, dilation, groups")       \
+  X(bool, use_bias, true, any(), "adds the bias b")                                               \
+  X(Initializer, w_init, truncated_normal(0.0, 0.02), not_saved(), "initializer of W [kh, kw, in, n_filter]") \
+  X(Initializer, b_init, zeros_init(), not_saved(), "initializer of b [n_filter]")
+STRATA_OPTIONS(QuanConv2dOptions, STRATA_QUAN_CONV2D_OPTIONS);
 
 // y = act(input_q(x) · weight_q(W) + b); W [in, units], b [units], in inferred. The named
 // classes below only pick the quantisers.
 class QuantizedDense : public Dense {
  public:
   STRATA_LAYER_MOVABLE(QuantizedDense)
-  // The named classes' arguments (the quantisers themselves are code: they are known by kind).
-  void get_config(nlohmann::json& config) const override;
   QuantizedDense(std::string kind, int64_t units, Quantizer weight_q, Quantizer input_q, Activation act,
                  std::string name, bool use_bias, Initializer w_init, Initializer b_init);
   // The weights the forward pass multiplies by.
   Tensor quantized_weight() const;
 
  protected:
+  // Dense's options (in_units -1: always inferred) and the quantisers.
+  QuantizedDense(std::string kind, DenseOptions dense, Quantizer weight_q, Quantizer input_q, std::string name);
   Tensor forward(const Tensor& x) override;
-  // The quantisers' bit widths, for get_config; 0 where they take none (Binary, Ternary).
-  int bit_w_ = 0, bit_a_ = 0;
 
  private:
   Quantizer weight_q_, input_q_;
@@ -70,83 +147,120 @@ class QuantizedDense : public Dense {
 class QuantizedConv2d : public Layer {
  public:
   STRATA_LAYER_MOVABLE(QuantizedConv2d)
-  // The named classes' arguments (the quantisers themselves are code: they are known by kind).
-  void get_config(nlohmann::json& config) const override;
   QuantizedConv2d(std::string kind, int64_t n_filter, SpatialSizes filter_size, Quantizer weight_q,
                   Quantizer input_q, Activation act, ConvOptions options, std::string name, bool use_bias,
                   Initializer w_init, Initializer b_init);
+  // Its kind, its convolution's options (filter_size becomes [kh, kw]) and the quantisers.
+  QuantizedConv2d(std::string kind, QuantizedConv2dOptions conv, Quantizer weight_q, Quantizer input_q,
+                  std::string name);
   Tensor W, b;
   Tensor quantized_weight() const;
+  // The convolution's options, filter_size as [kh, kw] (BinaryConv2d's and TernaryConv2d's options).
+  const QuantizedConv2dOptions& conv_options() const { return conv_; }
 
  protected:
   void build(const Shape& input_shape) override;
   Tensor forward(const Tensor& x) override;
-  int bit_w_ = 0, bit_a_ = 0;  // as QuantizedDense's
 
  private:
-  int64_t n_filter_, in_channels_ = -1;
-  SpatialSizes filter_size_;
+  QuantizedConv2dOptions conv_;
+  int64_t in_channels_ = -1;
   Quantizer weight_q_, input_q_;
-  Activation act_;
-  ConvOptions options_;
-  bool use_bias_;
-  Initializer w_init_, b_init_;
 };
-
-// SAME padding, stride 1 (TensorLayer's default for its quantised convolutions).
-inline ConvOptions quantized_conv_same() { return ConvOptions{.padding = Padding::same()}; }
 
 // Weights sign_ste(W); inputs as they come.
 struct BinaryDense : QuantizedDense {
+  using Options = QuantizedDenseOptions;
   STRATA_LAYER_MOVABLE(BinaryDense)
+  explicit BinaryDense(Options options, std::string name = "");
   explicit BinaryDense(int64_t units, Activation act = {}, std::string name = "", bool use_bias = true,
                        Initializer w_init = truncated_normal(0.0, 0.05), Initializer b_init = zeros_init());
+  const Options& options() const { return options_; }
+
+ private:
+  Options options_;
 };
 struct BinaryConv2d : QuantizedConv2d {
+  using Options = QuantizedConv2dOptions;
   STRATA_LAYER_MOVABLE(BinaryConv2d)
+  explicit BinaryConv2d(Options options, std::string name = "");
   explicit BinaryConv2d(int64_t n_filter, SpatialSizes filter_size = {3, 3}, Activation act = {},
                         ConvOptions options = quantized_conv_same(), std::string name = "", bool use_bias = true,
                         Initializer w_init = truncated_normal(0.0, 0.02), Initializer b_init = zeros_init());
+  const Options& options() const { return conv_options(); }
 };
 // Weights ternarize(W).
 struct TernaryDense : QuantizedDense {
+  using Options = QuantizedDenseOptions;
   STRATA_LAYER_MOVABLE(TernaryDense)
+  explicit TernaryDense(Options options, std::string name = "");
   explicit TernaryDense(int64_t units, Activation act = {}, std::string name = "", bool use_bias = true,
                         Initializer w_init = truncated_normal(0.0, 0.05), Initializer b_init = zeros_init());
+  const Options& options() const { return options_; }
+
+ private:
+  Options options_;
 };
 struct TernaryConv2d : QuantizedConv2d {
+  using Options = QuantizedConv2dOptions;
   STRATA_LAYER_MOVABLE(TernaryConv2d)
+  explicit TernaryConv2d(Options options, std::string name = "");
   explicit TernaryConv2d(int64_t n_filter, SpatialSizes filter_size = {3, 3}, Activation act = {},
                          ConvOptions options = quantized_conv_same(), std::string name = "", bool use_bias = true,
                          Initializer w_init = truncated_normal(0.0, 0.02), Initializer b_init = zeros_init());
+  const Options& options() const { return conv_options(); }
 };
 // Weights dorefa_weight(W, bit_w), inputs dorefa_activation(x, bit_a) (TensorLayer: 1 and 3).
 struct DorefaDense : QuantizedDense {
+  using Options = DorefaDenseOptions;
   STRATA_LAYER_MOVABLE(DorefaDense)
+  explicit DorefaDense(Options options, std::string name = "");
   explicit DorefaDense(int64_t units, int bit_w = 1, int bit_a = 3, Activation act = {}, std::string name = "",
                        bool use_bias = true, Initializer w_init = truncated_normal(0.0, 0.05),
                        Initializer b_init = zeros_init());
+  const Options& options() const { return options_; }
+
+ private:
+  Options options_;
 };
 struct DorefaConv2d : QuantizedConv2d {
+  using Options = DorefaConv2dOptions;
   STRATA_LAYER_MOVABLE(DorefaConv2d)
+  explicit DorefaConv2d(Options options, std::string name = "");
   explicit DorefaConv2d(int64_t n_filter, SpatialSizes filter_size = {3, 3}, int bit_w = 1, int bit_a = 3,
                         Activation act = {}, ConvOptions options = quantized_conv_same(), std::string name = "",
                         bool use_bias = true, Initializer w_init = truncated_normal(0.0, 0.02),
                         Initializer b_init = zeros_init());
+  const Options& options() const { return options_; }
+
+ private:
+  Options options_;
 };
 // Weights and inputs quantize_min_max(., bit_w / bit_a) (TensorLayer: 8 and 8).
 struct QuanDense : QuantizedDense {
+  using Options = QuanDenseOptions;
   STRATA_LAYER_MOVABLE(QuanDense)
+  explicit QuanDense(Options options, std::string name = "");
   explicit QuanDense(int64_t units, int bit_w = 8, int bit_a = 8, Activation act = {}, std::string name = "",
                      bool use_bias = true, Initializer w_init = truncated_normal(0.0, 0.05),
                      Initializer b_init = zeros_init());
+  const Options& options() const { return options_; }
+
+ private:
+  Options options_;
 };
 struct QuanConv2d : QuantizedConv2d {
+  using Options = QuanConv2dOptions;
   STRATA_LAYER_MOVABLE(QuanConv2d)
+  explicit QuanConv2d(Options options, std::string name = "");
   explicit QuanConv2d(int64_t n_filter, SpatialSizes filter_size = {3, 3}, int bit_w = 8, int bit_a = 8,
                       Activation act = {}, ConvOptions options = quantized_conv_same(), std::string name = "",
                       bool use_bias = true, Initializer w_init = truncated_normal(0.0, 0.02),
                       Initializer b_init = zeros_init());
+  const Options& options() const { return options_; }
+
+ private:
+  Options options_;
 };
 
 }  // namespace strata::nn

@@ -5,6 +5,7 @@
 
 #include "strata/nn/activation.hpp"
 #include "strata/nn/layer.hpp"
+#include "strata/nn/options.hpp"
 
 namespace strata::nn {
 
@@ -24,18 +25,35 @@ struct CellInit {
   bool unit_forget_bias = true;
 };
 
+// Cell initializers are never saved (not_saved()): only their type is named (nn/option_table.hpp).
+template <class T>
+struct OptionCodec;
+template <>
+struct OptionCodec<CellInit> {
+  static constexpr const char* type = "cell initializers";
+  static constexpr bool integral = false;
+};
+
+#define STRATA_RNN_CELL_OPTIONS(X)                                                                          \
+  X(int64_t, units, 0, at_least(1), "state features")                                                       \
+  X(Activation, act, {}, any(), "SimpleRNN's activation (empty: tanh); LSTM and GRU use their fused gates") \
+  X(CellInit, init, {}, not_saved(), "initializers of kernel, recurrent_kernel and bias")
+STRATA_OPTIONS(RNNCellOptions, STRATA_RNN_CELL_OPTIONS);
+
 // A cell called on x [batch, features] starts from a zero state and returns the new h; step()
 // takes and returns the whole state ({h} or {h, c}), whose first element is the output.
 class RNNCell : public Layer {
  public:
+  using Options = RNNCellOptions;
   STRATA_LAYER_MOVABLE(RNNCell)
-  void get_config(nlohmann::json& config) const override;
+  RNNCell(CellKind kind, Options options, std::string name = "");
   // `act` is SimpleRNN's activation (default tanh); LSTM and GRU use sigmoid and tanh, fused.
   RNNCell(CellKind kind, int64_t units, std::string name = "", CellInit init = {}, Activation act = {});
   std::vector<Tensor> step(const Tensor& x, const std::vector<Tensor>& state);
   std::vector<Tensor> zero_state(int64_t batch, DType dtype = kFloat32) const;
   CellKind cell_kind() const { return kind_; }
-  int64_t units() const { return units_; }
+  int64_t units() const { return options_.units; }
+  const Options& options() const { return options_; }
   Tensor kernel, recurrent_kernel, bias;
 
  protected:
@@ -46,24 +64,29 @@ class RNNCell : public Layer {
 
  private:
   CellKind kind_;
-  int64_t units_, in_ = -1;
-  CellInit init_;
-  Activation act_;
+  Options options_;
+  int64_t in_ = -1;
   std::vector<Tensor> new_state_;  // what the last forward_many computed, for step()
 };
 
 struct SimpleRNNCell : RNNCell {
   STRATA_LAYER_MOVABLE(SimpleRNNCell)
+  explicit SimpleRNNCell(Options options, std::string name = "")
+      : RNNCell(CellKind::simple, std::move(options), std::move(name)) {}
   explicit SimpleRNNCell(int64_t units, std::string name = "", Activation act = {}, CellInit init = {})
       : RNNCell(CellKind::simple, units, std::move(name), std::move(init), std::move(act)) {}
 };
 struct LSTMCell : RNNCell {
   STRATA_LAYER_MOVABLE(LSTMCell)
+  explicit LSTMCell(Options options, std::string name = "")
+      : RNNCell(CellKind::lstm, std::move(options), std::move(name)) {}
   explicit LSTMCell(int64_t units, std::string name = "", CellInit init = {})
       : RNNCell(CellKind::lstm, units, std::move(name), std::move(init)) {}
 };
 struct GRUCell : RNNCell {
   STRATA_LAYER_MOVABLE(GRUCell)
+  explicit GRUCell(Options options, std::string name = "")
+      : RNNCell(CellKind::gru, std::move(options), std::move(name)) {}
   explicit GRUCell(int64_t units, std::string name = "", CellInit init = {})
       : RNNCell(CellKind::gru, units, std::move(name), std::move(init)) {}
 };

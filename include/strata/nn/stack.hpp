@@ -4,16 +4,22 @@
 #include <vector>
 
 #include "strata/nn/layer.hpp"
+#include "strata/nn/options.hpp"
 
 namespace strata::nn {
+
+#define STRATA_STACK_OPTIONS(X) X(int64_t, axis, 1, any(), "the new axis, counting the batch axis")
+STRATA_OPTIONS(StackOptions, STRATA_STACK_OPTIONS);
 
 // stack({a, b, ...}) along a new `axis` (counting the batch axis; TensorLayer's default 1).
 // After the first call the number of inputs is fixed; all must have one shape.
 class Stack : public Layer {
  public:
+  using Options = StackOptions;
   STRATA_LAYER_MOVABLE(Stack)
-  void get_config(nlohmann::json& config) const override;
-  explicit Stack(int64_t axis = 1, std::string name = "");
+  explicit Stack(Options options, std::string name = "");
+  explicit Stack(int64_t axis = 1, std::string name = "") : Stack(Options{.axis = axis}, std::move(name)) {}
+  const Options& options() const { return options_; }
 
  protected:
   void build_many(const std::vector<Shape>& input_shapes) override;
@@ -22,7 +28,7 @@ class Stack : public Layer {
   Tensor forward(const Tensor& x) override;
 
  private:
-  int64_t axis_;
+  Options options_;
   size_t n_inputs_ = 0;
 };
 

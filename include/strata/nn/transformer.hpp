@@ -8,19 +8,45 @@
 #include "strata/nn/attention.hpp"
 #include "strata/nn/dense.hpp"
 #include "strata/nn/norm.hpp"
+#include "strata/nn/options.hpp"
 
 namespace strata::nn {
 
 // PyTorch's defaults. Post-norm (x = norm(x + block(x))) unless norm_first
 // (x = x + block(norm(x))). Dropout acts on the attention weights, after the feed-forward's
-// activation and on each block's output, in training only.
-struct TransformerOptions {
-  int64_t dim_feedforward = 2048;
-  double dropout = 0.1;
-  Activation activation = relu;
-  double layer_norm_eps = 1e-5;
-  bool norm_first = false;
-};
+// activation and on each block's output, in training only. Saved as the layers' "options".
+#define STRATA_TRANSFORMER_OPTIONS(X)                                                         \
+  X(int64_t, dim_feedforward, 2048, at_least(1), "hidden features of the feed-forward block") \
+  X(double, dropout, 0.1, between(0, 1), "dropout probability (< 1), in training only")       \
+  X(Activation, activation, relu, any(), "the feed-forward block's activation")               \
+  X(double, layer_norm_eps, 1e-5, at_least(0), "the LayerNorms' epsilon")                     \
+  X(bool, norm_first, false, any(), "pre-norm x + block(norm(x)); false: post-norm norm(x + block(x))")
+STRATA_OPTIONS(TransformerOptions, STRATA_TRANSFORMER_OPTIONS);
+
+// An encoder or decoder layer's options (the same fields for both).
+#define STRATA_TRANSFORMER_LAYER_OPTIONS(X)                                             \
+  X(int64_t, d_model, 0, at_least(1), "features of each position; a multiple of nhead") \
+  X(int64_t, nhead, 0, at_least(1), "attention heads")                                  \
+  X(TransformerOptions, options, {}, any(), "dim_feedforward, dropout, activation, layer_norm_eps, norm_first")
+STRATA_OPTIONS(TransformerLayerOptions, STRATA_TRANSFORMER_LAYER_OPTIONS);
+
+// An encoder or decoder stack's options.
+#define STRATA_TRANSFORMER_STACK_OPTIONS(X)                                             \
+  X(int64_t, num_layers, 0, between(1, 10000), "layers in the stack")                   \
+  X(int64_t, d_model, 0, at_least(1), "features of each position; a multiple of nhead") \
+  X(int64_t, nhead, 0, at_least(1), "attention heads")                                  \
+  X(TransformerOptions, options, {}, any(), "each layer's options")                     \
+  X(bool, final_norm, false, any(), "a LayerNorm after the last layer")
+STRATA_OPTIONS(TransformerStackOptions, STRATA_TRANSFORMER_STACK_OPTIONS);
+
+// The encoder-decoder Transformer's options (PyTorch's defaults).
+#define STRATA_TRANSFORMER_MODEL_OPTIONS(X)                                               \
+  X(int64_t, d_model, 512, at_least(1), "features of each position; a multiple of nhead") \
+  X(int64_t, nhead, 8, at_least(1), "attention heads")                                    \
+  X(int64_t, num_encoder_layers, 6, between(1, 10000), "layers in the encoder")           \
+  X(int64_t, num_decoder_layers, 6, between(1, 10000), "layers in the decoder")           \
+  X(TransformerOptions, options, {}, any(), "every layer's options")
+STRATA_OPTIONS(TransformerModelOptions, STRATA_TRANSFORMER_MODEL_OPTIONS);
 
 // The call shapes shared by a layer and its stack: an encoder runs on (src, mask), a decoder
 // on (tgt, memory, tgt_mask, memory_mask). Layer's call passes only tensors, so the masks of
@@ -66,56 +92,63 @@ class DecoderCall : public Layer {
 // Children: self_attn, linear1, linear2, norm1, norm2 (named "<name>/self_attn", ...).
 class TransformerEncoderLayer : public EncoderCall {
  public:
+  using Options = TransformerLayerOptions;
   STRATA_LAYER_MOVABLE(TransformerEncoderLayer)
-  void get_config(nlohmann::json& config) const override;
+  explicit TransformerEncoderLayer(Options options, std::string name = "");
   TransformerEncoderLayer(int64_t d_model, int64_t nhead, TransformerOptions options = {}, std::string name = "");
+  const Options& options() const { return options_; }
 
+ private:
+  Options options_;  // before the children, which are made from it
+
+ public:
   MultiheadAttention self_attn;
   Dense linear1, linear2;
   LayerNorm norm1, norm2;
-  const TransformerOptions& options() const { return options_; }
 
  protected:
   Tensor encode(const Tensor& src, const AttentionMask& mask) override;
-
- private:
-  TransformerOptions options_;
 };
 
 // Self-attention (usually causal), attention over the encoder's output (memory), feed-forward.
 // Children: self_attn, cross_attn, linear1, linear2, norm1, norm2, norm3.
 class TransformerDecoderLayer : public DecoderCall {
  public:
+  using Options = TransformerLayerOptions;
   STRATA_LAYER_MOVABLE(TransformerDecoderLayer)
-  void get_config(nlohmann::json& config) const override;
+  explicit TransformerDecoderLayer(Options options, std::string name = "");
   TransformerDecoderLayer(int64_t d_model, int64_t nhead, TransformerOptions options = {}, std::string name = "");
+  const Options& options() const { return options_; }
 
+ private:
+  Options options_;  // before the children, which are made from it
+
+ public:
   MultiheadAttention self_attn, cross_attn;
   Dense linear1, linear2;
   LayerNorm norm1, norm2, norm3;
-  const TransformerOptions& options() const { return options_; }
 
  protected:
   Tensor decode(const Tensor& tgt, const Tensor& memory, const AttentionMask& tgt_mask,
                 const AttentionMask& memory_mask) override;
-
- private:
-  TransformerOptions options_;
 };
 
 // num_layers encoder layers, then a LayerNorm when final_norm (nn.Transformer has one).
 class TransformerEncoder : public EncoderCall {
  public:
+  using Options = TransformerStackOptions;
   STRATA_LAYER_MOVABLE(TransformerEncoder)
-  void get_config(nlohmann::json& config) const override;
+  explicit TransformerEncoder(Options options, std::string name = "");
   TransformerEncoder(int64_t num_layers, int64_t d_model, int64_t nhead, TransformerOptions options = {},
                      bool final_norm = false, std::string name = "");
   TransformerEncoderLayer& layer(size_t i) { return *layers_.at(i); }
+  const Options& options() const { return options_; }
 
  protected:
   Tensor encode(const Tensor& src, const AttentionMask& mask) override;
 
  private:
+  Options options_;
   std::vector<std::unique_ptr<TransformerEncoderLayer>> layers_;
   std::unique_ptr<LayerNorm> norm_;
 };
@@ -123,17 +156,20 @@ class TransformerEncoder : public EncoderCall {
 // num_layers decoder layers, then a LayerNorm when final_norm.
 class TransformerDecoder : public DecoderCall {
  public:
+  using Options = TransformerStackOptions;
   STRATA_LAYER_MOVABLE(TransformerDecoder)
-  void get_config(nlohmann::json& config) const override;
+  explicit TransformerDecoder(Options options, std::string name = "");
   TransformerDecoder(int64_t num_layers, int64_t d_model, int64_t nhead, TransformerOptions options = {},
                      bool final_norm = false, std::string name = "");
   TransformerDecoderLayer& layer(size_t i) { return *layers_.at(i); }
+  const Options& options() const { return options_; }
 
  protected:
   Tensor decode(const Tensor& tgt, const Tensor& memory, const AttentionMask& tgt_mask,
                 const AttentionMask& memory_mask) override;
 
  private:
+  Options options_;
   std::vector<std::unique_ptr<TransformerDecoderLayer>> layers_;
   std::unique_ptr<LayerNorm> norm_;
 };
@@ -149,14 +185,20 @@ struct TransformerMasks {
 // No embeddings or positional encodings: inputs are already [B, S, d_model].
 class Transformer : public Layer {
  public:
+  using Options = TransformerModelOptions;
   STRATA_LAYER_MOVABLE(Transformer)
-  void get_config(nlohmann::json& config) const override;
+  explicit Transformer(Options options, std::string name = "");
   explicit Transformer(int64_t d_model = 512, int64_t nhead = 8, int64_t num_encoder_layers = 6,
                        int64_t num_decoder_layers = 6, TransformerOptions options = {}, std::string name = "");
   using Layer::operator();  // transformer({src, tgt})
   // src [B, Ss, d_model], tgt [B, St, d_model] -> [B, St, d_model].
   Tensor operator()(const Tensor& src, const Tensor& tgt, const TransformerMasks& masks);
+  const Options& options() const { return options_; }
 
+ private:
+  Options options_;  // before the stacks, which are made from it
+
+ public:
   TransformerEncoder encoder;
   TransformerDecoder decoder;
 

@@ -12,19 +12,31 @@
 // cannot find a member by name, so these are the members loading knows.
 #pragma once
 #include <memory>
+#include <string>
 
 #include "strata/nn/layer.hpp"
+#include "strata/nn/options.hpp"
 
 namespace strata::nn {
+
+// The options the wrappers share: the layer (owned, or held without ownership when given as a
+// Layer&) and its weight's name, "W", or "" for a member a saved model cannot name.
+#define STRATA_SPECTRAL_NORM_OPTIONS(X)                                                          \
+  X(std::shared_ptr<Layer>, layer, nullptr, any(), "the wrapped layer (saved as its config)")     \
+  X(std::string, weight, "W", any(), "its weight wrapped: \"W\", the one member a saved model names") \
+  X(int, n_power_iterations, 1, between(0, 10000), "power-iteration steps per training call")      \
+  X(double, eps, 1e-12, any(), "added to the norms it divides by")
+STRATA_OPTIONS(SpectralNormOptions, STRATA_SPECTRAL_NORM_OPTIONS);
+
+#define STRATA_WEIGHT_NORM_OPTIONS(X)                                                            \
+  X(std::shared_ptr<Layer>, layer, nullptr, any(), "the wrapped layer (saved as its config)")     \
+  X(std::string, weight, "W", any(), "its weight wrapped: \"W\", the one member a saved model names")
+STRATA_OPTIONS(WeightNormOptions, STRATA_WEIGHT_NORM_OPTIONS);
 
 // The shared part: `layer` (which must outlive the wrapper) and its weight member `weight`
 // (e.g. dense.W, conv.W). The layer is built at the wrapper's first call; the weight's last
 // axis is its output axis (TensorLayer's layouts), the others its input.
 class WeightWrapper : public Layer {
- public:
-  // {"layer": the wrapped layer's config, "weight": its name}; the classes add their arguments.
-  void get_config(nlohmann::json& config) const override;
-
  protected:
   WeightWrapper(std::string kind, Layer& layer, Tensor& weight, std::string name);
   // Owns `layer` and wraps its weight member named `weight` (one of those listed above).
@@ -35,10 +47,15 @@ class WeightWrapper : public Layer {
   // The weight the layer computes with in this call.
   virtual Tensor reparametrise(const Tensor& w) = 0;
   const Tensor& weight() const { return *weight_; }
+  // The wrapped layer as the options hold it (owning nothing when given as a Layer&).
+  const std::shared_ptr<Layer>& wrapped_layer() const { return layer_; }
+  // "W" when the wrapped weight is a member a saved model can name, else "".
+  std::string weight_name() const;
+  // Throws naming both layers when the weight is one a saved model cannot name.
+  void expect_nameable() const;
 
  private:
-  std::shared_ptr<Layer> owned_;
-  Layer* layer_;
+  std::shared_ptr<Layer> layer_;
   Tensor* weight_;
   bool prepared_ = false;
 };
@@ -49,12 +66,15 @@ class WeightWrapper : public Layer {
 // PyTorch's does.
 class SpectralNorm : public WeightWrapper {
  public:
+  using Options = SpectralNormOptions;
   STRATA_LAYER_MOVABLE(SpectralNorm)
+  // Owning options.layer, its weight named (as Model::load builds it).
+  explicit SpectralNorm(Options options, std::string name = "");
   SpectralNorm(Layer& layer, Tensor& weight, int n_power_iterations = 1, double eps = 1e-12, std::string name = "");
-  // Owning the layer, its weight named (as Model::load builds it).
   SpectralNorm(std::shared_ptr<Layer> layer, const std::string& weight, int n_power_iterations = 1,
                double eps = 1e-12, std::string name = "");
-  void get_config(nlohmann::json& config) const override;
+  // The options as saved; throws when the wrapped weight is one a saved model cannot name.
+  const Options& options() const;
   Tensor u;
   // sigma of the weight with the current u (no iteration).
   Tensor sigma() const;
@@ -64,22 +84,28 @@ class SpectralNorm : public WeightWrapper {
   Tensor reparametrise(const Tensor& w) override;
 
  private:
-  int n_power_iterations_;
-  double eps_;
+  Options options_;
 };
 
 // W = g * v / ||v||, the norm per output (over every axis but the last); v is the layer's
 // weight and "g" [outputs] starts at ||v||, so the first call computes what the layer did.
 class WeightNorm : public WeightWrapper {
  public:
+  using Options = WeightNormOptions;
   STRATA_LAYER_MOVABLE(WeightNorm)
+  explicit WeightNorm(Options options, std::string name = "");
   WeightNorm(Layer& layer, Tensor& weight, std::string name = "");
   WeightNorm(std::shared_ptr<Layer> layer, const std::string& weight, std::string name = "");
+  // As SpectralNorm's.
+  const Options& options() const;
   Tensor g;
 
  protected:
   void prepare() override;
   Tensor reparametrise(const Tensor& w) override;
+
+ private:
+  Options options_;
 };
 
 }  // namespace strata::nn

@@ -1,44 +1,45 @@
 // Element-wise ops: unary maps, binary maps with NumPy broadcasting and type promotion,
 // comparisons, where, and in-place updates (for optimizers, under NoGradGuard).
 #pragma once
+#include <span>
+
 #include "strata/core/tensor.hpp"
+#include "strata/core/unary_ops.hpp"
 
 namespace strata {
 
-// Unary (float tensors; neg/abs/sign/square/relu/clamp also take integers).
-Tensor neg(const Tensor& x);
-Tensor abs(const Tensor& x);
-Tensor exp(const Tensor& x);
-Tensor log(const Tensor& x);
-Tensor log1p(const Tensor& x);
-Tensor expm1(const Tensor& x);
-Tensor sqrt(const Tensor& x);
-Tensor rsqrt(const Tensor& x);
-Tensor square(const Tensor& x);
-Tensor reciprocal(const Tensor& x);
-Tensor sin(const Tensor& x);
-Tensor cos(const Tensor& x);
-Tensor tanh(const Tensor& x);
-Tensor sigmoid(const Tensor& x);
-Tensor relu(const Tensor& x);
-Tensor relu6(const Tensor& x);
+// Unary: the ops of the list in strata/core/unary_ops.hpp, which gives each one's dtypes
+// (float32/float64, or the integer dtypes too), formula and notes (gelu is the exact erf form;
+// sign, floor, ceil and round have a zero gradient; logical_not gives bool). Those that take a
+// tensor alone are declared from the list, `Tensor op(const Tensor& x)`: exp(x), sigmoid(x),
+// erf(x), logical_not(x), ...; those with parameters follow it.
+#define STRATA_DECLARE_UNARY(ctx, op, name, dtypes, backward, api, ...) STRATA_DECLARE_UNARY_##api(op)
+#define STRATA_DECLARE_UNARY_fn(op) Tensor op(const Tensor& x);
+#define STRATA_DECLARE_UNARY_act(op) Tensor op(const Tensor& x);
+#define STRATA_DECLARE_UNARY_params(op)
+#define STRATA_DECLARE_UNARY_act_params(op)
+STRATA_UNARY_OP_LIST(STRATA_DECLARE_UNARY, )
+#undef STRATA_DECLARE_UNARY
+#undef STRATA_DECLARE_UNARY_fn
+#undef STRATA_DECLARE_UNARY_act
+#undef STRATA_DECLARE_UNARY_params
+#undef STRATA_DECLARE_UNARY_act_params
 Tensor leaky_relu(const Tensor& x, double slope = 0.2);  // TensorLayer's default slope
 Tensor elu(const Tensor& x, double alpha = 1.0);
-Tensor selu(const Tensor& x);
-Tensor gelu(const Tensor& x);  // exact (erf) form, as PyTorch's default
-Tensor softplus(const Tensor& x);
-Tensor softsign(const Tensor& x);
-Tensor silu(const Tensor& x);
-inline Tensor swish(const Tensor& x) { return silu(x); }
-Tensor mish(const Tensor& x);
-Tensor hard_sigmoid(const Tensor& x);  // relu6(x + 3) / 6
-Tensor hard_tanh(const Tensor& x);
-Tensor sign(const Tensor& x);   // no gradient (zero)
-Tensor floor(const Tensor& x);  // no gradient
-Tensor ceil(const Tensor& x);   // no gradient
-Tensor round(const Tensor& x);  // no gradient; halves to even
 Tensor clamp(const Tensor& x, double low, double high);
 Tensor pow(const Tensor& x, double exponent);
+inline Tensor swish(const Tensor& x) { return silu(x); }
+
+// The unary ops of the list that take a tensor alone (or whose parameters have defaults), by
+// name, with what nn and onnx derive from the list: nn::Activation's names, the ONNX operators.
+struct UnaryFunction {
+  const char* name;               // "gelu", as errors and nn::Activation spell it
+  Tensor (*fn)(const Tensor& x);  // strata::gelu
+  bool activation;                // also an activation name: nn::Dense(8, "gelu")
+  bool defaults;                  // fn applies the op's parameters' defaults (elu: alpha 1)
+  const char* onnx;               // the ONNX operator that computes fn, or ""
+};
+std::span<const UnaryFunction> unary_functions();
 
 // Binary, broadcasting.
 Tensor add(const Tensor& a, const Tensor& b);
@@ -57,7 +58,6 @@ Tensor gt(const Tensor& a, const Tensor& b);
 Tensor ge(const Tensor& a, const Tensor& b);
 Tensor logical_and(const Tensor& a, const Tensor& b);
 Tensor logical_or(const Tensor& a, const Tensor& b);
-Tensor logical_not(const Tensor& x);
 // cond ? a : b (cond is bool or converted to bool), broadcasting all three.
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);
 // Casts (differentiable between float dtypes).

@@ -13,12 +13,14 @@
 #include <cstdint>
 #include <string_view>
 
-#define STRATA_UNARY_OPS(X)                                                                                         \
-  X(neg, any) X(abs, any) X(exp, any) X(log, any) X(log1p, any) X(expm1, any) X(sqrt, any) X(rsqrt, any)             \
-  X(square, any) X(reciprocal, any) X(sin, any) X(cos, any) X(tanh, any) X(sigmoid, any) X(relu, any) X(relu6, any)  \
-  X(leaky_relu, any) X(elu, any) X(selu, any) X(gelu, any) X(softplus, any) X(softsign, any) X(silu, any)            \
-  X(mish, any) X(hard_sigmoid, any) X(hard_tanh, any) X(sign, any) X(floor, any) X(ceil, any) X(round, any)          \
-  X(clamp, any) X(pow_scalar, any)
+#include "strata/core/unary_ops.hpp"
+
+// The unary family: the list of core/unary_ops.hpp, less its ops without a backward (logical_not).
+#define STRATA_UNARY_OPS(X) STRATA_UNARY_OP_LIST(STRATA_REGISTRY_UNARY, X)
+#define STRATA_REGISTRY_UNARY(X, op, name, dtypes, backward, ...) STRATA_REGISTRY_UNARY_##backward(X, op)
+#define STRATA_REGISTRY_UNARY_any(X, op) X(op, any)
+#define STRATA_REGISTRY_UNARY_first(X, op) X(op, first)
+#define STRATA_REGISTRY_UNARY_none(X, op)
 #define STRATA_BINARY_OPS(X) \
   X(add, any) X(sub, any) X(mul, any) X(div, any) X(pow, any) X(maximum, any) X(minimum, any) X(where, any) X(cast, any)
 #define STRATA_REDUCE_OPS(X)                                                                                    \

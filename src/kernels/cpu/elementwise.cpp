@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "dispatch/unary_formulas.hpp"
 #include "kernels/cpu/loops.hpp"
 #include "kernels/cpu/scalar_math.hpp"
 #include "strata/dispatch/broadcast.hpp"
@@ -74,64 +75,25 @@ void map2(Tensor& out, const Tensor& a, const Tensor& b, F f) {
   });
 }
 
-template <class T>
-void unary_float(UnaryOp op, Tensor& out, const Tensor& x, T a, T b) {
-  using std::abs;
-  switch (op) {
-    case UnaryOp::neg: return map1<T, T>(out, x, [](T v) { return -v; });
-    case UnaryOp::abs: return map1<T, T>(out, x, [](T v) { return v < 0 ? -v : v; });
-    case UnaryOp::exp: return map1<T, T>(out, x, [](T v) { return math::exp(v); });
-    case UnaryOp::log: return map1<T, T>(out, x, [](T v) { return std::log(v); });
-    case UnaryOp::log1p: return map1<T, T>(out, x, [](T v) { return std::log1p(v); });
-    case UnaryOp::expm1: return map1<T, T>(out, x, [](T v) { return std::expm1(v); });
-    case UnaryOp::sqrt: return map1<T, T>(out, x, [](T v) { return std::sqrt(v); });
-    case UnaryOp::rsqrt: return map1<T, T>(out, x, [](T v) { return T(1) / std::sqrt(v); });
-    case UnaryOp::square: return map1<T, T>(out, x, [](T v) { return v * v; });
-    case UnaryOp::reciprocal: return map1<T, T>(out, x, [](T v) { return T(1) / v; });
-    case UnaryOp::sin: return map1<T, T>(out, x, [](T v) { return std::sin(v); });
-    case UnaryOp::cos: return map1<T, T>(out, x, [](T v) { return std::cos(v); });
-    case UnaryOp::tanh: return map1<T, T>(out, x, [](T v) { return math::tanh(v); });
-    case UnaryOp::sigmoid: return map1<T, T>(out, x, [](T v) { return math::sigmoid(v); });
-    case UnaryOp::relu: return map1<T, T>(out, x, [](T v) { return v > 0 ? v : T(0); });
-    case UnaryOp::relu6: return map1<T, T>(out, x, [](T v) { return v < 0 ? T(0) : (v > 6 ? T(6) : v); });
-    case UnaryOp::leaky_relu: return map1<T, T>(out, x, [a](T v) { return v > 0 ? v : a * v; });
-    case UnaryOp::elu: return map1<T, T>(out, x, [a](T v) { return v > 0 ? v : a * (math::exp(v) - T(1)); });
-    case UnaryOp::selu: {
-      const T alpha = T(1.6732632423543772), scale = T(1.0507009873554805);
-      return map1<T, T>(out, x, [=](T v) { return scale * (v > 0 ? v : alpha * (math::exp(v) - T(1))); });
-    }
-    case UnaryOp::gelu:
-      return map1<T, T>(out, x, [](T v) { return T(0.5) * v * (T(1) + std::erf(v * T(0.70710678118654752))); });
-    case UnaryOp::softplus: return map1<T, T>(out, x, [](T v) { return math::softplus(v); });
-    case UnaryOp::softsign: return map1<T, T>(out, x, [](T v) { return v / (T(1) + (v < 0 ? -v : v)); });
-    case UnaryOp::silu: return map1<T, T>(out, x, [](T v) { return v * math::sigmoid(v); });
-    case UnaryOp::mish: return map1<T, T>(out, x, [](T v) { return v * math::tanh(math::softplus(v)); });
-    case UnaryOp::hard_sigmoid:  // PyTorch's: relu6(x + 3) / 6
-      return map1<T, T>(out, x, [](T v) { T r = (v + 3) / 6; return r < 0 ? T(0) : (r > 1 ? T(1) : r); });
-    case UnaryOp::hard_tanh: return map1<T, T>(out, x, [](T v) { return v < -1 ? T(-1) : (v > 1 ? T(1) : v); });
-    case UnaryOp::sign: return map1<T, T>(out, x, [](T v) { return T((v > 0) - (v < 0)); });
-    case UnaryOp::floor: return map1<T, T>(out, x, [](T v) { return std::floor(v); });
-    case UnaryOp::ceil: return map1<T, T>(out, x, [](T v) { return std::ceil(v); });
-    case UnaryOp::round: return map1<T, T>(out, x, [](T v) { return std::nearbyint(v); });  // half to even, as NumPy
-    case UnaryOp::clamp: return map1<T, T>(out, x, [a, b](T v) { return v < a ? a : (v > b ? b : v); });
-    case UnaryOp::pow_scalar: return map1<T, T>(out, x, [a](T v) { return std::pow(v, a); });
-    case UnaryOp::logical_not: break;
-  }
-  throw Error(std::string(unary_name(op)) + ": not defined for " + dtype_name(x.dtype()));
-}
+// The unary formulas' math on the CPU: the vectorised float32 approximations of scalar_math.hpp
+// where it has them (float64 goes to libm there), the standard library's otherwise.
+struct CpuMath : dispatch::StdMath {
+  template <class T> STRATA_VECTOR_INLINE static T exp(T v) { return math::exp(v); }
+  template <class T> STRATA_VECTOR_INLINE static T tanh(T v) { return math::tanh(v); }
+  template <class T> STRATA_VECTOR_INLINE static T sigmoid(T v) { return math::sigmoid(v); }
+  template <class T> STRATA_VECTOR_INLINE static T softplus(T v) { return math::softplus(v); }
+};
 
+// The op's switch is outside the loops: each op the dtype takes gets a loop of its own formula,
+// which GCC vectorises.
 template <class T>
-void unary_integer(UnaryOp op, Tensor& out, const Tensor& x, T a, T b) {
-  switch (op) {
-    case UnaryOp::neg: return map1<T, T>(out, x, [](T v) { return T(-v); });
-    case UnaryOp::abs: return map1<T, T>(out, x, [](T v) { return v < 0 ? T(-v) : v; });
-    case UnaryOp::square: return map1<T, T>(out, x, [](T v) { return T(v * v); });
-    case UnaryOp::sign: return map1<T, T>(out, x, [](T v) { return T((v > 0) - (v < 0)); });
-    case UnaryOp::relu: return map1<T, T>(out, x, [](T v) { return v > 0 ? v : T(0); });
-    case UnaryOp::clamp: return map1<T, T>(out, x, [a, b](T v) { return v < a ? a : (v > b ? b : v); });
-    default: break;
-  }
-  throw Error(std::string(unary_name(op)) + ": expected a float32 or float64 tensor, got " + dtype_name(x.dtype()));
+void unary_typed(UnaryOp op, Tensor& out, const Tensor& x, T a, T b) {
+  dispatch::visit_unary(op, [&](auto kind) {
+    constexpr UnaryOp o = decltype(kind)::value;
+    if constexpr (dispatch::unary_accepts<o, T>())
+      map1<dispatch::unary_result_t<o, T>, T>(out, x,
+                                              [a, b](T v) { return dispatch::unary_value<o, CpuMath>(v, a, b); });
+  });
 }
 
 template <class T>
@@ -176,21 +138,11 @@ void binary_compare(BinaryOp op, Tensor& out, const Tensor& a, const Tensor& b) 
 }  // namespace
 
 Tensor unary(UnaryOp op, const Tensor& x, double a, double b) {
-  if (op == UnaryOp::logical_not) {
-    Tensor out = Tensor::empty(x.shape(), kBool, x.device());
-    dispatch_all(x.dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      map1<bool, T>(out, x, [](T v) { return v == T(0); });
-    });
-    return out;
-  }
-  Tensor out = Tensor::empty(x.shape(), x.dtype(), x.device());
+  dispatch::check_unary(op, x.dtype());
+  Tensor out = Tensor::empty(x.shape(), dispatch::unary_result_dtype(op, x.dtype()), x.device());
   dispatch_all(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_floating_point_v<T>) unary_float<T>(op, out, x, T(a), T(b));
-    else if constexpr (std::is_same_v<T, bool>)
-      throw Error(std::string(unary_name(op)) + ": not defined for bool tensors");
-    else unary_integer<T>(op, out, x, dispatch::convert_element<T>(a), dispatch::convert_element<T>(b));
+    unary_typed<T>(op, out, x, dispatch::convert_element<T>(a), dispatch::convert_element<T>(b));
   });
   return out;
 }

@@ -1,8 +1,9 @@
 // The element-wise maps: unary, broadcasting binary, in-place updates and `where`. One thread per
 // output element, reading its inputs through broadcast Indexers. The op is a kernel argument
 // rather than a template parameter: every thread of a launch takes the same switch case
-// (unary_math.hpp), which costs a jump per element against a memory-bound loop, and keeps the
-// kernels to one per dtype instead of one per op and dtype.
+// (unary_switch of dispatch/unary_formulas.hpp, unary_math.hpp), which costs a jump per element
+// against a memory-bound loop, and keeps the kernels to one per dtype instead of one per op and
+// dtype.
 #include "kernels/cuda/elementwise.hpp"
 #include "kernels/cuda/indexer.hpp"
 #include "kernels/cuda/unary_math.hpp"
@@ -15,22 +16,16 @@ using dispatch::UnaryOp;
 
 namespace detail {
 
-// Outputs are made here with empty(), so out[i] is the i-th element in row-major order.
-template <class T>
+// Outputs are made here with empty(), so out[i] is the i-th element in row-major order. R is the
+// result's element type: T, or bool for the logical ops.
+template <class R, class T>
 void unary_typed(UnaryOp op, Tensor& out, const Tensor& x, T a, T b) {
-  T* o = out.data<T>();
+  R* o = out.data<R>();
   const T* in = x.data<T>();
   const Indexer at = indexer_of(x);
-  for_each_index(out.numel(), dispatch::unary_name(op),
-                 [=] STRATA_HD(int64_t i) { o[i] = unary_value(op, in[at(i)], a, b); });
-}
-
-template <class T>
-void logical_not_typed(Tensor& out, const Tensor& x) {
-  bool* o = out.data<bool>();
-  const T* in = x.data<T>();
-  const Indexer at = indexer_of(x);
-  for_each_index(out.numel(), "logical_not", [=] STRATA_HD(int64_t i) { o[i] = in[at(i)] == T(0); });
+  for_each_index(out.numel(), dispatch::unary_name(op), [=] STRATA_HD(int64_t i) {
+    o[i] = dispatch::unary_switch<R, dispatch::StdMath>(op, in[at(i)], a, b);
+  });
 }
 
 template <class T>
@@ -87,19 +82,13 @@ void where_typed(Tensor& out, const Tensor& cond, const Tensor& a, const Tensor&
 }  // namespace detail
 
 Tensor unary(UnaryOp op, const Tensor& x, double a, double b) {
-  if (op == UnaryOp::logical_not) {
-    Tensor out = Tensor::empty(x.shape(), kBool, x.device());
-    dispatch_all(x.dtype(), [&](auto tag) { detail::logical_not_typed<typename decltype(tag)::type>(out, x); });
-    return out;
-  }
-  const std::string name = dispatch::unary_name(op);
-  if (x.dtype() == kBool) throw Error(name + ": not defined for bool tensors");
-  if (!is_floating(x.dtype()) && !unary_takes_integers(op))
-    throw Error(name + ": expected a float32 or float64 tensor, got " + dtype_name(x.dtype()));
-  Tensor out = Tensor::empty(x.shape(), x.dtype(), x.device());
-  dispatch_numeric(x.dtype(), name.c_str(), [&](auto tag) {
+  dispatch::check_unary(op, x.dtype());
+  Tensor out = Tensor::empty(x.shape(), dispatch::unary_result_dtype(op, x.dtype()), x.device());
+  dispatch_all(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    detail::unary_typed<T>(op, out, x, dispatch::convert_element<T>(a), dispatch::convert_element<T>(b));
+    const T ca = dispatch::convert_element<T>(a), cb = dispatch::convert_element<T>(b);
+    if (out.dtype() == kBool) detail::unary_typed<bool>(op, out, x, ca, cb);
+    else detail::unary_typed<T>(op, out, x, ca, cb);
   });
   return out;
 }

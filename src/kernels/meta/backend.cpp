@@ -38,7 +38,7 @@ void expect_meta_target(const char* op, const Tensor& target) {
 }
 
 Tensor unary(UnaryOp op, const Tensor& x, double, double) {
-  return make(x.shape(), op == UnaryOp::logical_not ? kBool : x.dtype());
+  return make(x.shape(), dispatch::unary_result_dtype(op, x.dtype()));
 }
 Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b) {
   const Shape shape = a.shape() == b.shape() ? a.shape() : broadcast_shapes(a.shape(), b.shape(), binary_name(op));

@@ -1,0 +1,35 @@
+// The `strata` Python module (_strata): one bind_* function per part of the library, each in its
+// own file; helpers they share are declared here.
+#pragma once
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <nlohmann/json.hpp>
+
+#include "strata/core/tensor.hpp"
+
+namespace strata::python {
+
+namespace py = pybind11;
+
+void bind_errors(py::module_& m);
+void bind_tensor(py::module_& m);
+void bind_ops(py::module_& m);
+void bind_nn(py::module_& m);
+void bind_train(py::module_& m);
+
+// A NumPy array viewed as a tensor without a copy (the tensor keeps the array alive). Arrays of
+// other dtypes, or with negative or misaligned strides, are refused with a clear error.
+Tensor tensor_from_numpy(const py::array& array);
+// A NumPy array viewing the tensor's memory (it keeps the tensor alive); CPU tensors only.
+py::array numpy_view(const Tensor& t, py::handle owner);
+// A Tensor, a NumPy array (viewed), a Python number or nested list (copied) as a tensor.
+Tensor as_tensor(py::handle value);
+
+// Python values (None, bool, int, float, str, lists, tuples, dicts) as JSON and back, for layer
+// options and hub records; anything else is refused naming `what`.
+nlohmann::json to_json(py::handle value, const std::string& what);
+py::object from_json(const nlohmann::json& value);
+
+}  // namespace strata::python

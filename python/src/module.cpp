@@ -1,0 +1,10 @@
+#include "bindings.hpp"
+
+PYBIND11_MODULE(_strata, m) {
+  m.doc() = "Strata: deep learning in C++ (the _strata extension; import strata)";
+  strata::python::bind_errors(m);
+  strata::python::bind_tensor(m);
+  strata::python::bind_ops(m);
+  strata::python::bind_nn(m);
+  strata::python::bind_train(m);
+}

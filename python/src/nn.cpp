@@ -1,0 +1,285 @@
+// strata.nn from C++: the Layer type every registered layer class builds (from its declared
+// options, nn/option_table.hpp: the Python classes in strata/nn.py take their keyword arguments
+// from layer_classes()), Module for layers written in Python, symbols and static models, weights
+// and whole-model files.
+#include <atomic>
+#include <optional>
+
+#include "bindings.hpp"
+#include "strata/nn/functions.hpp"
+#include "strata/nn/interop.hpp"
+#include "strata/nn/layer.hpp"
+#include "strata/nn/layer_config.hpp"
+#include "strata/nn/load_weights.hpp"
+#include "strata/nn/model.hpp"
+#include "strata/nn/option_table.hpp"
+#include "strata/autograd/grad_mode.hpp"
+#include "strata/core/limits.hpp"
+#include "strata/ops/elementwise.hpp"
+
+namespace strata::python {
+namespace {
+
+using LayerPtr = std::shared_ptr<nn::Layer>;
+
+// A symbol of a static model and the layers that made it: a layer called on a symbol is held by
+// reference in the graph, so the Model built from the symbols keeps them (below).
+struct PySymbol {
+  nn::Symbol symbol;
+  std::vector<LayerPtr> layers;
+};
+
+// A model and the layers its graph refers to, freed together.
+struct ModelWithLayers {
+  std::vector<LayerPtr> layers;
+  std::optional<nn::Model> model;
+};
+
+// A layer whose forward is written in Python (strata.nn.Module's subclasses).
+class PyModule : public nn::Module {
+ public:
+  using nn::Module::Module;
+  Tensor forward(const Tensor& x) override { PYBIND11_OVERRIDE_PURE(Tensor, nn::Module, forward, x); }
+  Tensor forward_many(const std::vector<Tensor>& xs) override {
+    py::gil_scoped_acquire gil;
+    py::function f = py::get_override(static_cast<const nn::Module*>(this), "forward");
+    STRATA_CHECK(static_cast<bool>(f), name(), ": a Module needs a forward method");
+    py::tuple args(xs.size());
+    for (size_t i = 0; i < xs.size(); ++i) args[i] = py::cast(xs[i]);
+    return f(*args).cast<Tensor>();
+  }
+  void build_many(const std::vector<Shape>&) override {}
+};
+
+// An activation given from Python: a name, a strata function (which has one) or any callable,
+// registered under a name of its own so the layer can refer to it.
+nlohmann::json activation_json(py::handle value) {
+  if (value.is_none()) return "";
+  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  // strata.relu and the like: their names are activation names.
+  if (py::hasattr(value, "__name__") && py::hasattr(value, "__module__") &&
+      py::str(value.attr("__module__")).cast<std::string>().rfind("strata", 0) == 0)
+    return value.attr("__name__").cast<std::string>();
+  STRATA_CHECK(PyCallable_Check(value.ptr()), "an activation must be a name, a strata function or a callable");
+  static std::atomic<int> counter{0};
+  const std::string name = "python_fn_" + std::to_string(++counter);
+  auto fn = std::make_shared<py::object>(py::reinterpret_borrow<py::object>(value));
+  nn::register_function(name, [fn](const Tensor& x) {
+    py::gil_scoped_acquire gil;
+    return (*fn)(x).cast<Tensor>();
+  });
+  return name;
+}
+
+py::object option_error() { return py::module_::import("strata._strata").attr("OptionError"); }
+
+LayerPtr make_layer(const std::string& kind, const std::string& name, const py::dict& options) {
+  const nn::OptionTable* table = nn::layer_options(kind);
+  if (table == nullptr) throw py::value_error("no layer class '" + kind + "' with declared options");
+  nlohmann::json config = nlohmann::json::object();
+  const std::string owner = nn::layer_class_name(kind) + (name.empty() ? "" : " '" + name + "'");
+  try {
+    for (auto [key, value] : options) {
+      const std::string field = key.cast<std::string>();
+      const nn::OptionField* f = table->find(field);
+      try {
+        config[field] = f != nullptr && f->type == "activation" ? activation_json(value) : to_json(value, "a value");
+      } catch (const Error& e) {
+        throw Error("\"" + field + "\": " + e.what());
+      }
+    }
+    return nn::layer_from_config({{"class", kind}, {"name", name}, {"config", config}});
+  } catch (const LimitError&) {
+    throw;
+  } catch (const Error& e) {
+    PyErr_SetString(option_error().ptr(), (owner + ": " + e.what()).c_str());
+    throw py::error_already_set();
+  }
+}
+
+py::object call_layer(const LayerPtr& layer, py::args args) {
+  if (args.size() == 1 && py::isinstance<PySymbol>(args[0])) {
+    PySymbol in = args[0].cast<PySymbol>();
+    PySymbol out{(*layer)(in.symbol), in.layers};
+    out.layers.push_back(layer);
+    return py::cast(out);
+  }
+  if (args.size() == 1 && py::isinstance<py::list>(args[0]) && py::len(args[0]) > 0 &&
+      py::isinstance<PySymbol>(args[0].cast<py::list>()[0])) {
+    std::vector<nn::Symbol> symbols;
+    PySymbol out{nn::Symbol(nullptr), {layer}};
+    for (auto s : args[0]) {
+      PySymbol in = s.cast<PySymbol>();
+      symbols.push_back(in.symbol);
+      out.layers.insert(out.layers.end(), in.layers.begin(), in.layers.end());
+    }
+    out.symbol = (*layer)(symbols);
+    return py::cast(out);
+  }
+  std::vector<Tensor> xs;
+  if (args.size() == 1 && (py::isinstance<py::list>(args[0]) || py::isinstance<py::tuple>(args[0]))) {
+    for (auto x : args[0]) xs.push_back(as_tensor(x));
+  } else {
+    for (auto x : args) xs.push_back(as_tensor(x));
+  }
+  STRATA_CHECK(!xs.empty(), layer->name(), ": called with no inputs");
+  Tensor y;
+  {
+    py::gil_scoped_release release;
+    y = xs.size() == 1 ? (*layer)(xs[0]) : (*layer)(xs);
+  }
+  return py::cast(y);
+}
+
+std::shared_ptr<nn::Model> make_model(py::object inputs, py::object outputs, const std::string& name) {
+  auto symbols = [](py::object o, std::vector<LayerPtr>& layers) {
+    std::vector<nn::Symbol> out;
+    auto add = [&](py::handle h) {
+      PySymbol s = h.cast<PySymbol>();
+      out.push_back(s.symbol);
+      layers.insert(layers.end(), s.layers.begin(), s.layers.end());
+    };
+    if (py::isinstance<PySymbol>(o)) add(o);
+    else for (auto h : o) add(h);
+    return out;
+  };
+  auto owner = std::make_shared<ModelWithLayers>();
+  const auto ins = symbols(inputs, owner->layers), outs = symbols(outputs, owner->layers);
+  owner->model.emplace(ins, outs, name);
+  return std::shared_ptr<nn::Model>(owner, &*owner->model);
+}
+
+py::dict named_weights(const nn::Layer& layer) {
+  py::dict out;
+  for (const auto& [name, t] : layer.named_weights()) out[py::str(name)] = t;
+  return out;
+}
+
+// Field descriptions for strata/nn.py's classes: [(name, type, default, bounds, doc, saved)].
+py::list option_fields(const nn::OptionTable& table) {
+  py::list out;
+  for (const nn::OptionField& f : table.fields) {
+    const bool saved = static_cast<bool>(f.read);
+    py::object def = saved && table.defaults.contains(f.name) ? from_json(table.defaults[f.name]) : py::none();
+    out.append(py::make_tuple(f.name, f.type, def, f.rule_text(), f.doc, saved, f.default_text));
+  }
+  return out;
+}
+
+}  // namespace
+
+void bind_nn(py::module_& parent) {
+  py::module_ m = parent.def_submodule("nn", "Layers, models and whole-model files");
+
+  py::class_<PySymbol>(m, "Symbol", "A value of a static model being declared (strata.nn.Input and layers called on it).")
+      .def_property_readonly("shape", [](const PySymbol& s) {
+        return std::vector<int64_t>(s.symbol.shape().begin(), s.symbol.shape().end());
+      })
+      .def("__repr__", [](const PySymbol& s) { return "Symbol(shape=" + s.symbol.shape().str() + ")"; });
+  m.def("Input", [](const py::list& sizes, const std::string& name, const std::string& dtype) {
+        DType d = kFloat32;
+        bool known = false;
+        for (DType t : {kFloat32, kFloat64, kInt64, kInt32, kUInt8, kBool})
+          if (dtype == dtype_name(t)) d = t, known = true;
+        STRATA_CHECK(known, "Input: unknown dtype '", dtype, "'");
+        std::vector<int64_t> shape;
+        for (auto s : sizes) shape.push_back(s.is_none() ? -1 : std::max<int64_t>(s.cast<int64_t>(), -1));
+        return PySymbol{nn::Input(Shape(shape), name, d), {}};
+      }, py::arg("shape"), py::arg("name") = "", py::arg("dtype") = "float32",
+      "A model input; None or -1 in the first axis is a batch of any size.");
+
+  py::class_<nn::Layer, LayerPtr>(m, "Layer", "A layer: weights built from the first input's shape, then forward.")
+      .def("__call__", &call_layer)
+      .def_property_readonly("name", &nn::Layer::name)
+      .def_property_readonly("kind", &nn::Layer::kind)
+      .def_property_readonly("built", &nn::Layer::built)
+      .def_property_readonly("training", &nn::Layer::training)
+      .def("train", [](nn::Layer& l, bool on) -> nn::Layer& { return l.train(on); }, py::arg("mode") = true,
+           py::return_value_policy::reference)
+      .def("eval", [](nn::Layer& l) -> nn::Layer& { return l.eval(); }, py::return_value_policy::reference)
+      .def("to", [](nn::Layer& l, const std::string& device) -> nn::Layer& { return l.to(Device::parse(device)); },
+           py::return_value_policy::reference)
+      .def_property_readonly("weights", &nn::Layer::all_weights)
+      .def_property_readonly("trainable_weights", &nn::Layer::trainable_weights)
+      .def("named_weights", &named_weights, "{'dense_1/W': tensor, ...}: the names TensorLayer's files use")
+      .def("get_weights", [](const nn::Layer& l) {
+        py::list out;
+        for (const Tensor& t : l.all_weights()) out.append(py::module_::import("numpy").attr("array")(py::cast(t)));
+        return out;
+      }, "Copies of the weights as NumPy arrays (Keras's get_weights).")
+      .def("set_weights", [](nn::Layer& l, py::list values) {
+        auto weights = l.all_weights();
+        STRATA_CHECK(weights.size() == py::len(values), l.name(), ": set_weights got ", py::len(values), " arrays for ",
+                     weights.size(), " weights");
+        NoGradGuard no_grad;
+        for (size_t i = 0; i < weights.size(); ++i) {
+          const Tensor v = as_tensor(values[i]);
+          STRATA_CHECK(v.shape() == weights[i].shape(), l.name(), ": weight ", i, " has shape ", weights[i].shape().str(),
+                       ", got ", v.shape().str());
+          copy_(weights[i], v);
+        }
+      })
+      .def("count_params", &nn::Layer::count_params)
+      .def("summary", &nn::Layer::summary)
+      .def("get_layer", [](nn::Layer& l, const std::string& name) -> nn::Layer& { return l.get_layer(name); },
+           py::return_value_policy::reference_internal)
+      .def("get_config", [](const nn::Layer& l) { return from_json(nn::layer_config(l)); })
+      .def("save_weights", [](const nn::Layer& l, const std::string& path) {
+        py::gil_scoped_release release;
+        nn::save_weights(l, path);
+      }, py::arg("path"), "The weights by name in a safetensors file.")
+      .def("load_weights", [](nn::Layer& l, const std::string& path, bool skip_unknown) {
+        py::gil_scoped_release release;
+        return nn::load_weights(l, path, skip_unknown);
+      }, py::arg("path"), py::arg("skip_unknown") = false)
+      .def("__repr__", [](const nn::Layer& l) { return "<strata.nn layer '" + l.name() + "' (" + l.kind() + ")>"; });
+
+  py::class_<nn::Module, nn::Layer, PyModule, std::shared_ptr<nn::Module>>(
+      m, "Module", "Subclass it and write forward(self, x): layers it calls become its children (PyTorch style).")
+      .def(py::init<std::string>(), py::arg("name") = "");
+
+  py::class_<nn::Model, nn::Layer, std::shared_ptr<nn::Model>>(m, "Model", "A static model: Model(inputs, outputs).")
+      .def(py::init(&make_model), py::arg("inputs"), py::arg("outputs"), py::arg("name") = "")
+      .def("save", [](const nn::Model& model, const std::string& path) {
+        py::gil_scoped_release release;
+        model.save(path);
+      }, py::arg("path"), "Architecture and weights in one safetensors file.")
+      .def_static("load", [](const std::string& path) {
+        py::gil_scoped_release release;
+        return nn::Model::load(path);
+      }, py::arg("path"))
+      .def("to_json", &nn::Model::to_json)
+      .def_static("from_json", &nn::Model::from_json, py::arg("text"))
+      .def("export_onnx", &nn::Model::export_onnx, py::arg("path"));
+
+  m.def("make_layer", &make_layer, py::arg("kind"), py::arg("name"), py::arg("options"),
+        "A registered layer class's layer from its options (strata/nn.py's classes call it).");
+  m.def("layer_classes", [] {
+    py::list out;
+    for (const std::string& kind : nn::registered_layer_classes())
+      if (const nn::OptionTable* table = nn::layer_options(kind))
+        out.append(py::make_tuple(kind, nn::layer_class_name(kind), table->name, option_fields(*table)));
+    return out;
+  }, "(kind, class name, options struct, fields) of every registered layer class with declared options.");
+  m.def("save_weights", [](const nn::Layer& l, const std::string& path) { nn::save_weights(l, path); },
+        py::arg("model"), py::arg("path"), "The weights by name in a safetensors file.");
+  // Keras's and TensorLayer 2's weight files (docs/interop.md), both ways.
+  using Writer = void (*)(const nn::Layer&, const std::string&);
+  for (auto [name, writer] : {std::pair<const char*, Writer>{"save_keras_hdf5", &nn::save_keras_hdf5},
+                              {"save_tl2_hdf5", &nn::save_tl2_hdf5},
+                              {"save_tl2_npz_dict", &nn::save_tl2_npz_dict},
+                              {"save_tl2_npz", &nn::save_tl2_npz}})
+    m.def(name, [writer](const nn::Layer& l, const std::string& path) {
+      py::gil_scoped_release release;
+      writer(l, path);
+    }, py::arg("model"), py::arg("path"));
+  m.def("load_library_weights", [](nn::Layer& l, const std::string& path, const std::string& library, bool by_name) {
+    STRATA_CHECK(library == "keras" || library == "tensorlayer", "library: expected \"keras\" or \"tensorlayer\", got \"",
+                 library, "\"");
+    py::gil_scoped_release release;
+    return nn::load_library_weights(l, path, library == "keras" ? nn::Library::keras : nn::Library::tensorlayer2, by_name);
+  }, py::arg("model"), py::arg("path"), py::arg("library"), py::arg("by_name") = true,
+     "Loads a Keras (.h5) or TensorLayer 2 (.h5, .npz) weight file into a built model; returns the weights set.");
+}
+
+}  // namespace strata::python

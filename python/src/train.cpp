@@ -1,0 +1,200 @@
+// strata.optim and Keras's fit / evaluate / predict from Python: the training loop runs in C++
+// with the GIL released; Python callbacks, losses and activations take it back when they run.
+// Ctrl-C stops fit after the current batch and raises KeyboardInterrupt.
+#include "bindings.hpp"
+#include "strata/nn/layer.hpp"
+#include "strata/ops/loss.hpp"
+#include "strata/optim/adam.hpp"
+#include "strata/optim/rmsprop.hpp"
+#include "strata/optim/sgd.hpp"
+#include "strata/train/fit.hpp"
+
+namespace strata::python {
+namespace {
+
+py::dict logs_dict(const train::Logs& logs) {
+  py::dict d;
+  for (const auto& [k, v] : logs) d[py::str(k)] = v;
+  return d;
+}
+
+// A Python object with any of Keras's callback methods (on_train_begin, on_epoch_end(epoch,
+// logs), on_batch_end(batch, logs), ...); logs it sets in on_epoch_end are kept.
+class PyCallback : public train::Callback {
+ public:
+  explicit PyCallback(py::object target) : target_(std::move(target)) {}
+  ~PyCallback() override {
+    py::gil_scoped_acquire gil;
+    target_ = py::object();
+  }
+  void on_train_begin() override {
+    py::gil_scoped_acquire gil;
+    call("on_train_begin");
+  }
+  void on_train_end(const train::Logs& logs) override {
+    py::gil_scoped_acquire gil;
+    call("on_train_end", logs_dict(logs));
+  }
+  void on_epoch_begin(int64_t epoch) override {
+    py::gil_scoped_acquire gil;
+    call("on_epoch_begin", epoch);
+  }
+  void on_epoch_end(int64_t epoch, train::Logs& logs) override {
+    py::gil_scoped_acquire gil;
+    if (!py::hasattr(target_, "on_epoch_end")) return;
+    py::dict d = logs_dict(logs);
+    target_.attr("on_epoch_end")(epoch, d);
+    for (auto [k, v] : d) logs[k.cast<std::string>()] = v.cast<double>();
+    if (target_.attr("__dict__").contains("stop_training") && target_.attr("stop_training").cast<bool>()) stop_training();
+  }
+  void on_batch_end(int64_t step, const train::Logs& logs) override {
+    py::gil_scoped_acquire gil;
+    if (py::hasattr(target_, "on_batch_end")) target_.attr("on_batch_end")(step, logs_dict(logs));
+  }
+
+ private:
+  // With the GIL held (the arguments are Python objects already).
+  template <class... Args>
+  void call(const char* method, Args&&... args) {
+    if (py::hasattr(target_, method)) target_.attr(method)(std::forward<Args>(args)...);
+  }
+  py::object target_;
+};
+
+// Checks for Ctrl-C after every batch: fit stops and the interrupt is raised when it returns.
+class InterruptCheck : public train::Callback {
+ public:
+  void on_batch_end(int64_t, const train::Logs&) override {
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) {
+      interrupted = true;
+      PyErr_Clear();
+      stop_training();
+    }
+  }
+  bool interrupted = false;
+};
+
+// None: softmax cross-entropy (fit's default); a name; or a Python function (outputs, targets).
+train::LossFn loss_of(py::object loss) {
+  if (loss.is_none()) return {};
+  if (py::isinstance<py::str>(loss)) {
+    const std::string name = loss.cast<std::string>();
+    if (name == "cross_entropy" || name == "sparse_categorical_crossentropy") return {};
+    if (name == "mse" || name == "mean_squared_error")
+      return [](const Tensor& o, const Tensor& t) { return mse_loss(o, t); };
+    if (name == "mae" || name == "mean_absolute_error") return [](const Tensor& o, const Tensor& t) { return l1_loss(o, t); };
+    if (name == "binary_crossentropy")
+      return [](const Tensor& o, const Tensor& t) { return binary_cross_entropy_with_logits(o, t); };
+    throw Error("unknown loss '" + name + "': cross_entropy, mse, mae, binary_crossentropy or a function");
+  }
+  auto fn = std::make_shared<py::object>(loss);
+  return [fn](const Tensor& outputs, const Tensor& targets) {
+    py::gil_scoped_acquire gil;
+    return (*fn)(outputs, targets).cast<Tensor>();
+  };
+}
+
+// (x, y) or (x, y, sample_weight) from NumPy arrays or tensors; None for no data.
+train::Data data_of(py::object x, py::object y, py::object w) {
+  if (x.is_none()) return {};
+  if (w.is_none()) return train::Data(as_tensor(x), as_tensor(y));
+  return train::Data(as_tensor(x), as_tensor(y), as_tensor(w));
+}
+
+py::dict history_dict(const train::History& h) {
+  py::dict d;
+  for (const auto& [k, v] : h.values()) d[py::str(k)] = v;
+  return d;
+}
+
+}  // namespace
+
+void bind_train(py::module_& parent) {
+  py::module_ optim = parent.def_submodule("optim", "Optimizers");
+  py::class_<optim::Optimizer, std::shared_ptr<optim::Optimizer>>(optim, "Optimizer")
+      .def("step", [](optim::Optimizer& o) {
+        py::gil_scoped_release release;
+        o.step();
+      })
+      .def("zero_grad", &optim::Optimizer::zero_grad)
+      .def_property("lr", &optim::Optimizer::learning_rate, &optim::Optimizer::set_learning_rate);
+  auto params = [](py::object p) {
+    std::vector<Tensor> out;
+    if (py::hasattr(p, "trainable_weights")) p = p.attr("trainable_weights");
+    for (auto t : p) out.push_back(as_tensor(t));
+    return out;
+  };
+  py::class_<optim::SGD, optim::Optimizer, std::shared_ptr<optim::SGD>>(optim, "SGD")
+      .def(py::init([params](py::object p, double lr, double momentum, double dampening, double weight_decay, bool nesterov) {
+             return std::make_shared<optim::SGD>(params(p), optim::SGDOptions{lr, momentum, dampening, weight_decay, nesterov});
+           }), py::arg("params"), py::arg("lr") = 1e-3, py::arg("momentum") = 0.0, py::arg("dampening") = 0.0,
+           py::arg("weight_decay") = 0.0, py::arg("nesterov") = false);
+  py::class_<optim::Adam, optim::Optimizer, std::shared_ptr<optim::Adam>>(optim, "Adam")
+      .def(py::init([params](py::object p, double lr, double beta1, double beta2, double eps, double weight_decay, bool amsgrad) {
+             return std::make_shared<optim::Adam>(params(p), optim::AdamOptions{lr, beta1, beta2, eps, weight_decay, amsgrad});
+           }), py::arg("params"), py::arg("lr") = 1e-3, py::arg("beta1") = 0.9, py::arg("beta2") = 0.999,
+           py::arg("eps") = 1e-8, py::arg("weight_decay") = 0.0, py::arg("amsgrad") = false);
+  py::class_<optim::RMSprop, optim::Optimizer, std::shared_ptr<optim::RMSprop>>(optim, "RMSprop")
+      .def(py::init([params](py::object p, double lr, double alpha, double eps, double weight_decay, double momentum, bool centered) {
+             return std::make_shared<optim::RMSprop>(params(p),
+                                                     optim::RMSpropOptions{lr, alpha, eps, weight_decay, momentum, centered});
+           }), py::arg("params"), py::arg("lr") = 1e-2, py::arg("alpha") = 0.99, py::arg("eps") = 1e-8,
+           py::arg("weight_decay") = 0.0, py::arg("momentum") = 0.0, py::arg("centered") = false);
+
+  py::module_ train = parent.def_submodule("train", "Keras's fit / evaluate / predict");
+  train.def("fit", [](nn::Layer& model, optim::Optimizer& optimizer, py::object x, py::object y, int64_t epochs,
+                      int64_t batch_size, py::object loss, py::object validation_data, double validation_split,
+                      bool shuffle, uint64_t seed, int verbose, py::list callbacks, std::vector<double> class_weight,
+                      py::object sample_weight) {
+    train::FitOptions options;
+    options.epochs = epochs;
+    options.batch_size = batch_size;
+    options.validation_split = validation_split;
+    options.shuffle = shuffle;
+    options.seed = seed;
+    options.verbose = verbose;
+    options.class_weight = std::move(class_weight);
+    if (!validation_data.is_none()) {
+      py::tuple v = validation_data.cast<py::tuple>();
+      options.validation_data = data_of(v[0], v[1], v.size() > 2 ? py::object(v[2]) : py::none());
+    }
+    for (auto c : callbacks) options.callbacks.push_back(std::make_shared<PyCallback>(py::reinterpret_borrow<py::object>(c)));
+    auto interrupt = std::make_shared<InterruptCheck>();
+    options.callbacks.push_back(interrupt);
+    const train::Data data = data_of(x, y, sample_weight);
+    const train::LossFn loss_fn = loss_of(loss);
+    train::History history;
+    {
+      py::gil_scoped_release release;
+      history = train::fit(model, optimizer, loss_fn, data, std::move(options));
+    }
+    if (interrupt->interrupted) {
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
+      throw py::error_already_set();
+    }
+    return history_dict(history);
+  }, py::arg("model"), py::arg("optimizer"), py::arg("x"), py::arg("y"), py::arg("epochs") = 1,
+     py::arg("batch_size") = 32, py::arg("loss") = py::none(), py::arg("validation_data") = py::none(),
+     py::arg("validation_split") = 0.0, py::arg("shuffle") = true, py::arg("seed") = 0, py::arg("verbose") = 1,
+     py::arg("callbacks") = py::list(), py::arg("class_weight") = std::vector<double>{},
+     py::arg("sample_weight") = py::none(),
+     "Trains model on (x, y) (NumPy arrays or tensors); returns the history {key: [value per epoch]}.");
+  train.def("evaluate", [](nn::Layer& model, py::object x, py::object y, int64_t batch_size, py::object loss) {
+    const train::Data data = data_of(x, y, py::none());
+    const train::LossFn loss_fn = loss_of(loss);
+    train::Logs logs;
+    {
+      py::gil_scoped_release release;
+      logs = train::evaluate(model, loss_fn, data, batch_size);
+    }
+    return logs_dict(logs);
+  }, py::arg("model"), py::arg("x"), py::arg("y"), py::arg("batch_size") = 32, py::arg("loss") = py::none());
+  train.def("predict", [](nn::Layer& model, py::object x, int64_t batch_size) {
+    const Tensor t = as_tensor(x);
+    py::gil_scoped_release release;
+    return train::predict(model, t, batch_size);
+  }, py::arg("model"), py::arg("x"), py::arg("batch_size") = 32);
+}
+
+}  // namespace strata::python

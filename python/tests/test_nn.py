@@ -1,0 +1,130 @@
+"""Layers with their declared options as keyword arguments, static and dynamic models, weights,
+whole-model files, and training with fit and with a custom loop."""
+import inspect
+import threading
+
+import numpy as np
+import pytest
+
+import strata
+from strata import nn
+
+
+def test_every_registered_layer_class_is_a_python_class_with_its_options():
+    assert len(nn.layer_classes) > 100
+    sig = inspect.signature(nn.Dense)
+    assert list(sig.parameters)[:4] == ["units", "act", "in_units", "use_bias"]
+    assert sig.parameters["in_units"].default == -1
+    assert "units (int, default 0 [1, 2147483647]): output features" in nn.Dense.__doc__
+    d = nn.Dense(units=5, act="relu", name="d1")
+    assert isinstance(d, nn.Dense) and not isinstance(d, nn.Conv2d)
+    assert d.get_config()["config"] == {"units": 5, "act": "relu", "in_units": -1, "use_bias": True}
+    assert nn.Dense(7).get_config()["config"]["units"] == 7  # positional, as in C++
+
+
+def test_bad_options_name_the_layer_and_the_option():
+    with pytest.raises(TypeError, match="Dense: unknown option 'unit'.*units"):
+        nn.Dense(unit=5)
+    with pytest.raises(strata.OptionError, match=r'Dense.*"units" must be an integer in \[1, 2147483647\], got 0'):
+        nn.Dense(units=0)
+    with pytest.raises(ValueError, match='"act"'):
+        nn.Dense(units=3, act=42)
+
+
+def test_static_model_save_load_and_weights_as_numpy(tmp_path):
+    x = nn.Input([None, 6])
+    h = nn.Dense(8, act=strata.tanh, name="hidden")(x)
+    y = nn.Dense(3, name="out")(h)
+    model = nn.Model(x, y, name="mlp")
+    data = np.random.default_rng(1).standard_normal((4, 6)).astype(np.float32)
+    before = np.asarray(model(data)).copy()
+    names = model.named_weights()
+    assert list(names) == ["hidden/W", "hidden/b", "out/W", "out/b"]
+    assert np.asarray(names["hidden/W"]).shape == (6, 8)
+    path = str(tmp_path / "mlp.safetensors")
+    model.save(path)
+    loaded = nn.Model.load(path)
+    np.testing.assert_array_equal(np.asarray(loaded(data)), before)
+    weights = model.get_weights()
+    weights[0][:] = 0
+    model.set_weights(weights)
+    assert np.abs(np.asarray(model.named_weights()["hidden/W"])).sum() == 0
+
+
+class Mlp(nn.Module):
+    def __init__(self):
+        super().__init__("py_mlp")
+        self.a = nn.Dense(16, act="relu")
+        self.b = nn.Dense(2)
+
+    def forward(self, x):
+        return self.b(self.a(x))
+
+
+def blobs(n, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    x = rng.standard_normal((n, 4)).astype(np.float32) + (y[:, None] * 2.5 - 1.25)
+    return x.astype(np.float32), y.astype(np.int64)
+
+
+def test_dynamic_module_trains_with_a_custom_loop():
+    net = Mlp()
+    x, y = blobs(256, 0)
+    net(x[:1])  # builds the weights
+    assert len(net.trainable_weights) == 4
+    opt = strata.optim.Adam(net.trainable_weights, lr=0.05)
+    tx, ty = strata.from_numpy(x), strata.from_numpy(y)
+    first = None
+    for _ in range(60):
+        loss = strata.cross_entropy(net(tx), ty)
+        first = first if first is not None else loss.item()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    assert loss.item() < 0.3 * first
+    accuracy = (np.asarray(net(tx)).argmax(1) == y).mean()
+    assert accuracy > 0.9
+
+
+def test_fit_evaluate_predict_with_python_callbacks():
+    x, y = blobs(512, 2)
+    vx, vy = blobs(128, 3)
+    inp = nn.Input([None, 4])
+    model = nn.Model(inp, nn.Dense(2)(nn.Dense(16, act="relu")(inp)))
+    model(x[:1])
+    seen = []
+
+    class Record:
+        def on_epoch_end(self, epoch, logs):
+            seen.append(epoch)
+            logs["doubled_loss"] = 2 * logs["loss"]
+
+    opt = strata.optim.Adam(model, lr=0.02)
+    history = strata.train.fit(model, opt, x, y, epochs=4, batch_size=32, validation_data=(vx, vy),
+                               callbacks=[Record()], verbose=0)
+    assert seen == [0, 1, 2, 3]
+    assert history["doubled_loss"] == pytest.approx([2 * v for v in history["loss"]])
+    assert history["val_accuracy"][-1] > 0.9
+    logs = strata.train.evaluate(model, vx, vy)
+    assert logs["accuracy"] == pytest.approx(history["val_accuracy"][-1])
+    assert np.asarray(strata.train.predict(model, vx)).shape == (128, 2)
+
+
+def test_two_python_threads_train_at_once():
+    results = {}
+
+    def train(tag):
+        x, y = blobs(256, 4)
+        inp = nn.Input([None, 4])
+        model = nn.Model(inp, nn.Dense(2)(nn.Dense(8, act="relu")(inp)))
+        model(x[:1])
+        history = strata.train.fit(model, strata.optim.Adam(model, lr=0.02), x, y, epochs=3, verbose=0)
+        results[tag] = history["accuracy"][-1]
+
+    threads = [threading.Thread(target=train, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [0, 1] and min(results.values()) > 0.8

@@ -1,0 +1,91 @@
+"""strata.tl: TensorLayer 2.2.5's names build the Strata layers they should, static and dynamic
+models as TensorLayer writes them, its iterate/cost/files helpers, and the real data."""
+import numpy as np
+import pytest
+
+import strata
+import strata.tl as tl
+from strata.tl.layers import BatchNorm, Conv2d, Dense, Dropout, Flatten, Input, MaxPool2d
+from strata.tl.models import Model
+
+
+def config(layer):
+    return layer.get_config()["config"]
+
+
+def test_arguments_map_to_strata_options():
+    assert config(Dense(n_units=7, act="relu", in_channels=3)) == {"units": 7, "act": "relu", "in_units": 3,
+                                                                    "use_bias": True}
+    assert config(Dropout(keep=0.8))["p"] == pytest.approx(0.2)
+    c = config(Conv2d(16, (5, 5), (2, 2), padding="SAME", act="relu"))
+    assert c["n_filter"] == 16 and c["filter_size"] == [5, 5]
+    assert c["options"]["stride"] == [2, 2] and c["options"]["padding"] == "same"
+    p = config(MaxPool2d((2, 2), (2, 2), padding="VALID"))
+    assert p["filter_size"] == [2, 2] and p["options"] == {"stride": [2, 2], "padding": "valid"}
+    assert config(BatchNorm(decay=0.8))["decay"] == pytest.approx(0.8)
+    with pytest.raises(NotImplementedError, match="W_init"):
+        Dense(n_units=3, W_init=tl.initializers.truncated_normal(stddev=0.1))
+    with pytest.raises(ValueError, match="keep"):
+        Dropout(keep=0.0)
+
+
+def test_static_and_dynamic_models_as_tensorlayer_writes_them():
+    ni = Input([None, 6])
+    nn = Dense(n_units=5, act="relu")(ni)
+    static = Model(inputs=ni, outputs=Dense(n_units=2)(nn), name="static")
+    x = np.random.default_rng(0).standard_normal((3, 6)).astype(np.float32)
+    static.eval()
+    assert np.asarray(static(x)).shape == (3, 2)
+
+    class Custom(Model):
+        def __init__(self):
+            super(Custom, self).__init__()
+            self.dense1 = Dense(n_units=4, act="relu", in_channels=6)
+            self.dense2 = Dense(n_units=2, in_channels=4)
+
+        def forward(self, x, foo=None):
+            out = self.dense2(self.dense1(x))
+            return strata.relu(out) if foo is not None else out
+
+    net = Custom()
+    plain, relued = np.asarray(net(x)), np.asarray(net(x, foo=1))
+    np.testing.assert_allclose(relued, np.maximum(plain, 0))
+    assert len(net.trainable_weights) == 4
+
+
+def test_minibatches_and_costs():
+    x, y = np.arange(10).reshape(10, 1), np.arange(10)
+    batches = list(tl.iterate.minibatches(x, y, 4, shuffle=False))
+    assert [len(b[0]) for b in batches] == [4, 4]  # the short batch is dropped, as TensorLayer does
+    assert [len(b[0]) for b in tl.iterate.minibatches(x, y, 4, allow_dynamic_batch_size=True)] == [4, 4, 2]
+    logits = np.array([[2.0, 0.0], [0.0, 3.0]], np.float32)
+    labels = np.array([0, 1], np.int64)
+    expected = np.mean([np.log(1 + np.exp(-2.0)), np.log(1 + np.exp(-3.0))])
+    assert tl.cost.cross_entropy(logits, labels).item() == pytest.approx(expected, rel=1e-5)
+    assert tl.cost.mean_squared_error(logits, np.zeros_like(logits)).item() == pytest.approx((4 + 9) / 2)
+
+
+def test_weight_files_round_trip_in_tensorlayer_layouts(tmp_path):
+    def model():
+        ni = Input([None, 4])
+        # Named: TensorLayer's npz_dict and hdf5 files are matched by layer name.
+        return Model(inputs=ni, outputs=Dense(n_units=2, name="out")(Dense(n_units=3, act="relu", name="hidden")(ni)))
+
+    a, b = model(), model()
+    x = np.ones((1, 4), np.float32)
+    a(x), b(x)
+    for save, load, name in [(tl.files.save_npz_dict, tl.files.load_and_assign_npz_dict, "w.npz"),
+                             (tl.files.save_weights_to_hdf5, tl.files.load_hdf5_to_weights_in_order, "w.h5")]:
+        path = str(tmp_path / name)
+        save(network=a, name=path) if save is tl.files.save_npz_dict else save(path, a)
+        b.set_weights([np.zeros_like(w) for w in b.get_weights()])
+        load(path, b) if load is not tl.files.load_and_assign_npz_dict else load(name=path, network=b)
+        for wa, wb in zip(a.get_weights(), b.get_weights()):
+            np.testing.assert_array_equal(wa, wb)
+
+
+def test_fashion_mnist_from_debian():
+    x_train, y_train, x_val, y_val, x_test, y_test = tl.files.load_fashion_mnist_dataset(shape=(-1, 784))
+    assert x_train.shape == (50000, 784) and x_val.shape == (10000, 784) and x_test.shape == (10000, 784)
+    assert x_train.dtype == np.float32 and 0.0 <= x_train.min() and x_train.max() <= 1.0
+    assert sorted(set(y_test.tolist())) == list(range(10))
