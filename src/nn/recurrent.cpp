@@ -194,22 +194,11 @@ struct OptionCodec<std::shared_ptr<Recurrent>> {
   }
 };
 
-// A layer made as Recurrent(kind, ...) writes as the named layer of its kind.
-template <class L>
-LayerClassEntry recurrent_class(std::string class_name) {
-  LayerClassEntry entry = detail::declared_layer_class<L>(std::move(class_name));
-  entry.write = [](const Layer& layer) {
-    const auto* recurrent = dynamic_cast<const Recurrent*>(&layer);
-    STRATA_CHECK(recurrent != nullptr, owner_text(layer), ": its kind is registered for another class");
-    return write_options(recurrent->options());
-  };
-  return entry;
-}
-
 STRATA_DEFINE_OPTIONS(RecurrentOptions, STRATA_RECURRENT_OPTIONS)
-STRATA_LAYER_CLASS("simple_rnn", recurrent_class<SimpleRNN>("SimpleRNN"));
-STRATA_LAYER_CLASS("lstm", recurrent_class<LSTM>("LSTM"));
-STRATA_LAYER_CLASS("gru", recurrent_class<GRU>("GRU"));
+// Layers made as Recurrent(kind, ...) write as the named layer of their kind.
+STRATA_LAYER_WRITTEN_AS("simple_rnn", SimpleRNN, Recurrent);
+STRATA_LAYER_WRITTEN_AS("lstm", LSTM, Recurrent);
+STRATA_LAYER_WRITTEN_AS("gru", GRU, Recurrent);
 
 STRATA_DEFINE_OPTIONS(BidirectionalOptions, STRATA_BIDIRECTIONAL_OPTIONS)
 STRATA_LAYER("bidirectional", Bidirectional);

@@ -113,21 +113,10 @@ std::vector<Tensor> RNNCell::step(const Tensor& x, const std::vector<Tensor>& st
   return std::move(new_state_);
 }
 
-// A cell made as RNNCell(kind, ...) writes as the named cell of its kind.
-template <class Cell>
-LayerClassEntry cell_class(std::string class_name) {
-  LayerClassEntry entry = detail::declared_layer_class<Cell>(std::move(class_name));
-  entry.write = [](const Layer& layer) {
-    const auto* cell = dynamic_cast<const RNNCell*>(&layer);
-    STRATA_CHECK(cell != nullptr, owner_text(layer), ": its kind is registered for another class");
-    return write_options(cell->options());
-  };
-  return entry;
-}
-
 STRATA_DEFINE_OPTIONS(RNNCellOptions, STRATA_RNN_CELL_OPTIONS)
-STRATA_LAYER_CLASS("simple_rnn_cell", cell_class<SimpleRNNCell>("SimpleRNNCell"));
-STRATA_LAYER_CLASS("lstm_cell", cell_class<LSTMCell>("LSTMCell"));
-STRATA_LAYER_CLASS("gru_cell", cell_class<GRUCell>("GRUCell"));
+// Cells made as RNNCell(kind, ...) write as the named cell of their kind.
+STRATA_LAYER_WRITTEN_AS("simple_rnn_cell", SimpleRNNCell, RNNCell);
+STRATA_LAYER_WRITTEN_AS("lstm_cell", LSTMCell, RNNCell);
+STRATA_LAYER_WRITTEN_AS("gru_cell", GRUCell, RNNCell);
 
 }  // namespace strata::nn

@@ -294,11 +294,16 @@ OptionTable finish_table(std::string name, std::vector<OptionField> fields, cons
 // constructor `Class(Options, std::string name)`.
 #define STRATA_LAYER(kind, Class)                                                             \
   static const ::strata::nn::LayerClass STRATA_LAYER_CLASS_CAT(strata_layer_class_, __LINE__)( \
-      kind, ::strata::nn::detail::declared_layer_class<Class>(#Class))
+      kind, ::strata::nn::detail::declared_layer_class<Class, Class>(#Class))
+// The same for a kind whose layers may also be made as its base class (nn::Recurrent("lstm",
+// ...)): they are written through Base's options().
+#define STRATA_LAYER_WRITTEN_AS(kind, Class, Base)                                            \
+  static const ::strata::nn::LayerClass STRATA_LAYER_CLASS_CAT(strata_layer_class_, __LINE__)( \
+      kind, ::strata::nn::detail::declared_layer_class<Class, Base>(#Class))
 
 namespace detail {
 
-template <class L>
+template <class L, class Written>
 LayerClassEntry declared_layer_class(std::string class_name) {
   using Options = typename L::Options;
   LayerClassEntry entry;
@@ -307,7 +312,7 @@ LayerClassEntry declared_layer_class(std::string class_name) {
     return std::make_shared<L>(read_options<Options>(config), name);
   };
   entry.write = [](const Layer& layer) {
-    const auto* own = dynamic_cast<const L*>(&layer);
+    const auto* own = dynamic_cast<const Written*>(&layer);
     STRATA_CHECK(own != nullptr, owner_text(layer), ": its kind is registered for another class");
     return write_options(own->options());
   };

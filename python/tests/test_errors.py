@@ -1,0 +1,73 @@
+"""Misuse from Python raises, never crashes: Ctrl-C in fit, wrong dtypes and shapes, indices,
+lifetimes of views after their owner is dropped."""
+import gc
+import os
+import signal
+import sys
+
+import numpy as np
+import pytest
+
+import strata
+from strata import nn
+
+
+def test_ctrl_c_stops_fit_cleanly():
+    x = np.random.default_rng(0).standard_normal((512, 4)).astype(np.float32)
+    y = (x[:, 0] > 0).astype(np.int64)
+    inp = nn.Input([None, 4])
+    model = nn.Model(inp, nn.Dense(2)(inp))
+    model(x[:1])
+    batches = []
+
+    class PressCtrlC:
+        def on_batch_end(self, batch, logs):
+            batches.append(batch)
+            if batch == 2:
+                os.kill(os.getpid(), signal.SIGINT)
+
+    with pytest.raises(KeyboardInterrupt):
+        strata.train.fit(model, strata.optim.SGD(model, lr=0.1), x, y, epochs=5, batch_size=16,
+                         callbacks=[PressCtrlC()], verbose=0)
+    assert batches == [0, 1, 2]  # stopped after the batch it came in
+    assert np.isfinite(np.asarray(model(x[:2]))).all()  # the model is whole and usable
+
+
+def test_wrong_dtypes_shapes_and_indices_raise():
+    with pytest.raises(strata.Error, match="int64"):
+        strata.exp(strata.from_numpy(np.arange(3)))  # exp needs floats
+    with pytest.raises(strata.Error, match=r"\[3\]"):
+        strata.add(strata.ones([2]), strata.ones([3]))
+    with pytest.raises(strata.Error, match="too many indices"):
+        strata.ones([2])[0, 0]
+    with pytest.raises(TypeError):
+        strata.ones([2])["a"]
+    with pytest.raises(strata.Error, match="item"):
+        strata.ones([2]).item()
+    dense = nn.Dense(3)
+    dense(np.ones((1, 4), np.float32))
+    with pytest.raises(strata.Error, match="dense"):
+        dense(np.ones((1, 5), np.float32))  # built for 4 features
+
+
+def test_views_outlive_their_owners_in_both_directions():
+    t = strata.from_numpy(np.full((1000,), 7.0, np.float32))
+    gc.collect()
+    view = np.asarray(t[10:20])
+    del t
+    gc.collect()
+    assert view.sum() == 70.0
+    a = np.ones((3, 3), np.float32)
+    base_refs = sys.getrefcount(a)
+    ts = [strata.from_numpy(a) for _ in range(5)]
+    assert sys.getrefcount(a) == base_refs + 5
+    del ts
+    gc.collect()
+    assert sys.getrefcount(a) == base_refs
+
+
+def test_layer_errors_are_option_errors_with_cpp_messages():
+    with pytest.raises(strata.OptionError, match="Conv2d.*n_filter.*got -3"):
+        nn.Conv2d(n_filter=-3)
+    with pytest.raises(strata.OptionError, match="Dropout.*\"p\" must be a number in \\[0, 1\\], got 1.5"):
+        nn.Dropout(p=1.5)
