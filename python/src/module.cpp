@@ -7,4 +7,6 @@ PYBIND11_MODULE(_strata, m) {
   strata::python::bind_ops(m);
   strata::python::bind_nn(m);
   strata::python::bind_train(m);
+  strata::python::bind_hub(m);
+  strata::python::bind_data(m);
 }

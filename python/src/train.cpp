@@ -7,6 +7,8 @@
 #include "strata/optim/adam.hpp"
 #include "strata/optim/rmsprop.hpp"
 #include "strata/optim/sgd.hpp"
+#include "strata/data/dataset.hpp"
+#include "strata/data/stream.hpp"
 #include "strata/train/fit.hpp"
 
 namespace strata::python {
@@ -95,9 +97,15 @@ train::LossFn loss_of(py::object loss) {
   };
 }
 
-// (x, y) or (x, y, sample_weight) from NumPy arrays or tensors; None for no data.
+// (x, y) or (x, y, sample_weight) from NumPy arrays or tensors, or a strata.data Dataset or
+// Stream of examples (x, y) as x; None for no data.
 train::Data data_of(py::object x, py::object y, py::object w) {
   if (x.is_none()) return {};
+  if (py::isinstance<data::Dataset>(x) || py::isinstance<data::Stream>(x)) {
+    STRATA_CHECK(y.is_none() && w.is_none(), "a Dataset or Stream holds its targets: pass y=None");
+    if (py::isinstance<data::Dataset>(x)) return train::Data(x.cast<data::Dataset>());
+    return train::Data(x.cast<data::Stream>());
+  }
   if (w.is_none()) return train::Data(as_tensor(x), as_tensor(y));
   return train::Data(as_tensor(x), as_tensor(y), as_tensor(w));
 }
@@ -174,7 +182,7 @@ void bind_train(py::module_& parent) {
       throw py::error_already_set();
     }
     return history_dict(history);
-  }, py::arg("model"), py::arg("optimizer"), py::arg("x"), py::arg("y"), py::arg("epochs") = 1,
+  }, py::arg("model"), py::arg("optimizer"), py::arg("x"), py::arg("y") = py::none(), py::arg("epochs") = 1,
      py::arg("batch_size") = 32, py::arg("loss") = py::none(), py::arg("validation_data") = py::none(),
      py::arg("validation_split") = 0.0, py::arg("shuffle") = true, py::arg("seed") = 0, py::arg("verbose") = 1,
      py::arg("callbacks") = py::list(), py::arg("class_weight") = std::vector<double>{},
@@ -189,8 +197,13 @@ void bind_train(py::module_& parent) {
       logs = train::evaluate(model, loss_fn, data, batch_size);
     }
     return logs_dict(logs);
-  }, py::arg("model"), py::arg("x"), py::arg("y"), py::arg("batch_size") = 32, py::arg("loss") = py::none());
+  }, py::arg("model"), py::arg("x"), py::arg("y") = py::none(), py::arg("batch_size") = 32, py::arg("loss") = py::none());
   train.def("predict", [](nn::Layer& model, py::object x, int64_t batch_size) {
+    if (py::isinstance<data::Dataset>(x) || py::isinstance<data::Stream>(x)) {
+      const train::Data data = data_of(x, py::none(), py::none());
+      py::gil_scoped_release release;
+      return train::predict(model, data, batch_size);
+    }
     const Tensor t = as_tensor(x);
     py::gil_scoped_release release;
     return train::predict(model, t, batch_size);

@@ -1,0 +1,144 @@
+// strata.data: Datasets (random access) and Streams from NumPy arrays, Python functions and
+// generators, with the C++ pipeline (map, filter, shuffle, batch, prefetch, cache, ...). Python
+// functions run with the GIL taken back, from whichever thread the pipeline calls them on;
+// reading from Python releases the GIL, so a prefetch thread's Python map can run meanwhile.
+#include "bindings.hpp"
+#include "strata/data/dataset.hpp"
+#include "strata/data/stream.hpp"
+
+namespace strata::python {
+namespace {
+
+// A Python object kept by C++ code that may drop it on any thread: released with the GIL.
+std::shared_ptr<py::object> held(py::object o) {
+  return std::shared_ptr<py::object>(new py::object(std::move(o)), [](py::object* p) {
+    py::gil_scoped_acquire gil;
+    delete p;
+  });
+}
+
+data::Example example_of(py::handle value) {
+  data::Example out;
+  if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {
+    for (auto item : value) out.push_back(as_tensor(item));
+  } else {
+    out.push_back(as_tensor(value));
+  }
+  return out;
+}
+
+py::tuple example_tuple(const data::Example& ex) {
+  py::tuple out(ex.size());
+  for (size_t i = 0; i < ex.size(); ++i) out[i] = py::cast(ex[i]);
+  return out;
+}
+
+data::MapFn map_fn(py::function fn) {
+  auto f = held(std::move(fn));
+  return [f](data::Example ex) {
+    py::gil_scoped_acquire gil;
+    return example_of((*f)(*example_tuple(ex)));
+  };
+}
+
+data::Predicate predicate(py::function fn) {
+  auto f = held(std::move(fn));
+  return [f](const data::Example& ex) {
+    py::gil_scoped_acquire gil;
+    return (*f)(*example_tuple(ex)).cast<bool>();
+  };
+}
+
+// A Python iterator over a reader; next() waits without the GIL.
+struct ReaderIterator {
+  data::Reader reader;
+  py::tuple next() {
+    std::optional<data::Example> ex;
+    {
+      py::gil_scoped_release release;
+      ex = reader.next();
+    }
+    if (!ex) throw py::stop_iteration();
+    return example_tuple(*ex);
+  }
+};
+
+}  // namespace
+
+void bind_data(py::module_& parent) {
+  py::module_ m = parent.def_submodule("data", "Datasets and streams with the C++ pipeline");
+  py::class_<ReaderIterator>(m, "Iterator")
+      .def("__iter__", [](ReaderIterator& it) -> ReaderIterator& { return it; }, py::return_value_policy::reference)
+      .def("__next__", &ReaderIterator::next);
+
+  py::class_<data::Stream>(m, "Stream", "Examples read in order, possibly without end.")
+      .def_static("from_generator", [](py::function make) {
+        auto f = held(std::move(make));
+        return data::Stream([f] {
+          py::gil_scoped_acquire gil;
+          auto it = held(py::iter((*f)()));
+          return data::Reader([it]() -> std::optional<data::Example> {
+            py::gil_scoped_acquire gil;
+            PyObject* item = PyIter_Next(it->ptr());
+            if (item == nullptr) {
+              if (PyErr_Occurred()) throw py::error_already_set();
+              return std::nullopt;
+            }
+            return example_of(py::reinterpret_steal<py::object>(item));
+          });
+        });
+      }, py::arg("generator_function"),
+         "A stream reading generator_function() anew at every pass; each item is a tuple of arrays (one example).")
+      .def("__iter__", [](const data::Stream& s) { return ReaderIterator{s.open()}; })
+      .def("map", [](const data::Stream& s, py::function fn, int threads) { return s.map(map_fn(std::move(fn)), threads); },
+           py::arg("fn"), py::arg("threads") = 1)
+      .def("filter", [](const data::Stream& s, py::function fn) { return s.filter(predicate(std::move(fn))); })
+      .def("shuffle", &data::Stream::shuffle, py::arg("buffer_size"), py::arg("seed") = 0)
+      .def("batch", [](const data::Stream& s, int64_t n, bool drop_last) { return s.batch(n, {.drop_last = drop_last}); },
+           py::arg("batch_size"), py::arg("drop_last") = false)
+      .def("prefetch", &data::Stream::prefetch, py::arg("capacity") = 2)
+      .def("cache", py::overload_cast<>(&data::Stream::cache, py::const_))
+      .def("repeat", &data::Stream::repeat, py::arg("times") = -1)
+      .def("take", &data::Stream::take, py::arg("n"))
+      .def("skip", &data::Stream::skip, py::arg("n"));
+
+  py::class_<data::Dataset>(m, "Dataset", "Examples by index: a size and a way to get each.")
+      .def_static("from_tensors", [](py::args arrays) {
+        std::vector<Tensor> tensors;
+        for (auto a : arrays) tensors.push_back(as_tensor(a));
+        return data::Dataset(data::TensorDataset(std::move(tensors)));
+      }, "Example i is row i of every array (NumPy arrays are viewed, not copied).")
+      .def_static("from_function", [](int64_t size, py::function get) {
+        auto f = held(std::move(get));
+        return data::Dataset(size, [f](int64_t i) {
+          py::gil_scoped_acquire gil;
+          return example_of((*f)(i));
+        });
+      }, py::arg("size"), py::arg("get"), "Example i is get(i), a tuple of arrays.")
+      .def("__len__", &data::Dataset::size)
+      .def("__getitem__", [](const data::Dataset& d, int64_t i) {
+        if (i < 0) i += d.size();
+        if (i < 0 || i >= d.size()) throw py::index_error("example index out of range");
+        data::Example ex;
+        {
+          py::gil_scoped_release release;
+          ex = d.get(i);
+        }
+        return example_tuple(ex);
+      })
+      .def("__iter__", [](const data::Dataset& d) { return ReaderIterator{d.open()}; })
+      .def("map", [](const data::Dataset& d, py::function fn, int threads) { return d.map(map_fn(std::move(fn)), threads); },
+           py::arg("fn"), py::arg("threads") = 1)
+      .def("filter", [](const data::Dataset& d, py::function fn) { return d.filter(predicate(std::move(fn))); })
+      .def("shuffle", &data::Dataset::shuffle, py::arg("seed") = 0)
+      .def("batch", [](const data::Dataset& d, int64_t n, bool drop_last) { return d.batch(n, {.drop_last = drop_last}); },
+           py::arg("batch_size"), py::arg("drop_last") = false)
+      .def("prefetch", &data::Dataset::prefetch, py::arg("capacity") = 2)
+      .def("cache", py::overload_cast<>(&data::Dataset::cache, py::const_))
+      .def("repeat", &data::Dataset::repeat, py::arg("times"))
+      .def("take", &data::Dataset::take, py::arg("n"))
+      .def("skip", &data::Dataset::skip, py::arg("n"))
+      .def("stream", &data::Dataset::stream);
+}
+
+}  // namespace strata::python

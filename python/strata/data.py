@@ -1,0 +1,5 @@
+"""Datasets and streams with the C++ pipeline: ``strata.data.Dataset.from_tensors(x, y)`` (NumPy
+arrays viewed, not copied), ``Dataset.from_function(n, get)``, ``Stream.from_generator(fn)``,
+then ``map`` (Python functions), ``filter``, ``shuffle``, ``batch``, ``prefetch``, ``cache``;
+``strata.train.fit(model, opt, dataset.shuffle(0).batch(32))`` trains on them."""
+from ._strata.data import Dataset, Stream  # noqa: F401
