@@ -1,6 +1,10 @@
 // strata.optim and Keras's fit / evaluate / predict from Python: the training loop runs in C++
 // with the GIL released; Python callbacks, losses and activations take it back when they run.
 // Ctrl-C stops fit after the current batch and raises KeyboardInterrupt.
+#include <ostream>
+#include <streambuf>
+#include <string>
+
 #include "bindings.hpp"
 #include "strata/nn/layer.hpp"
 #include "strata/ops/loss.hpp"
@@ -110,6 +114,43 @@ train::Data data_of(py::object x, py::object y, py::object w) {
   return train::Data(as_tensor(x), as_tensor(y), as_tensor(w));
 }
 
+// fit's progress into Python's sys.stdout (a notebook shows it; C++'s stderr it would not),
+// written a line at a time with the GIL taken back.
+class PythonStdout : public std::streambuf {
+ protected:
+  int_type overflow(int_type c) override {
+    if (c != traits_type::eof()) {
+      pending_ += static_cast<char>(c);
+      if (c == '\n' || c == '\r') sync();
+    }
+    return c;
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    for (std::streamsize i = 0; i < n; ++i) overflow(traits_type::to_int_type(s[i]));
+    return n;
+  }
+  int sync() override {
+    if (pending_.empty()) return 0;
+    py::gil_scoped_acquire gil;
+    py::object out = py::module_::import("sys").attr("stdout");
+    out.attr("write")(py::str(pending_));
+    out.attr("flush")();
+    pending_.clear();
+    return 0;
+  }
+
+ private:
+  std::string pending_;
+};
+
+// A terminal on stderr keeps the redrawn bar; anything else (Jupyter, a pipe) gets lines on
+// sys.stdout.
+bool stderr_is_terminal() {
+  py::object err = py::module_::import("sys").attr("stderr");
+  return py::hasattr(err, "isatty") && err.attr("isatty")().cast<bool>() && py::hasattr(err, "fileno") &&
+         err.attr("fileno")().cast<int>() == 2;
+}
+
 py::dict history_dict(const train::History& h) {
   py::dict d;
   for (const auto& [k, v] : h.values()) d[py::str(k)] = v;
@@ -172,10 +213,14 @@ void bind_train(py::module_& parent) {
     options.callbacks.push_back(interrupt);
     const train::Data data = data_of(x, y, sample_weight);
     const train::LossFn loss_fn = loss_of(loss);
+    PythonStdout stdout_buffer;
+    std::ostream python_stdout(&stdout_buffer);
+    if (verbose > 0 && !stderr_is_terminal()) options.out = &python_stdout;
     train::History history;
     {
       py::gil_scoped_release release;
       history = train::fit(model, optimizer, loss_fn, data, std::move(options));
+      python_stdout.flush();
     }
     if (interrupt->interrupted) {
       PyErr_SetNone(PyExc_KeyboardInterrupt);

@@ -128,3 +128,13 @@ def test_two_python_threads_train_at_once():
     for t in threads:
         t.join()
     assert sorted(results) == [0, 1] and min(results.values()) > 0.8
+
+
+def test_fit_progress_reaches_python_stdout(capsys):
+    x, y = blobs(64, 6)
+    inp = nn.Input([None, 4])
+    model = nn.Model(inp, nn.Dense(2)(inp))
+    model(x[:1])
+    strata.train.fit(model, strata.optim.SGD(model, lr=0.1), x, y, epochs=2, batch_size=16, verbose=1)
+    out = capsys.readouterr().out  # what a notebook shows: not a terminal, so lines
+    assert "epoch 1/2" in out and "epoch 2/2" in out and "loss" in out
