@@ -22,6 +22,7 @@ void bind_hub(py::module_& m);
 void bind_data(py::module_& m);
 void bind_rl(py::module_& m);
 void bind_workflow(py::module_& m);
+void bind_serve(py::module_& m);
 
 // A NumPy array viewed as a tensor without a copy (the tensor keeps the array alive). Arrays of
 // other dtypes, or with negative or misaligned strides, are refused with a clear error.

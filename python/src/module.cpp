@@ -11,4 +11,5 @@ PYBIND11_MODULE(_strata, m) {
   strata::python::bind_data(m);
   strata::python::bind_rl(m);
   strata::python::bind_workflow(m);
+  strata::python::bind_serve(m);
 }
