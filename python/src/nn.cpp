@@ -88,7 +88,7 @@ LayerPtr make_layer(const std::string& kind, const std::string& name, const py::
         throw Error("\"" + field + "\": " + e.what());
       }
     }
-    return nn::layer_from_config({{"class", kind}, {"name", name}, {"config", config}});
+    return nn::layer_from_code_options(kind, name, config);
   } catch (const LimitError&) {
     throw;
   } catch (const Error& e) {
@@ -155,13 +155,15 @@ py::dict named_weights(const nn::Layer& layer) {
   return out;
 }
 
-// Field descriptions for strata/nn.py's classes: [(name, type, default, bounds, doc, saved)].
+// Field descriptions for strata/nn.py's classes:
+// [(name, type, default, bounds, doc, saved, default as declared in C++, settable from Python)].
 py::list option_fields(const nn::OptionTable& table) {
   py::list out;
   for (const nn::OptionField& f : table.fields) {
     const bool saved = static_cast<bool>(f.read);
     py::object def = saved && table.defaults.contains(f.name) ? from_json(table.defaults[f.name]) : py::none();
-    out.append(py::make_tuple(f.name, f.type, def, f.rule_text(), f.doc, saved, f.default_text));
+    const bool settable = saved || static_cast<bool>(f.read_in_code);  // initializers by name
+    out.append(py::make_tuple(f.name, f.type, def, f.rule_text(), f.doc, saved, f.default_text, settable));
   }
   return out;
 }

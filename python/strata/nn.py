@@ -6,6 +6,8 @@ as keyword arguments (the same names, defaults and bounds as C++; docs/layers.md
     model = strata.nn.Model(x, y)
 
 Positional arguments follow the options' declared order, as the C++ constructors do.
+Initializers are keyword arguments by name (``w_init="he_normal"`` or ``{"name": "truncated_normal",
+"stddev": 0.1}``); a model file does not save them (its weights carry the values).
 """
 import inspect as _inspect
 
@@ -31,29 +33,31 @@ class _LayerClass(type):
             if field[0] in kwargs:
                 raise TypeError(f"{cls.__name__} got option '{field[0]}' twice")
             kwargs[field[0]] = value
+        unsaved = {f[0] for f in cls.fields if f[7] and not f[5]}
+        kwargs = {k: v for k, v in kwargs.items() if not (k in unsaved and v is None)}  # None: the default
         for key in kwargs:
-            if not any(f[0] == key and f[5] for f in cls.fields):
-                known = ", ".join(f[0] for f in saved)
+            if not any(f[0] == key and f[7] for f in cls.fields):
+                known = ", ".join(f[0] for f in cls.fields if f[7])
                 raise TypeError(f"{cls.__name__}: unknown option '{key}' (options: {known})")
         return _nn.make_layer(cls.kind, name, kwargs)
 
 
 def _signature(fields):
-    params = []
-    for name, _type, default, *_rest, saved, _text in fields:
-        if saved:
-            params.append(_inspect.Parameter(name, _inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default))
+    params = [_inspect.Parameter(f[0], _inspect.Parameter.POSITIONAL_OR_KEYWORD, default=f[2]) for f in fields if f[5]]
     params.append(_inspect.Parameter("name", _inspect.Parameter.KEYWORD_ONLY, default=""))
+    # Settable but not saved (initializers): keyword-only, their C++ default when left out.
+    params += [_inspect.Parameter(f[0], _inspect.Parameter.KEYWORD_ONLY, default=None) for f in fields if f[7] and not f[5]]
     return _inspect.Signature(params)
 
 
 def _doc(class_name, kind, fields):
     lines = [f"{class_name} (layer kind '{kind}'). Options:", ""]
-    for name, type_, default, bounds, doc, saved, text in fields:
-        if not saved:
-            continue
-        bound = f" {bounds}" if bounds else ""
-        lines.append(f"    {name} ({type_}, default {default!r}{bound}): {doc}")
+    for name, type_, default, bounds, doc, saved, text, settable in fields:
+        if saved:
+            bound = f" {bounds}" if bounds else ""
+            lines.append(f"    {name} ({type_}, default {default!r}{bound}): {doc}")
+        elif settable:
+            lines.append(f"    {name} (initializer by name, default {text}; not saved with the model): {doc}")
     return "\n".join(lines)
 
 

@@ -20,6 +20,10 @@ def test_every_registered_layer_class_is_a_python_class_with_its_options():
     assert isinstance(d, nn.Dense) and not isinstance(d, nn.Conv2d)
     assert d.get_config()["config"] == {"units": 5, "act": "relu", "in_units": -1, "use_bias": True}
     assert nn.Dense(7).get_config()["config"]["units"] == 7  # positional, as in C++
+    # Initializers by name, keyword-only; not part of the saved config.
+    ones = nn.Dense(2, w_init="ones", b_init={"name": "constant", "value": 0.25})
+    np.testing.assert_allclose(np.asarray(ones(np.ones((1, 3), np.float32))), [[3.25, 3.25]])
+    assert "w_init" in inspect.signature(nn.Dense).parameters
 
 
 def test_bad_options_name_the_layer_and_the_option():

@@ -23,8 +23,16 @@ def test_arguments_map_to_strata_options():
     p = config(MaxPool2d((2, 2), (2, 2), padding="VALID"))
     assert p["filter_size"] == [2, 2] and p["options"] == {"stride": [2, 2], "padding": "valid"}
     assert config(BatchNorm(decay=0.8))["decay"] == pytest.approx(0.8)
-    with pytest.raises(NotImplementedError, match="W_init"):
-        Dense(n_units=3, W_init=tl.initializers.truncated_normal(stddev=0.1))
+    # TensorLayer's initializers: its defaults (truncated normal, stddev 0.05 for Dense) and given ones.
+    d = Dense(n_units=400, in_channels=300)
+    d(np.ones((1, 300), np.float32))
+    w = np.asarray(d.named_weights()[d.name + "/W"])
+    assert np.abs(w).max() <= 0.1 + 1e-6 and 0.035 < w.std() < 0.05  # truncated at 2 stddev
+    c = Dense(n_units=2, W_init=tl.initializers.constant(0.5), b_init=None)
+    np.testing.assert_allclose(np.asarray(c(np.ones((1, 3), np.float32))), [[1.5, 1.5]])
+    assert c.get_config()["config"]["use_bias"] is False
+    with pytest.raises(strata.OptionError, match="unknown initializer 'nope'"):
+        Dense(n_units=3, W_init={"name": "nope"})
     with pytest.raises(ValueError, match="keep"):
         Dropout(keep=0.0)
 

@@ -27,11 +27,14 @@ def stubs():
              "Activation = Union[str, Callable[..., Any], None]", "layer_classes: Dict[str, type]", ""]
     for kind, class_name, _struct, fields in sorted(_nn.layer_classes(), key=lambda c: c[1]):
         params = []
-        for name, type_, default, _bounds, _doc, saved, _text in fields:
+        for name, type_, default, _bounds, _doc, saved, _text, _settable in fields:
             if saved:
                 params.append(f"{name}: {TYPES.get(type_, 'Any')} = {default!r}")
         params.append("*")
         params.append("name: str = ''")
+        for name, _type, _default, _bounds, _doc, saved, _text, settable in fields:
+            if settable and not saved:
+                params.append(f"{name}: Union[str, Dict[str, Any], None] = None")
         doc = f"A layer of kind '{kind}'; options as in docs/layers.md."
         lines += [f"class {class_name}(Layer):", f'    """{doc}"""',
                   f"    def __new__(cls, {', '.join(params)}) -> Layer: ...", ""]

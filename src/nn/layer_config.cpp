@@ -68,23 +68,21 @@ nlohmann::json layer_config(const Layer& layer) {
   return {{"class", layer.kind()}, {"name", layer.name()}, {"config", std::move(config)}};
 }
 
-std::shared_ptr<Layer> layer_from_config(const nlohmann::json& entry) {
-  STRATA_CHECK(entry.is_object() && entry.contains("class") && entry["class"].is_string(),
-               "layer config: expected an object with a string \"class\", got ", entry.dump().substr(0, 200));
-  const std::string kind = entry["class"].get<std::string>();
-  const std::string name = entry.contains("name") && entry["name"].is_string() ? entry["name"].get<std::string>() : "";
+namespace {
+
+// Runs `make` on a class's config, errors naming the layer and its class.
+std::shared_ptr<Layer> build_layer(const std::string& kind, const std::string& name, const nlohmann::json& config,
+                                   bool from_code) {
   const LayerClassEntry cls = entry_of(kind);
   if (!cls.make) {
     std::string known;
     for (const std::string& k : registered_layer_classes()) known += (known.empty() ? "" : ", ") + k;
     throw Error("layer config: layer '" + name + "' has unknown class '" + kind + "' (registered: " + known + ")");
   }
-  // A reference, not a copy: a copy per level of nested layers grows as the square of the depth.
-  static const nlohmann::json kNoArguments = nlohmann::json::object();
-  const nlohmann::json& config = entry.contains("config") ? entry["config"] : kNoArguments;
+  const LayerFactory& make = from_code && cls.make_in_code ? cls.make_in_code : cls.make;
   try {
     STRATA_CHECK(config.is_object(), "\"config\" is not an object");
-    std::shared_ptr<Layer> layer = cls.make(config, name);
+    std::shared_ptr<Layer> layer = make(config, name);
     STRATA_CHECK(layer != nullptr, "the factory made nothing");
     return layer;
   } catch (const nlohmann::json::exception& e) {
@@ -94,6 +92,23 @@ std::shared_ptr<Layer> layer_from_config(const nlohmann::json& entry) {
   } catch (const Error& e) {
     throw Error("layer config of '" + name + "' (" + kind + "): " + e.what());
   }
+}
+
+}  // namespace
+
+std::shared_ptr<Layer> layer_from_config(const nlohmann::json& entry) {
+  STRATA_CHECK(entry.is_object() && entry.contains("class") && entry["class"].is_string(),
+               "layer config: expected an object with a string \"class\", got ", entry.dump().substr(0, 200));
+  const std::string kind = entry["class"].get<std::string>();
+  const std::string name = entry.contains("name") && entry["name"].is_string() ? entry["name"].get<std::string>() : "";
+  // A reference, not a copy: a copy per level of nested layers grows as the square of the depth.
+  static const nlohmann::json kNoArguments = nlohmann::json::object();
+  return build_layer(kind, name, entry.contains("config") ? entry["config"] : kNoArguments, false);
+}
+
+std::shared_ptr<Layer> layer_from_code_options(const std::string& kind, const std::string& name,
+                                               const nlohmann::json& options) {
+  return build_layer(kind, name, options, true);
 }
 
 ConvOptions conv_options_from(const nlohmann::json& c) { return OptionCodec<ConvOptions>::read(c); }

@@ -80,16 +80,18 @@ std::shared_ptr<Model> Model::from_config(const nlohmann::json& c, const std::st
   return model;
 }
 
+// The one registered class without declared options: its config is its graph.
 static const LayerClass model_class(
-    "model", LayerClassEntry{[](const nlohmann::json& c, const std::string& name) -> std::shared_ptr<Layer> {
+    "model", LayerClassEntry{.make = [](const nlohmann::json& c, const std::string& name) -> std::shared_ptr<Layer> {
                                return Model::from_config(c, name);
                              },
-                             [](const Layer& layer) {
-                               nlohmann::json config;
-                               dynamic_cast<const Model&>(layer).graph_config(config);
-                               return config;
-                             },
-                             nullptr, "Model"});
+                             .write =
+                                 [](const Layer& layer) {
+                                   nlohmann::json config;
+                                   dynamic_cast<const Model&>(layer).graph_config(config);
+                                   return config;
+                                 },
+                             .class_name = "Model"});
 
 std::string Model::to_json() const {
   return nlohmann::json{{"format", kFormat}, {"version", kVersion}, {"model", layer_config(*this)}}.dump();

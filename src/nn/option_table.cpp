@@ -138,10 +138,20 @@ json write_options(const OptionTable& table, const void* options) {
   return out;
 }
 
-void read_options(const OptionTable& table, const json& config, void* options) {
+namespace {
+
+void read_fields(const OptionTable& table, const json& config, void* options, bool from_code) {
   STRATA_CHECK(config.is_object(), "expected an object of options, got ", config.dump().substr(0, 100));
   for (const auto& [key, value] : config.items()) {
     const OptionField* f = table.find(key);
+    if (from_code && f != nullptr && !f->read && f->read_in_code) {
+      try {
+        f->read_in_code(options, value);
+      } catch (const Error& e) {
+        throw Error("\"" + key + "\": " + e.what());
+      }
+      continue;
+    }
     if (f == nullptr || !f->read) {
       std::vector<std::string> names;
       for (const OptionField& field : table.fields)
@@ -160,6 +170,16 @@ void read_options(const OptionTable& table, const json& config, void* options) {
   // Missing fields keep their defaults, which must still satisfy the rules ("units" has none).
   for (const OptionField& f : table.fields)
     if (f.write && !config.contains(f.name)) check_rule(f, f.write(options), f.name);
+}
+
+}  // namespace
+
+void read_options(const OptionTable& table, const json& config, void* options) {
+  read_fields(table, config, options, false);
+}
+
+void read_code_options(const OptionTable& table, const json& config, void* options) {
+  read_fields(table, config, options, true);
 }
 
 void check_options(const OptionTable& table, const void* options, const std::string& owner) {
@@ -320,6 +340,30 @@ std::vector<std::shared_ptr<Layer>> OptionCodec<std::vector<std::shared_ptr<Laye
   std::vector<std::shared_ptr<Layer>> out;
   for (const json& item : expect_list(j)) out.push_back(layer_from_config(item));
   return out;
+}
+
+Initializer OptionCodec<Initializer>::read_in_code(const json& j) {
+  const json spec = j.is_string() ? json{{"name", j}} : j;
+  STRATA_CHECK(spec.is_object() && spec.contains("name") && spec["name"].is_string(),
+               "expected an initializer's name or {\"name\": ..., parameters}, got ", j.dump().substr(0, 100));
+  const std::string name = spec["name"].get<std::string>();
+  auto number = [&](const char* key, double fallback) {
+    return spec.contains(key) ? OptionCodec<double>::read(spec[key]) : fallback;
+  };
+  if (name == "zeros") return zeros_init();
+  if (name == "ones") return ones_init();
+  if (name == "constant") return constant_init(number("value", 0.0));
+  if (name == "random_uniform") return random_uniform(number("minval", -0.05), number("maxval", 0.05));
+  if (name == "random_normal") return random_normal(number("mean", 0.0), number("stddev", 0.05));
+  if (name == "truncated_normal") return truncated_normal(number("mean", 0.0), number("stddev", 0.05));
+  if (name == "glorot_uniform" || name == "xavier_uniform") return glorot_uniform();
+  if (name == "glorot_normal" || name == "xavier_normal") return glorot_normal();
+  if (name == "he_uniform") return he_uniform();
+  if (name == "he_normal") return he_normal();
+  if (name == "orthogonal") return orthogonal(number("gain", 1.0));
+  throw Error("unknown initializer '" + name +
+              "' (zeros, ones, constant, random_uniform, random_normal, truncated_normal, glorot_uniform, "
+              "glorot_normal, he_uniform, he_normal, orthogonal)");
 }
 
 }  // namespace strata::nn

@@ -30,6 +30,7 @@ struct OptionTable;  // nn/option_table.hpp
 // options are declared (STRATA_LAYER in nn/option_table.hpp), their field table.
 struct LayerClassEntry {
   LayerFactory make;
+  LayerFactory make_in_code;  // from options code gives (initializers too); empty: as make
   LayerWriter write;
   const OptionTable* options = nullptr;
   std::string class_name;  // the C++ class ("Dense"), which the Python package names too
@@ -58,6 +59,10 @@ nlohmann::json layer_config(const Layer& layer);
 // The layer a layer_config describes. Throws strata::Error naming the layer and its class for an
 // unknown class, a missing or mistyped argument, or arguments the constructor refuses.
 std::shared_ptr<Layer> layer_from_config(const nlohmann::json& config);
+// A layer of `kind` from options given by code rather than read from a file (the Python
+// package's keyword arguments): as layer_from_config, and initializers may be given by name.
+std::shared_ptr<Layer> layer_from_code_options(const std::string& kind, const std::string& name,
+                                               const nlohmann::json& options);
 
 // --- helpers for code that reads layer configs (the ONNX exporter, the model file) ---
 ConvOptions conv_options_from(const nlohmann::json& config);

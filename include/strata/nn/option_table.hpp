@@ -52,6 +52,8 @@ struct OptionField {
   std::string default_text;  // the default as declared in C++
   std::function<nlohmann::json(const void* options)> write;              // empty when not saved
   std::function<void(void* options, const nlohmann::json& value)> read;  // empty when not saved
+  // A field not saved that code may still set from JSON (an initializer by name, from Python).
+  std::function<void(void* options, const nlohmann::json& value)> read_in_code;
   // "[1, 2147483647]", "one of same, valid", "" when any value of the type is allowed.
   std::string rule_text() const;
 };
@@ -73,6 +75,9 @@ nlohmann::json write_options(const OptionTable& table, const void* options);
 // Reads a config: unknown keys are refused, missing ones keep their defaults, each value is
 // checked against its field's type and rule. Errors name the field ("\"units\" must be ...").
 void read_options(const OptionTable& table, const nlohmann::json& config, void* options);
+// The same for options given by code (Python's keyword arguments): the fields not saved that
+// can be read (initializers by name) are accepted too.
+void read_code_options(const OptionTable& table, const nlohmann::json& config, void* options);
 // Checks constructed options against the rules; errors name `owner` ("dense_1 (dense)"), the
 // field and its bound.
 void check_options(const OptionTable& table, const void* options, const std::string& owner);
@@ -213,11 +218,14 @@ struct OptionCodec<std::vector<std::shared_ptr<Layer>>> {
   static nlohmann::json write(const std::vector<std::shared_ptr<Layer>>& layers);
   static std::vector<std::shared_ptr<Layer>> read(const nlohmann::json& j);
 };
-// Initializers are never saved (not_saved()): only their type is named.
+// Initializers are never saved (not_saved()); code may give one by name: "he_normal", or
+// {"name": "truncated_normal", "mean": 0, "stddev": 0.1} (the parameters of nn/initializers.hpp's
+// functions, defaults where left out).
 template <>
 struct OptionCodec<Initializer> {
   static constexpr const char* type = "initializer";
   static constexpr bool integral = false;
+  static Initializer read_in_code(const nlohmann::json& j);
 };
 
 // An enum saved as one of its names, which become its fields' choices: in the layer's .cpp,
@@ -269,6 +277,11 @@ OptionField make_field(const char* name, T Options::*member, OptionRule rule, co
       f.read = [member](void* o, const nlohmann::json& j) { static_cast<Options*>(o)->*member = OptionCodec<T>::read(j); };
     }
   }
+  if constexpr (requires(const nlohmann::json& j) { OptionCodec<T>::read_in_code(j); }) {
+    f.read_in_code = [member](void* o, const nlohmann::json& j) {
+      static_cast<Options*>(o)->*member = OptionCodec<T>::read_in_code(j);
+    };
+  }
   return f;
 }
 
@@ -315,6 +328,11 @@ LayerClassEntry declared_layer_class(std::string class_name) {
     const auto* own = dynamic_cast<const Written*>(&layer);
     STRATA_CHECK(own != nullptr, owner_text(layer), ": its kind is registered for another class");
     return write_options(own->options());
+  };
+  entry.make_in_code = [](const nlohmann::json& config, const std::string& name) -> std::shared_ptr<Layer> {
+    Options options;
+    read_code_options(option_table<Options>(), config, &options);
+    return std::make_shared<L>(std::move(options), name);
   };
   entry.options = &option_table<Options>();
   return entry;

@@ -1,51 +1,51 @@
-"""tl.initializers: names accepted for W_init / b_init. Strata's layers create weights with their
-declared initializers (Glorot uniform for W, zeros for b, as TensorLayer's defaults are close to);
-other initializers are refused by name rather than silently ignored."""
-
-
-class Initializer:
-    def __init__(self, name, **params):
-        self.name, self.params = name, params
-
-    def __repr__(self):
-        return f"tl.initializers.{self.name}({self.params})"
+"""tl.initializers: TensorLayer's initializers as the specs Strata's layers take by name
+(``w_init={"name": "truncated_normal", "stddev": 0.02}``)."""
 
 
 def zeros():
-    return Initializer("zeros")
+    return {"name": "zeros"}
 
 
 def ones():
-    return Initializer("ones")
+    return {"name": "ones"}
 
 
 def constant(value=0.0):
-    return Initializer("constant", value=value)
+    return {"name": "constant", "value": value}
 
 
 def truncated_normal(mean=0.0, stddev=0.05, seed=None):
-    return Initializer("truncated_normal", mean=mean, stddev=stddev)
+    return {"name": "truncated_normal", "mean": mean, "stddev": stddev}
 
 
 def random_normal(mean=0.0, stddev=0.05, seed=None):
-    return Initializer("random_normal", mean=mean, stddev=stddev)
+    return {"name": "random_normal", "mean": mean, "stddev": stddev}
 
 
 def random_uniform(minval=-0.05, maxval=0.05, seed=None):
-    return Initializer("random_uniform", minval=minval, maxval=maxval)
+    return {"name": "random_uniform", "minval": minval, "maxval": maxval}
 
 
 def xavier_uniform():
-    return Initializer("glorot_uniform")
+    return {"name": "glorot_uniform"}
 
 
-He_Normal = None  # TensorLayer's He_Normal class is not provided
+def xavier_normal():
+    return {"name": "glorot_normal"}
 
 
-def _check(init, default, layer, arg):
-    """Strata's layer uses `default`; anything else is refused naming the layer and argument."""
-    if init is None or (isinstance(init, Initializer) and init.name == default):
-        return
-    raise NotImplementedError(
-        f"tl.layers.{layer}: {arg}={init!r} is not supported by the porting layer yet (Strata uses {default}); "
-        f"drop the argument or set the weights after building")
+def he_normal():
+    return {"name": "he_normal"}
+
+
+def he_uniform():
+    return {"name": "he_uniform"}
+
+
+def orthogonal(gain=1.0, seed=None):
+    return {"name": "orthogonal", "gain": gain}
+
+
+# TensorLayer 2's class-style names.
+Zeros, Ones, Constant = zeros, ones, constant
+TruncatedNormal, RandomNormal, RandomUniform = truncated_normal, random_normal, random_uniform

@@ -1,7 +1,7 @@
 """tl.layers: TensorLayer 2.2.5's layer names and argument names, building Strata layers."""
 from strata import nn as _nn
 
-from .initializers import _check
+from . import initializers as _init
 
 def Input(shape, dtype="float32", name=None):
     """tl.layers.Input(shape): None in the batch axis."""
@@ -24,22 +24,23 @@ def _name(name):
     return name or ""
 
 
-def Dense(n_units=100, act=None, W_init=None, b_init=None, in_channels=None, name=None):
-    _check(W_init, "glorot_uniform", "Dense", "W_init")
-    _check(b_init, "zeros", "Dense", "b_init")
+def Dense(n_units=100, act=None, W_init=_init.truncated_normal(stddev=0.05), b_init=_init.constant(value=0.0),
+          in_channels=None, name=None):
+    """TensorLayer's defaults (truncated normal W, zero b); b_init=None: no bias."""
     return _nn.Dense(units=n_units, act=_act(act), in_units=-1 if in_channels is None else in_channels,
-                     use_bias=b_init is not False, name=_name(name))
+                     use_bias=b_init is not None, w_init=W_init, b_init=b_init, name=_name(name))
 
 
 def Conv2d(n_filter=32, filter_size=(3, 3), strides=(1, 1), act=None, padding="SAME", data_format="channels_last",
-           dilation_rate=(1, 1), W_init=None, b_init=None, in_channels=None, name=None):
+           dilation_rate=(1, 1), W_init=_init.truncated_normal(stddev=0.02), b_init=_init.constant(value=0.0),
+           in_channels=None, name=None):
+    """TensorLayer's defaults (truncated normal W, zero b); b_init=None: no bias."""
     if data_format != "channels_last":
         raise ValueError("tl.layers.Conv2d: Strata is channels-last (NHWC); data_format must be 'channels_last'")
-    _check(W_init, "glorot_uniform", "Conv2d", "W_init")
-    _check(b_init, "zeros", "Conv2d", "b_init")
     options = {"stride": _pair(strides), "padding": _padding(padding), "dilation": _pair(dilation_rate), "groups": 1}
     return _nn.Conv2d(n_filter=n_filter, filter_size=_pair(filter_size), act=_act(act), options=options,
-                      in_channels=-1 if in_channels is None else in_channels, name=_name(name))
+                      in_channels=-1 if in_channels is None else in_channels, use_bias=b_init is not None,
+                      w_init=W_init, b_init=b_init, name=_name(name))
 
 
 def MaxPool2d(filter_size=(3, 3), strides=(2, 2), padding="SAME", data_format="channels_last", name=None):
@@ -54,8 +55,11 @@ def MeanPool2d(filter_size=(3, 3), strides=(2, 2), padding="SAME", data_format="
 
 def BatchNorm(decay=0.9, epsilon=0.00001, act=None, is_train=False, beta_init=None, gamma_init=None,
               moving_mean_init=None, moving_var_init=None, num_features=None, data_format="channels_last", name=None):
+    """Initializers left out take Strata's defaults (beta 0, gamma 1, moving mean 0, moving variance 1)."""
     return _nn.BatchNorm(decay=decay, epsilon=epsilon, act=_act(act),
-                         num_features=-1 if num_features is None else num_features, name=_name(name))
+                         num_features=-1 if num_features is None else num_features, beta_init=beta_init,
+                         gamma_init=gamma_init, moving_mean_init=moving_mean_init, moving_var_init=moving_var_init,
+                         name=_name(name))
 
 
 BatchNorm2d = BatchNorm
