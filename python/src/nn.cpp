@@ -13,6 +13,8 @@
 #include "strata/nn/load_weights.hpp"
 #include "strata/nn/model.hpp"
 #include "strata/nn/option_table.hpp"
+#include "strata/io/npz.hpp"
+#include "strata/onnx/onnx.hpp"
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/limits.hpp"
 #include "strata/ops/elementwise.hpp"
@@ -275,6 +277,16 @@ void bind_nn(py::module_& parent) {
       py::gil_scoped_release release;
       writer(l, path);
     }, py::arg("model"), py::arg("path"));
+  m.def("load_onnx", [](const std::string& path) {
+    py::gil_scoped_release release;
+    return onnx::load_onnx(path);
+  }, py::arg("path"), "A static model from an ONNX file (the operators Strata imports; others refused by name).");
+  m.def("load_tl2_npz", [](nn::Layer& l, const std::string& path) {
+    py::gil_scoped_release release;
+    const std::vector<Tensor> weights = io::load_npz_list(path);
+    nn::assign_weights(l, weights);
+    return weights.size();
+  }, py::arg("model"), py::arg("path"), "TensorLayer's save_npz list into a built model, in order.");
   m.def("load_library_weights", [](nn::Layer& l, const std::string& path, const std::string& library, bool by_name) {
     STRATA_CHECK(library == "keras" || library == "tensorlayer", "library: expected \"keras\" or \"tensorlayer\", got \"",
                  library, "\"");

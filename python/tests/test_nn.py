@@ -49,6 +49,8 @@ def test_static_model_save_load_and_weights_as_numpy(tmp_path):
     model.save(path)
     loaded = nn.Model.load(path)
     np.testing.assert_array_equal(np.asarray(loaded(data)), before)
+    model.export_onnx(str(tmp_path / "mlp.onnx"))  # and back through ONNX
+    np.testing.assert_allclose(np.asarray(nn.load_onnx(str(tmp_path / "mlp.onnx"))(data)), before, rtol=1e-5, atol=1e-6)
     weights = model.get_weights()
     weights[0][:] = 0
     model.set_weights(weights)

@@ -82,6 +82,11 @@ def test_weight_files_round_trip_in_tensorlayer_layouts(tmp_path):
     a, b = model(), model()
     x = np.ones((1, 4), np.float32)
     a(x), b(x)
+    tl.files.save_npz(network=a, name=str(tmp_path / "list.npz"))  # TensorLayer's list, in order
+    b.set_weights([np.zeros_like(w) for w in b.get_weights()])
+    assert tl.files.load_and_assign_npz(name=str(tmp_path / "list.npz"), network=b) == 4
+    for wa, wb in zip(a.get_weights(), b.get_weights()):
+        np.testing.assert_array_equal(wa, wb)
     for save, load, name in [(tl.files.save_npz_dict, tl.files.load_and_assign_npz_dict, "w.npz"),
                              (tl.files.save_weights_to_hdf5, tl.files.load_hdf5_to_weights_in_order, "w.h5")]:
         path = str(tmp_path / name)

@@ -8,6 +8,11 @@ def save_npz(save_list=None, name="model.npz", network=None):
     _nn.save_tl2_npz(model, name)
 
 
+def load_and_assign_npz(name=None, network=None):
+    """tl.files.load_and_assign_npz: save_npz's list of weights into `network`, in order."""
+    return _nn.load_tl2_npz(network, name)
+
+
 def save_npz_dict(save_list=None, name="model.npz", network=None):
     _nn.save_tl2_npz_dict(network if network is not None else save_list, name)
 
