@@ -10,10 +10,12 @@
 #include "strata/ops/loss.hpp"
 #include "strata/optim/adam.hpp"
 #include "strata/optim/rmsprop.hpp"
+#include "strata/optim/schedule.hpp"
 #include "strata/optim/sgd.hpp"
 #include "strata/data/dataset.hpp"
 #include "strata/data/stream.hpp"
 #include "strata/train/fit.hpp"
+#include "strata/train/lr_scheduler.hpp"
 
 namespace strata::python {
 namespace {
@@ -191,6 +193,28 @@ void bind_train(py::module_& parent) {
            }), py::arg("params"), py::arg("lr") = 1e-2, py::arg("alpha") = 0.99, py::arg("eps") = 1e-8,
            py::arg("weight_decay") = 0.0, py::arg("momentum") = 0.0, py::arg("centered") = false);
 
+  // Learning-rate schedules (optim/schedule.hpp): step() once per epoch in a custom loop, or
+  // pass one in fit's callbacks.
+  py::class_<optim::LRSchedule, std::shared_ptr<optim::LRSchedule>>(optim, "LRSchedule")
+      .def("step", &optim::LRSchedule::step)
+      .def_property_readonly("epoch", &optim::LRSchedule::epoch)
+      .def("lr_at", &optim::LRSchedule::lr_at, py::arg("epoch"));
+  py::class_<optim::StepLR, optim::LRSchedule, std::shared_ptr<optim::StepLR>>(optim, "StepLR")
+      .def(py::init<optim::Optimizer&, int64_t, double>(), py::arg("optimizer"), py::arg("step_size"),
+           py::arg("gamma") = 0.1, py::keep_alive<1, 2>());
+  py::class_<optim::MultiStepLR, optim::LRSchedule, std::shared_ptr<optim::MultiStepLR>>(optim, "MultiStepLR")
+      .def(py::init<optim::Optimizer&, std::vector<int64_t>, double>(), py::arg("optimizer"), py::arg("milestones"),
+           py::arg("gamma") = 0.1, py::keep_alive<1, 2>());
+  py::class_<optim::ExponentialLR, optim::LRSchedule, std::shared_ptr<optim::ExponentialLR>>(optim, "ExponentialLR")
+      .def(py::init<optim::Optimizer&, double>(), py::arg("optimizer"), py::arg("gamma"), py::keep_alive<1, 2>());
+  py::class_<optim::CosineAnnealingLR, optim::LRSchedule, std::shared_ptr<optim::CosineAnnealingLR>>(
+      optim, "CosineAnnealingLR")
+      .def(py::init<optim::Optimizer&, int64_t, double>(), py::arg("optimizer"), py::arg("t_max"),
+           py::arg("eta_min") = 0.0, py::keep_alive<1, 2>());
+  py::class_<optim::LinearWarmup, optim::LRSchedule, std::shared_ptr<optim::LinearWarmup>>(optim, "LinearWarmup")
+      .def(py::init<optim::Optimizer&, int64_t, double>(), py::arg("optimizer"), py::arg("warmup_steps"),
+           py::arg("start_factor") = 1.0 / 3, py::keep_alive<1, 2>());
+
   py::module_ train = parent.def_submodule("train", "Keras's fit / evaluate / predict");
   train.def("fit", [](nn::Layer& model, optim::Optimizer& optimizer, py::object x, py::object y, int64_t epochs,
                       int64_t batch_size, py::object loss, py::object validation_data, double validation_split,
@@ -208,7 +232,13 @@ void bind_train(py::module_& parent) {
       py::tuple v = validation_data.cast<py::tuple>();
       options.validation_data = data_of(v[0], v[1], v.size() > 2 ? py::object(v[2]) : py::none());
     }
-    for (auto c : callbacks) options.callbacks.push_back(std::make_shared<PyCallback>(py::reinterpret_borrow<py::object>(c)));
+    for (auto c : callbacks) {
+      if (py::isinstance<optim::LRSchedule>(c))  // a schedule steps at each epoch's start
+        options.callbacks.push_back(
+            std::make_shared<train::LearningRateScheduler>(c.cast<std::shared_ptr<optim::LRSchedule>>()));
+      else
+        options.callbacks.push_back(std::make_shared<PyCallback>(py::reinterpret_borrow<py::object>(c)));
+    }
     auto interrupt = std::make_shared<InterruptCheck>();
     options.callbacks.push_back(interrupt);
     const train::Data data = data_of(x, y, sample_weight);

@@ -144,3 +144,22 @@ def test_fit_progress_reaches_python_stdout(capsys):
     strata.train.fit(model, strata.optim.SGD(model, lr=0.1), x, y, epochs=2, batch_size=16, verbose=1)
     out = capsys.readouterr().out  # what a notebook shows: not a terminal, so lines
     assert "epoch 1/2" in out and "epoch 2/2" in out and "loss" in out
+
+
+def test_learning_rate_schedules_in_loops_and_in_fit():
+    x, y = blobs(64, 7)
+    inp = nn.Input([None, 4])
+    model = nn.Model(inp, nn.Dense(2)(inp))
+    model(x[:1])
+    opt = strata.optim.SGD(model, lr=0.1)
+    schedule = strata.optim.StepLR(opt, step_size=2, gamma=0.5)
+    lrs = []
+    for _ in range(5):
+        lrs.append(opt.lr)
+        schedule.step()
+    assert lrs == pytest.approx([0.1, 0.1, 0.05, 0.05, 0.025])
+    opt2 = strata.optim.SGD(model, lr=0.2)
+    cosine = strata.optim.CosineAnnealingLR(opt2, t_max=4)
+    history = strata.train.fit(model, opt2, x, y, epochs=4, callbacks=[cosine], verbose=0)
+    import math
+    assert history["lr"] == pytest.approx([0.1 * (1 + math.cos(math.pi * e / 4)) for e in range(4)])
