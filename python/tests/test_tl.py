@@ -102,3 +102,18 @@ def test_fashion_mnist_from_debian():
     assert x_train.shape == (50000, 784) and x_val.shape == (10000, 784) and x_test.shape == (10000, 784)
     assert x_train.dtype == np.float32 and 0.0 <= x_train.min() and x_train.max() <= 1.0
     assert sorted(set(y_test.tolist())) == list(range(10))
+
+
+def test_prepro_matches_numpy_where_exact():
+    rng = np.random.default_rng(3)
+    img = rng.random((6, 8, 3), dtype=np.float32)
+    np.testing.assert_array_equal(tl.prepro.flip_axis(img, axis=1), img[:, ::-1])
+    np.testing.assert_array_equal(tl.prepro.flip_axis(img, axis=0), img[::-1])
+    np.testing.assert_array_equal(tl.prepro.crop(img, wrg=4, hrg=2), img[2:4, 2:6])
+    assert tl.prepro.crop(img, wrg=4, hrg=2, is_random=True).shape == (2, 4, 3)
+    np.testing.assert_allclose(tl.prepro.imresize(img, (12, 16), interp="nearest")[::2, ::2], img)
+    square = rng.random((5, 5, 1), dtype=np.float32)
+    rotated = tl.prepro.rotation(square, rg=90, order=0)  # 90 degrees counter-clockwise, exact on pixels
+    np.testing.assert_allclose(rotated[..., 0], np.rot90(square[..., 0]), atol=1e-6)
+    normed = tl.prepro.samplewise_norm(img)
+    assert abs(normed.mean()) < 1e-5 and abs(normed.std() - 1) < 1e-3

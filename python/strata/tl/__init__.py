@@ -4,4 +4,4 @@ Model definitions and data code of a TensorLayer script run unchanged; TensorFlo
 (``tf.GradientTape``, ``tf.optimizers``, ``tf.nn.relu``) become Strata's (``loss.backward()``,
 ``strata.optim``, ``strata.relu`` or ``"relu"``). docs/python.md shows ported tutorials.
 """
-from . import cost, files, initializers, iterate, layers, models  # noqa: F401
+from . import cost, files, initializers, iterate, layers, models, prepro  # noqa: F401
