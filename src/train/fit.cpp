@@ -300,8 +300,10 @@ Tensor predict(nn::Layer& model, const Data& data, int64_t batch_size) {
   });
 }
 
-History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn, const Data& train_data,
-            FitOptions options) {
+namespace {
+
+// fit's arguments, checked before anything runs.
+void check_fit_options(const FitOptions& options, const Data& train_data, optim::Optimizer& optimizer) {
   STRATA_CHECK(options.epochs >= 0, "fit: epochs must be >= 0, got ", options.epochs);
   STRATA_CHECK(options.initial_epoch >= 0 && options.initial_epoch <= options.epochs,
                "fit: initial_epoch must be in [0, epochs] = [0, ", options.epochs, "], got ", options.initial_epoch);
@@ -318,6 +320,78 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
   STRATA_CHECK(!optimizer.params().empty(), "fit: the optimizer has no parameters. Layers create their weights ",
                "at their first call: call the model once (e.g. on a batch) before making the optimizer");
   check_metric_names(options.metrics, "fit");
+}
+
+// What a training step needs of fit.
+struct StepContext {
+  nn::Layer& model;
+  optim::Optimizer& optimizer;
+  const BatchLoss& loss;
+  const FitOptions& options;
+  ProcessGroup* group;
+  TrainingState& state;
+  const CallbackList& callbacks;
+};
+
+// An epoch as it goes: the running loss, the progress bar, its batches (all, and done so far)
+// and the learning rate it started with.
+struct EpochProgress {
+  Mean loss;
+  std::optional<ProgressBar> bar;
+  int64_t batches = 0, done = 0;
+  double lr = 0;
+};
+
+// One optimizer step over `step_batches` (several with gradient accumulation): forward, loss and
+// backward on each (on this process's slice of it in a data-parallel job), clipping and the step
+// after the last batch that trains, then each batch's figures, progress and callbacks.
+void train_step(const StepContext& c, const std::vector<Batch>& step_batches, EpochProgress& epoch) {
+  // The step's rows, and its last batch that trains: the one whose backward pass averages.
+  int64_t step_rows = 0;
+  size_t last_training = step_batches.size();
+  for (size_t i = 0; i < step_batches.size(); ++i) {
+    if (!trains_on(rows(step_batches[i].x), c.group)) continue;
+    step_rows += rows(step_batches[i].x);
+    last_training = i;
+  }
+  c.optimizer.zero_grad();
+  for (size_t i = 0; i < step_batches.size() && !c.state.stop_requested; ++i, ++epoch.done) {
+    const std::optional<BatchSlice> slice = slice_of(c.group, step_batches[i], step_rows);
+    if (!slice) continue;
+    const Tensor &x = slice->x, &y = slice->y;
+    const Tensor outputs = c.model(x);
+    const Tensor batch_loss = c.loss(outputs, y, slice->sample_weight);
+    {
+      // All but the step's last pass leave their gradients local: the step communicates once.
+      std::unique_ptr<LocalAccumulation> local;
+      if (c.group != nullptr && i < last_training) local = c.group->accumulate_locally();
+      if (slice->loss_scale == 1) batch_loss.backward();
+      else (batch_loss * slice->loss_scale).backward();
+    }
+    if (i == last_training) {
+      if (c.options.clip_grad_norm > 0) optim::clip_grad_norm(c.optimizer.params(), c.options.clip_grad_norm);
+      if (c.options.clip_grad_value > 0) optim::clip_grad_value(c.optimizer.params(), c.options.clip_grad_value);
+      c.optimizer.step();
+    }
+    ++c.state.global_step;
+
+    epoch.loss.update(batch_loss.item_double(), static_cast<double>(rows(x)));
+    for (const auto& m : c.options.metrics) m->update(outputs, y);
+    Logs batch_logs = results(epoch.loss, c.options.metrics);
+    // The last batch is counted once the validation numbers are in: one final line, not two.
+    if (epoch.bar && epoch.done + 1 != epoch.batches) epoch.bar->update(1, shown(batch_logs, c.options.metrics));
+    batch_logs["lr"] = epoch.lr;
+    for (const auto& cb : c.callbacks) cb->on_batch_end(epoch.done, batch_logs);
+  }
+}
+
+}  // namespace
+
+// Per epoch: its batches in steps (train_step), then validation, the epoch's logs, the
+// callbacks and the history.
+History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn, const Data& train_data,
+            FitOptions options) {
+  check_fit_options(options, train_data, optimizer);
   Data train = train_data, validation = options.validation_data;
   if (options.validation_split > 0) {
     STRATA_CHECK(validation.empty(), "fit: give validation_data or validation_split, not both");
@@ -343,6 +417,7 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
                                                       : std::max<int64_t>(0, train.batch_count(options.batch_size));
   state.global_step = options.initial_epoch * state.steps_per_epoch;
   AttachedCallbacks callbacks(active_callbacks, &state);
+  const StepContext step{model, optimizer, training_loss, options, group, state, *callbacks};
   TrainingBatches training_batches(train, options, model.device());
   const auto say_ran_out = [&](int64_t epoch, int64_t batches_done) {
     if (rank_zero)
@@ -354,7 +429,8 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
   for (const auto& cb : *callbacks) cb->on_train_begin();
   Logs logs;
   for (int64_t epoch = options.initial_epoch; epoch < options.epochs && !state.stop_requested; ++epoch) {
-    const int64_t epoch_batches = training_batches.begin_epoch(epoch);
+    EpochProgress progress;
+    progress.batches = training_batches.begin_epoch(epoch);
     std::vector<Batch> step_batches = read_step(training_batches, options.gradient_accumulation_steps);
     if (step_batches.empty()) {
       STRATA_CHECK(training_batches.ran_out(), "fit: the training data gave no batch");
@@ -362,72 +438,32 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
       break;
     }
     for (const auto& cb : *callbacks) cb->on_epoch_begin(epoch);
-    const double lr = optimizer.learning_rate();
+    progress.lr = optimizer.learning_rate();
     model.train();
-    Mean loss_mean;
     for (const auto& m : metrics) m->reset();
-    std::optional<ProgressBar> bar;
     if (options.verbose > 0 && rank_zero)
-      bar.emplace(epoch_batches, "epoch " + std::to_string(epoch + 1) + "/" + std::to_string(options.epochs),
-                  *options.out);
-
-    int64_t batches_done = 0;
+      progress.bar.emplace(progress.batches,
+                           "epoch " + std::to_string(epoch + 1) + "/" + std::to_string(options.epochs), *options.out);
     while (!step_batches.empty()) {
-      // The step's rows, and its last batch that trains: the one whose backward pass averages.
-      int64_t step_rows = 0;
-      size_t last_training = step_batches.size();
-      for (size_t i = 0; i < step_batches.size(); ++i) {
-        if (!trains_on(rows(step_batches[i].x), group)) continue;
-        step_rows += rows(step_batches[i].x);
-        last_training = i;
-      }
-      optimizer.zero_grad();
-      for (size_t i = 0; i < step_batches.size() && !state.stop_requested; ++i, ++batches_done) {
-        const std::optional<BatchSlice> slice = slice_of(group, step_batches[i], step_rows);
-        if (!slice) continue;
-        const Tensor &x = slice->x, &y = slice->y;
-        const Tensor outputs = model(x);
-        const Tensor batch_loss = training_loss(outputs, y, slice->sample_weight);
-        {
-          // All but the step's last pass leave their gradients local: the step communicates once.
-          std::unique_ptr<LocalAccumulation> local;
-          if (group != nullptr && i < last_training) local = group->accumulate_locally();
-          if (slice->loss_scale == 1) batch_loss.backward();
-          else (batch_loss * slice->loss_scale).backward();
-        }
-        if (i == last_training) {
-          if (options.clip_grad_norm > 0) optim::clip_grad_norm(optimizer.params(), options.clip_grad_norm);
-          if (options.clip_grad_value > 0) optim::clip_grad_value(optimizer.params(), options.clip_grad_value);
-          optimizer.step();
-        }
-        ++state.global_step;
-
-        loss_mean.update(batch_loss.item_double(), static_cast<double>(rows(x)));
-        for (const auto& m : metrics) m->update(outputs, y);
-        Logs batch_logs = results(loss_mean, metrics);
-        // The last batch is counted once the validation numbers are in: one final line, not two.
-        if (bar && batches_done + 1 != epoch_batches) bar->update(1, shown(batch_logs, metrics));
-        batch_logs["lr"] = lr;
-        for (const auto& cb : *callbacks) cb->on_batch_end(batches_done, batch_logs);
-      }
+      train_step(step, step_batches, progress);
       if (state.stop_requested) break;
       step_batches = read_step(training_batches, options.gradient_accumulation_steps);
     }
 
-    logs = results(loss_mean, metrics);
-    logs["lr"] = lr;
+    logs = results(progress.loss, metrics);
+    logs["lr"] = progress.lr;
     if (!validation.empty())
       for (const auto& [key, value] : evaluate(model, loss_fn, validation, options.batch_size, metrics))
         logs["val_" + key] = value;
     average_logs(group, logs);
-    if (bar) {
-      bar->update(batches_done - bar->done(), shown(logs, metrics));
-      bar->finish();
+    if (progress.bar) {
+      progress.bar->update(progress.done - progress.bar->done(), shown(logs, metrics));
+      progress.bar->finish();
     }
     for (const auto& cb : *callbacks) cb->on_epoch_end(epoch, logs);
     history.append(logs);
     if (training_batches.ran_out()) {
-      say_ran_out(epoch, batches_done);
+      say_ran_out(epoch, progress.done);
       break;
     }
   }
