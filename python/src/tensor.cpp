@@ -71,6 +71,9 @@ DType parse_dtype(py::handle value) {
 }
 
 Tensor tensor_from_numpy(const py::array& array) {
+  // Strata's tensors are writable: a read-only array (np.frombuffer of bytes, a broadcast view)
+  // is copied rather than shared, so nothing can write into memory NumPy promised not to change.
+  if (!array.writeable()) return tensor_from_numpy(py::array(array.attr("copy")()));
   const DType dtype = dtype_of_numpy(array.dtype());
   const auto item = static_cast<py::ssize_t>(itemsize(dtype));
   std::vector<int64_t> shape(array.ndim()), strides(array.ndim());

@@ -71,3 +71,15 @@ def test_layer_errors_are_option_errors_with_cpp_messages():
         nn.Conv2d(n_filter=-3)
     with pytest.raises(strata.OptionError, match="Dropout.*\"p\" must be a number in \\[0, 1\\], got 1.5"):
         nn.Dropout(p=1.5)
+
+
+def test_read_only_arrays_are_copied_not_written_through():
+    data = bytes(np.arange(4, dtype=np.float32).tobytes())
+    frozen = np.frombuffer(data, np.float32)
+    assert not frozen.flags.writeable
+    t = strata.from_numpy(frozen)
+    assert t.data_ptr() != frozen.ctypes.data  # a copy
+    t[0] = 99.0
+    assert np.frombuffer(data, np.float32)[0] == 0.0  # the bytes object is untouched
+    broadcast = np.broadcast_to(np.ones(3, np.float32), (2, 3))  # read-only, stride 0
+    assert strata.from_numpy(broadcast).tolist() == [[1.0] * 3] * 2
