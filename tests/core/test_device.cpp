@@ -1,7 +1,7 @@
 // Devices in the core: names, TensorOptions, device memory and copies between devices.
 #include <gtest/gtest.h>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/core/device_copy.hpp"
 #include "strata/strata.hpp"
 

@@ -2,7 +2,7 @@
 // and reading data is a NoDataError (which static models catch to fall back to a real probe).
 #include <gtest/gtest.h>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/strata.hpp"
 
 namespace strata {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <optional>
 
-#include "data/max_abs_diff.hpp"
+#include "support/max_abs_diff.hpp"
 #include "strata/data/annotations.hpp"
 
 using namespace strata;

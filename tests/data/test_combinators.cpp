@@ -8,10 +8,10 @@
 #include <fstream>
 #include <set>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/data/dataset.hpp"
-#include "temp_dir.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace strata;
 using namespace strata::data;

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "data/max_abs_diff.hpp"
+#include "support/max_abs_diff.hpp"
 #include "strata/data/elastic.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/elementwise.hpp"

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "data/max_abs_diff.hpp"
+#include "support/max_abs_diff.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/data/featurewise.hpp"
 #include "strata/ops/elementwise.hpp"

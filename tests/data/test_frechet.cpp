@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/strata.hpp"
 
 namespace strata::data {

@@ -2,7 +2,8 @@
 // file can be wrong, and the real Fashion-MNIST when Debian's package is installed.
 #include <gtest/gtest.h>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
+#include "support/temp_dir.hpp"
 #include <unistd.h>
 #include <zlib.h>
 
@@ -27,19 +28,9 @@ using Bytes = std::vector<unsigned char>;
 
 namespace {
 
-// A fresh directory per test, removed afterwards.
-class IdxTest : public ::testing::Test {
+// A fresh directory per test (tests/support/temp_dir.hpp), and files written into it.
+class IdxTest : public strata::testing::TempDirTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("strata_idx_" + std::to_string(::getpid()) + "_" + info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
   // Writes `bytes` to dir/name, gzip-compressed when the name ends in ".gz".
   std::string write(const std::string& name, const Bytes& bytes) const {
     const std::string p = path(name);
@@ -54,7 +45,6 @@ class IdxTest : public ::testing::Test {
     return p;
   }
 
-  fs::path dir_;
 };
 
 void put_be(Bytes& out, uint64_t v, int bytes) {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <functional>
 
-#include "data/max_abs_diff.hpp"
+#include "support/max_abs_diff.hpp"
 #include "strata/data/image.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/elementwise.hpp"

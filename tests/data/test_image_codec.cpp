@@ -6,12 +6,12 @@
 #include <filesystem>
 #include <fstream>
 
-#include "expect_error.hpp"
-#include "max_abs_diff.hpp"
+#include "support/expect_error.hpp"
+#include "support/max_abs_diff.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/data/image_codec.hpp"
 #include "strata/data/image_folder.hpp"
-#include "temp_dir.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace strata;
 using namespace strata::data;

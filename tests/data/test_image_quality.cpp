@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "data/image_quality_fixture.hpp"
-#include "expect_error.hpp"
-#include "max_abs_diff.hpp"
+#include "support/expect_error.hpp"
+#include "support/max_abs_diff.hpp"
 #include "strata/strata.hpp"
 
 namespace strata::data {

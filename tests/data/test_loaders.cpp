@@ -4,7 +4,7 @@
 #include <cmath>
 #include <fstream>
 
-#include "data/temp_dir.hpp"
+#include "support/temp_dir.hpp"
 #include "strata/data/cifar.hpp"
 #include "strata/data/csv.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "data/temp_dir.hpp"
+#include "support/temp_dir.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/data/npy.hpp"
 

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <iterator>
 
-#include "data/temp_dir.hpp"
-#include "expect_error.hpp"
+#include "support/temp_dir.hpp"
+#include "support/expect_error.hpp"
 #include "strata/data/npz.hpp"
 
 using namespace strata;

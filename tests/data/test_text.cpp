@@ -6,13 +6,13 @@
 #include <fstream>
 #include <set>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/data/iterate.hpp"
 #include "strata/data/sequence.hpp"
 #include "strata/data/skip_gram.hpp"
 #include "strata/data/text_corpus.hpp"
-#include "temp_dir.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace strata;
 using namespace strata::data;

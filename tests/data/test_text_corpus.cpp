@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/data/sword_text.hpp"
 #include "strata/data/text_corpus.hpp"
-#include "temp_dir.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace strata::data;
 using strata::testing::expect_error;

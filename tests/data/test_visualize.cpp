@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
-#include "data/temp_dir.hpp"
-#include "expect_error.hpp"
+#include "support/temp_dir.hpp"
+#include "support/expect_error.hpp"
 #include "strata/strata.hpp"
 
 namespace strata::data {

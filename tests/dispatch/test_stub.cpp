@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "dispatch/counting_backend.hpp"
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/dispatch/stubs.hpp"
 #include "strata/strata.hpp"
 

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/temp_dir.hpp"
 #include "strata/core/allocator.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/hub/hub.hpp"
@@ -29,16 +30,12 @@ struct Result {
   std::string err;  // stderr
 };
 
-class CliTest : public ::testing::Test {
+class CliTest : public strata::testing::TempDirTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("strata_cli_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    db_ = (dir_ / "hub.db").string();
+    TempDirTest::SetUp();
+    db_ = path("hub.db");
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   // Runs `strata <args>` with the test's hub; stderr goes to a file beside it.
   Result strata(const std::string& args, bool with_hub = true) {
@@ -75,7 +72,6 @@ class CliTest : public ::testing::Test {
     return run.id();
   }
 
-  fs::path dir_;
   std::string db_;
 };
 

@@ -1,6 +1,6 @@
 // Datasets in the hub: versions of tensors or files with their metadata, the name search, the
 // link from a model, deleting with the blobs, and awkward names.
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "hub_fixture.hpp"
 
 namespace strata::hub::testing {

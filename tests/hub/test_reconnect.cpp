@@ -7,7 +7,7 @@
 #include <chrono>
 #include <thread>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "hub/database.hpp"
 #include "hub_fixture.hpp"
 

@@ -4,7 +4,7 @@
 #include <set>
 #include <thread>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "hub_fixture.hpp"
 
 namespace strata::hub::testing {

@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "data/temp_dir.hpp"
-#include "expect_error.hpp"
+#include "support/temp_dir.hpp"
+#include "support/expect_error.hpp"
 #include "fixtures/python_fixtures.hpp"
 #include "strata/io/hdf5.hpp"
 #include "strata/io/npz.hpp"

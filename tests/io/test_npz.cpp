@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "data/temp_dir.hpp"
-#include "expect_error.hpp"
+#include "support/temp_dir.hpp"
+#include "support/expect_error.hpp"
 #include "fixtures/python_fixtures.hpp"
 #include "strata/core/error.hpp"
 #include "strata/io/hdf5.hpp"

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "fixtures/python_fixtures.hpp"
 #include "strata/core/error.hpp"
 #include "strata/io/keras.hpp"

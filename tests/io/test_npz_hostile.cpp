@@ -6,8 +6,8 @@
 #include <fstream>
 #include <iterator>
 
-#include "data/temp_dir.hpp"
-#include "expect_error.hpp"
+#include "support/temp_dir.hpp"
+#include "support/expect_error.hpp"
 #include "fixtures/python_fixtures.hpp"
 #include "strata/core/error.hpp"
 #include "strata/io/npy_format.hpp"

@@ -2,7 +2,7 @@
 // pickle from running code or allocating: opcodes, globals, lengths, memo, stack.
 #include <gtest/gtest.h>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "fixtures/python_fixtures.hpp"
 #include "strata/core/error.hpp"
 #include "strata/io/pickle.hpp"

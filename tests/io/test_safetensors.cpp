@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fixtures/python_fixtures.hpp"
+#include "support/temp_dir.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/io/safetensors.hpp"
@@ -28,18 +29,7 @@ namespace {
 
 using strata::testing::expect_same;
 
-class SafetensorsTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("strata_st_" + std::to_string(::getpid()) + "_" + info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  fs::path dir_;
-};
+using SafetensorsTest = strata::testing::TempDirTest;
 
 // The tensors the Python fixture script also builds (make_safetensors_fixture.py, expected()).
 NamedTensors every_dtype() {

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/io/keras.hpp"
 #include "strata/io/npz.hpp"
 #include "strata/strata.hpp"

@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/nn/functions.hpp"
 #include "strata/nn/option_table.hpp"
 #include "strata/strata.hpp"

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/strata.hpp"
 
 namespace strata {

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <set>
 
-#include "data/temp_dir.hpp"
-#include "expect_error.hpp"
+#include "support/temp_dir.hpp"
+#include "support/expect_error.hpp"
 #include "strata/io/safetensors.hpp"
 #include "strata/nn/functions.hpp"
 #include "strata/nn/layer_config.hpp"

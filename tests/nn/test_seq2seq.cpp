@@ -4,7 +4,7 @@
 // to get it right.
 #include <gtest/gtest.h>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/nn/zoo/seq2seq.hpp"
 #include "strata/strata.hpp"
 

@@ -2,7 +2,7 @@
 // end_with says; the dynamic VGG is the static one.
 #include <gtest/gtest.h>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/nn/zoo/zoo.hpp"
 #include "strata/strata.hpp"
 

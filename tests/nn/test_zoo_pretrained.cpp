@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
-#include "data/temp_dir.hpp"
-#include "expect_error.hpp"
-#include "python_script.hpp"
+#include "support/temp_dir.hpp"
+#include "support/expect_error.hpp"
+#include "support/python_script.hpp"
 #include "strata/io/npz.hpp"
 #include "strata/nn/zoo/zoo.hpp"
 #include "strata/strata.hpp"

@@ -8,7 +8,7 @@
 #include <strata/strata.hpp>
 
 #include "../../examples/fashion_mnist_cnn_net.hpp"
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "onnx/onnx_models.hpp"
 #include "onnx/onnx_runtime.hpp"
 

@@ -11,7 +11,7 @@
 #include <strata/onnx/onnx.hpp>
 #include <strata/strata.hpp>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "onnx/onnx_runtime.hpp"
 
 using namespace strata;

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/strata.hpp"
 
 namespace strata {

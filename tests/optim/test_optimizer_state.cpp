@@ -3,7 +3,7 @@
 // uninterrupted run bit for bit. Then states that do not fit are refused, naming the entry.
 #include <gtest/gtest.h>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 
 #include <cstring>
 #include <functional>

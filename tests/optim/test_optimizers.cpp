@@ -2,7 +2,7 @@
 // on a small quadratic; then each reduces a least-squares loss; then bad options are refused.
 #include <gtest/gtest.h>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 
 #include <cmath>
 #include <functional>

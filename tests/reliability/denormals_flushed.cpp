@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "process_threads.hpp"
+#include "support/process_threads.hpp"
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include <thread>
 #include <unistd.h>
 
-#include "address_sanitizer.hpp"
-#include "expect_error.hpp"
+#include "support/address_sanitizer.hpp"
+#include "support/expect_error.hpp"
 #include "io/child_process.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"

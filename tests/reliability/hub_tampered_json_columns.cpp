@@ -7,7 +7,7 @@
 
 #include "../../src/hub/hub_state.hpp"
 #include "hub/hub_fixture.hpp"
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/core/factory.hpp"
 
 namespace strata::hub::testing {

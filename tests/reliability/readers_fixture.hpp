@@ -5,7 +5,7 @@
 #include <fstream>
 #include <string>
 
-#include "data/temp_dir.hpp"
+#include "support/temp_dir.hpp"
 #include "strata/core/limits.hpp"
 
 namespace strata::testing {

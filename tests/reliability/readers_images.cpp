@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "readers_fixture.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/data/image_codec.hpp"

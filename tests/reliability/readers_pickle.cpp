@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "readers_fixture.hpp"
 #include "strata/io/pickle.hpp"
 

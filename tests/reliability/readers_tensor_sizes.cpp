@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "readers_fixture.hpp"
 #include "strata/core/checked_size.hpp"
 #include "strata/core/factory.hpp"

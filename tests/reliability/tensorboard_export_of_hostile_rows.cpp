@@ -8,7 +8,7 @@
 
 #include "../../src/hub/hub_state.hpp"
 #include "hub/hub_fixture.hpp"
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/train/tensorboard_export.hpp"
 
 namespace strata::hub::testing {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/rl/make_env.hpp"
 #include "strata/rl/vector_env.hpp"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/ops/loss.hpp"
 #include "strata/rl/policy_utils.hpp"

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "data/temp_dir.hpp"
+#include "support/temp_dir.hpp"
 #include "serve/serve_process.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/hub/hub.hpp"

@@ -3,7 +3,7 @@
 #pragma once
 #include <memory>
 
-#include "data/temp_dir.hpp"
+#include "support/temp_dir.hpp"
 #include "serve/infer_client.hpp"
 #include "serve/serve_process.hpp"
 #include "serve/served_models.hpp"

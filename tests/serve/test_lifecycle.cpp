@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "process_threads.hpp"
+#include "support/process_threads.hpp"
 #include "serve/serve_fixture.hpp"
 
 namespace strata::testing {

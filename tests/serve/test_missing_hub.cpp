@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "data/temp_dir.hpp"
+#include "support/temp_dir.hpp"
 #include "serve/command_output.hpp"
 
 namespace strata::testing {

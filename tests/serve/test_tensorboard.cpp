@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "data/temp_dir.hpp"
+#include "support/temp_dir.hpp"
 #include "serve/command_output.hpp"
 #include "serve/test_venv.hpp"
 #include "strata/hub/hub.hpp"

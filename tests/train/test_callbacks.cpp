@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "blobs.hpp"
-#include "data/temp_dir.hpp"
+#include "support/temp_dir.hpp"
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/error.hpp"
 #include "strata/optim/adam.hpp"

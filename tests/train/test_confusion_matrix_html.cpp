@@ -5,7 +5,7 @@
 #include <regex>
 #include <string>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/ops/indexing.hpp"
 #include "strata/train/confusion_matrix_html.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "blobs.hpp"
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/ops/loss.hpp"

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "blobs.hpp"
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/error.hpp"
 #include "strata/ops/indexing.hpp"

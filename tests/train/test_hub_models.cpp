@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "blobs.hpp"
-#include "data/temp_dir.hpp"
-#include "expect_error.hpp"
+#include "support/temp_dir.hpp"
+#include "support/expect_error.hpp"
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/hub/hub.hpp"
 #include "strata/optim/sgd.hpp"

@@ -7,8 +7,8 @@
 #include <cstring>
 
 #include "blobs.hpp"
-#include "data/temp_dir.hpp"
-#include "expect_error.hpp"
+#include "support/temp_dir.hpp"
+#include "support/expect_error.hpp"
 #include "strata/optim/adam.hpp"
 #include "strata/optim/sgd.hpp"
 #include "strata/train/train.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "blobs.hpp"
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "strata/core/error.hpp"
 #include "strata/data/dataset.hpp"
 #include "strata/ops/indexing.hpp"

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "hub/hub_fixture.hpp"
 #include "linear_regression.hpp"
 #include "run_plan.hpp"

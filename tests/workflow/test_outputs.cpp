@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "hub/hub_fixture.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/workflow/queue.hpp"

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "hub/hub_fixture.hpp"
 #include "strata/workflow/cross_validation.hpp"
 #include "strata/workflow/plan_file.hpp"

@@ -10,7 +10,7 @@
 #include <numeric>
 #include <set>
 
-#include "expect_error.hpp"
+#include "support/expect_error.hpp"
 #include "hub/hub_fixture.hpp"
 #include "linear_regression.hpp"
 #include "run_plan.hpp"

@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <thread>
 
-#include "address_sanitizer.hpp"
-#include "expect_error.hpp"
+#include "support/address_sanitizer.hpp"
+#include "support/expect_error.hpp"
 #include "hub/hub_fixture.hpp"
 #include "strata/core/intra_op_threads.hpp"
 #include "strata/workflow/queue.hpp"
