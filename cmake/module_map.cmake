@@ -24,6 +24,10 @@ macro(strata_module module)
   list(REMOVE_DUPLICATES _strata_uses)
   set(STRATA_USES_${module} ${_strata_uses})
   set(STRATA_SEES_${module} ${_strata_uses} ${_strata_module_PRIVATE} ${_strata_module_EXCEPTIONS})
+  # The edges as declared, for the diagram (cmake/module_map_diagram.cmake).
+  set(STRATA_DECLARED_USES_${module} ${_strata_module_USES})
+  set(STRATA_DECLARED_PRIVATE_${module} ${_strata_module_PRIVATE})
+  set(STRATA_DECLARED_EXCEPTIONS_${module} ${_strata_module_EXCEPTIONS})
   list(APPEND STRATA_MODULES ${module})
 endmacro()
 
