@@ -125,6 +125,15 @@ py::object call_layer(const LayerPtr& layer, py::args args) {
     for (auto x : args) xs.push_back(as_tensor(x));
   }
   STRATA_CHECK(!xs.empty(), layer->name(), ": called with no inputs");
+  // A static model of several outputs gives them all, as a list (Keras's model(x) does).
+  if (auto* model = dynamic_cast<nn::Model*>(layer.get()); model != nullptr && model->num_outputs() > 1) {
+    std::vector<Tensor> ys;
+    {
+      py::gil_scoped_release release;
+      ys = model->run(xs);
+    }
+    return py::cast(ys);
+  }
   Tensor y;
   {
     py::gil_scoped_release release;

@@ -117,3 +117,26 @@ def test_prepro_matches_numpy_where_exact():
     np.testing.assert_allclose(rotated[..., 0], np.rot90(square[..., 0]), atol=1e-6)
     normed = tl.prepro.samplewise_norm(img)
     assert abs(normed.mean()) < 1e-5 and abs(normed.std() - 1) < 1e-3
+
+
+def test_more_tensorlayer_layers_build_a_model():
+    from strata.tl import layers as L
+
+    ni = L.Input([None, 8, 8, 3])
+    h = L.DepthwiseConv2d((3, 3), act="relu")(ni)
+    h = L.ZeroPad2d(1)(L.LocalResponseNorm(depth_radius=2)(h))  # 10 x 10
+    h = L.UpSampling2d((2, 2), method="nearest")(L.LayerNorm()(h))  # 20 x 20
+    h = L.DeConv2d(4, (3, 3), strides=(1, 1))(h)
+    g = L.Elementwise("maximum")([L.GlobalMaxPool2d()(h), L.GlobalMeanPool2d()(h)])
+    ids = L.Input([None, 5], dtype="int64")
+    e = L.Flatten()(L.Embedding(10, 3)(ids))
+    net = Model(inputs=[ni, ids], outputs=[g, e])
+    x = np.random.default_rng(1).random((2, 8, 8, 3), dtype=np.float32)
+    out_g, out_e = net([x, np.arange(10, dtype=np.int64).reshape(2, 5)])
+    assert np.asarray(out_g).shape == (2, 4) and np.asarray(out_e).shape == (2, 15)
+    signal = L.Input([None, 16, 2])
+    s = L.MaxPool1d(2, 2)(L.Conv1d(4, 3, act="relu")(signal))
+    s = L.GlobalMeanPool1d()(L.MeanPool1d(2, 2)(s))
+    assert np.asarray(Model(inputs=signal, outputs=s)(np.ones((3, 16, 2), np.float32))).shape == (3, 4)
+    with pytest.raises(ValueError, match="combine_fn"):
+        L.Elementwise(lambda a, b: a)

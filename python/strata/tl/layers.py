@@ -83,3 +83,152 @@ def Reshape(shape, name=None):
 
 def Concat(concat_dim=-1, name=None):
     return _nn.Concat(concat_dim, name=_name(name))
+
+
+def _one(v):
+    return list(v) if isinstance(v, (tuple, list)) else [v]
+
+
+def Conv1d(n_filter=32, filter_size=5, stride=1, act=None, padding="SAME", data_format="channels_last",
+           dilation_rate=1, W_init=_init.truncated_normal(stddev=0.02), b_init=_init.constant(value=0.0),
+           in_channels=None, name=None):
+    options = {"stride": _one(stride), "padding": _padding(padding), "dilation": _one(dilation_rate), "groups": 1}
+    return _nn.Conv1d(n_filter=n_filter, filter_size=_one(filter_size), act=_act(act), options=options,
+                      in_channels=-1 if in_channels is None else in_channels, use_bias=b_init is not None,
+                      w_init=W_init, b_init=b_init, name=_name(name))
+
+
+def DeConv2d(n_filter=32, filter_size=(3, 3), strides=(2, 2), padding="SAME", act=None, dilation_rate=(1, 1),
+             data_format="channels_last", W_init=_init.truncated_normal(stddev=0.02), b_init=_init.constant(value=0.0),
+             in_channels=None, name=None):
+    options = {"stride": _pair(strides), "padding": _padding(padding), "dilation": _pair(dilation_rate), "groups": 1}
+    return _nn.DeConv2d(n_filter=n_filter, filter_size=_pair(filter_size), act=_act(act), options=options,
+                        in_channels=-1 if in_channels is None else in_channels, use_bias=b_init is not None,
+                        w_init=W_init, b_init=b_init, name=_name(name))
+
+
+def DepthwiseConv2d(filter_size=(3, 3), strides=(1, 1), act=None, padding="SAME", data_format="channels_last",
+                    dilation_rate=(1, 1), depth_multiplier=1, W_init=_init.truncated_normal(stddev=0.02),
+                    b_init=_init.constant(value=0.0), in_channels=None, name=None):
+    options = {"stride": _pair(strides), "padding": _padding(padding), "dilation": _pair(dilation_rate), "groups": 1}
+    return _nn.DepthwiseConv2d(filter_size=_pair(filter_size), act=_act(act), options=options,
+                               depth_multiplier=depth_multiplier, in_channels=-1 if in_channels is None else in_channels,
+                               use_bias=b_init is not None, w_init=W_init, b_init=b_init, name=_name(name))
+
+
+def MaxPool1d(filter_size=3, strides=2, padding="SAME", data_format="channels_last", name=None):
+    return _nn.MaxPool1d(filter_size=_one(filter_size), options={"stride": _one(strides), "padding": _padding(padding)},
+                         name=_name(name))
+
+
+def MeanPool1d(filter_size=3, strides=2, padding="SAME", data_format="channels_last", name=None):
+    return _nn.MeanPool1d(filter_size=_one(filter_size), options={"stride": _one(strides), "padding": _padding(padding)},
+                          name=_name(name))
+
+
+def GlobalMaxPool1d(data_format="channels_last", name=None):
+    return _nn.GlobalMaxPool1d(name=_name(name))
+
+
+def GlobalMeanPool1d(data_format="channels_last", name=None):
+    return _nn.GlobalMeanPool1d(name=_name(name))
+
+
+def GlobalMaxPool2d(data_format="channels_last", name=None):
+    return _nn.GlobalMaxPool2d(name=_name(name))
+
+
+def GlobalMeanPool2d(data_format="channels_last", name=None):
+    return _nn.GlobalMeanPool2d(name=_name(name))
+
+
+def Embedding(vocabulary_size, embedding_size, E_init=_init.random_uniform(-0.1, 0.1), name=None):
+    return _nn.Embedding(vocabulary_size=vocabulary_size, embedding_size=embedding_size, e_init=E_init,
+                         name=_name(name))
+
+
+def OneHot(depth=None, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    options = {"depth": depth}
+    for key, value in (("on_value", on_value), ("off_value", off_value), ("axis", axis), ("dtype", dtype)):
+        if value is not None:
+            options[key] = value
+    return _nn.OneHot(**options, name=_name(name))
+
+
+_COMBINE = {"add": "add", "multiply": "multiply", "mul": "multiply", "maximum": "maximum", "minimum": "minimum"}
+
+
+def Elementwise(combine_fn="minimum", act=None, name=None):
+    """combine_fn: TensorFlow's tf.minimum etc. become names: "add", "multiply", "maximum", "minimum"."""
+    key = combine_fn if isinstance(combine_fn, str) else getattr(combine_fn, "__name__", "")
+    if key not in _COMBINE:
+        raise ValueError(f"tl.layers.Elementwise: combine_fn {combine_fn!r}: use 'add', 'multiply', 'maximum' or "
+                         f"'minimum' (or strata.add, strata.mul, strata.maximum, strata.minimum)")
+    return _nn.Elementwise(combine=_COMBINE[key], act=_act(act), name=_name(name))
+
+
+def UpSampling2d(scale, method="bilinear", antialias=False, data_format="channels_last", name=None):
+    return _nn.UpSampling2d(scale=_pair(scale), method=method.lower(), name=_name(name))
+
+
+def ZeroPad2d(padding, data_format="channels_last", name=None):
+    """padding: an int, (height, width), or ((top, bottom), (left, right))."""
+    if isinstance(padding, int):
+        pairs = [[padding, padding], [padding, padding]]
+    elif all(isinstance(p, int) for p in padding):
+        pairs = [[padding[0], padding[0]], [padding[1], padding[1]]]
+    else:
+        pairs = [list(p) for p in padding]
+    return _nn.ZeroPad2d(padding=pairs, name=_name(name))
+
+
+def LayerNorm(center=True, scale=True, act=None, epsilon=1e-12, begin_norm_axis=1, begin_params_axis=-1,
+              beta_init=None, gamma_init=None, name=None):
+    return _nn.LayerNorm(act=_act(act), epsilon=epsilon, begin_norm_axis=begin_norm_axis,
+                         begin_params_axis=begin_params_axis, center=center, scale=scale, name=_name(name))
+
+
+def InstanceNorm(act=None, epsilon=0.00001, beta_init=None, gamma_init=None, num_features=None,
+                 data_format="channels_last", name=None):
+    return _nn.InstanceNorm(act=_act(act), epsilon=epsilon, num_features=-1 if num_features is None else num_features,
+                            name=_name(name))
+
+
+def LocalResponseNorm(depth_radius=None, bias=None, alpha=None, beta=None, name=None):
+    options = {k: v for k, v in (("depth_radius", depth_radius), ("bias", bias), ("alpha", alpha), ("beta", beta))
+               if v is not None}
+    return _nn.LocalResponseNorm(**options, name=_name(name))
+
+
+def PRelu(channel_shared=False, in_channels=None, a_init=_init.truncated_normal(mean=0.0, stddev=0.05), name=None):
+    return _nn.PRelu(channel_shared=channel_shared, in_channels=-1 if in_channels is None else in_channels,
+                     a_init=a_init, name=_name(name))
+
+
+def Transpose(perm=None, conjugate=False, name=None):
+    return _nn.Transpose(perm=list(perm), name=_name(name))
+
+
+def ExpandDims(axis, name=None):
+    return _nn.ExpandDims(axis=axis, name=_name(name))
+
+
+def Tile(multiples=None, name=None):
+    return _nn.Tile(multiples=list(multiples), name=_name(name))
+
+
+def Stack(axis=1, name=None):
+    return _nn.Stack(axis=axis, name=_name(name))
+
+
+def GaussianNoise(mean=0.0, stddev=1.0, is_always=True, seed=None, name=None):
+    return _nn.GaussianNoise(mean=mean, stddev=stddev, is_always=is_always, seed=-1 if seed is None else seed,
+                             name=_name(name))
+
+
+def Scale(init_scale=0.05, name=None):
+    return _nn.Scale(init_scale=init_scale, name=_name(name))
+
+
+def SubpixelConv2d(scale=2, n_out_channels=None, act=None, in_channels=None, name=None):
+    return _nn.SubpixelConv2d(scale=scale, act=_act(act), name=_name(name))
