@@ -5,6 +5,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <mutex>
+
 #include <nlohmann/json.hpp>
 
 #include "strata/core/tensor.hpp"
@@ -36,5 +38,21 @@ Tensor as_tensor(py::handle value);
 // options and hub records; anything else is refused naming `what`.
 nlohmann::json to_json(py::handle value, const std::string& what);
 py::object from_json(const nlohmann::json& value);
+
+// Calls into one layer from several Python threads at once would race on its lazy build and its
+// children's lists. The outermost call from Python into a layer (a call, fit, evaluate, predict)
+// holds that layer's lock, one of 256 picked by its address, taken with the GIL released; calls
+// made inside it (a Module's forward calling its layers) take none, so a thread holds one lock at
+// a time and none can deadlock.
+class LayerCallGuard {
+ public:
+  explicit LayerCallGuard(const void* layer);
+  ~LayerCallGuard();
+  LayerCallGuard(const LayerCallGuard&) = delete;
+  LayerCallGuard& operator=(const LayerCallGuard&) = delete;
+
+ private:
+  std::mutex* held_ = nullptr;
+};
 
 }  // namespace strata::python

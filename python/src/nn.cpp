@@ -2,7 +2,9 @@
 // options, nn/option_table.hpp: the Python classes in strata/nn.py take their keyword arguments
 // from layer_classes()), Module for layers written in Python, symbols and static models, weights
 // and whole-model files.
+#include <array>
 #include <atomic>
+#include <cstdint>
 #include <optional>
 
 #include "bindings.hpp"
@@ -20,6 +22,23 @@
 #include "strata/ops/elementwise.hpp"
 
 namespace strata::python {
+
+namespace {
+thread_local int layer_call_depth = 0;
+}  // namespace
+
+LayerCallGuard::LayerCallGuard(const void* layer) {
+  if (layer_call_depth++ > 0) return;
+  static std::array<std::mutex, 256> locks;
+  held_ = &locks[(reinterpret_cast<uintptr_t>(layer) >> 4) % locks.size()];
+  held_->lock();
+}
+
+LayerCallGuard::~LayerCallGuard() {
+  --layer_call_depth;
+  if (held_ != nullptr) held_->unlock();
+}
+
 namespace {
 
 using LayerPtr = std::shared_ptr<nn::Layer>;
@@ -130,6 +149,7 @@ py::object call_layer(const LayerPtr& layer, py::args args) {
     std::vector<Tensor> ys;
     {
       py::gil_scoped_release release;
+      LayerCallGuard guard(layer.get());
       ys = model->run(xs);
     }
     return py::cast(ys);
@@ -137,6 +157,7 @@ py::object call_layer(const LayerPtr& layer, py::args args) {
   Tensor y;
   {
     py::gil_scoped_release release;
+    LayerCallGuard guard(layer.get());
     y = xs.size() == 1 ? (*layer)(xs[0]) : (*layer)(xs);
   }
   return py::cast(y);

@@ -249,6 +249,7 @@ void bind_train(py::module_& parent) {
     train::History history;
     {
       py::gil_scoped_release release;
+      LayerCallGuard guard(&model);
       history = train::fit(model, optimizer, loss_fn, data, std::move(options));
       python_stdout.flush();
     }
@@ -269,6 +270,7 @@ void bind_train(py::module_& parent) {
     train::Logs logs;
     {
       py::gil_scoped_release release;
+      LayerCallGuard guard(&model);
       logs = train::evaluate(model, loss_fn, data, batch_size);
     }
     return logs_dict(logs);
@@ -277,10 +279,12 @@ void bind_train(py::module_& parent) {
     if (py::isinstance<data::Dataset>(x) || py::isinstance<data::Stream>(x)) {
       const train::Data data = data_of(x, py::none(), py::none());
       py::gil_scoped_release release;
+      LayerCallGuard guard(&model);
       return train::predict(model, data, batch_size);
     }
     const Tensor t = as_tensor(x);
     py::gil_scoped_release release;
+    LayerCallGuard guard(&model);
     return train::predict(model, t, batch_size);
   }, py::arg("model"), py::arg("x"), py::arg("batch_size") = 32);
 }

@@ -83,3 +83,36 @@ def test_read_only_arrays_are_copied_not_written_through():
     assert np.frombuffer(data, np.float32)[0] == 0.0  # the bytes object is untouched
     broadcast = np.broadcast_to(np.ones(3, np.float32), (2, 3))  # read-only, stride 0
     assert strata.from_numpy(broadcast).tolist() == [[1.0] * 3] * 2
+
+
+def test_one_layer_called_from_several_threads_at_once():
+    import threading
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b = nn.Dense(32, act="relu"), nn.Dense(4)
+
+        def forward(self, x):
+            return self.b(self.a(x))
+
+    x = np.ones((8, 16), np.float32)
+    for make in (lambda: nn.Dense(64), Net):  # unbuilt: the first calls build it
+        for _ in range(20):
+            layer, errors, outputs = make(), [], []
+
+            def run():
+                try:
+                    for _ in range(10):
+                        outputs.append(np.asarray(layer(x)).copy())
+                except Exception as e:  # noqa: BLE001 - reported below
+                    errors.append(e)
+
+            threads = [threading.Thread(target=run) for _ in range(4)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert errors == [] and len(outputs) == 40
+            assert all(np.array_equal(o, outputs[0]) for o in outputs)  # one set of weights
+            assert len(layer.weights) == (2 if isinstance(layer, nn.Dense) else 4)
