@@ -14,7 +14,13 @@
 #include "strata/optim/sgd.hpp"
 #include "strata/data/dataset.hpp"
 #include "strata/data/stream.hpp"
+#include "strata/hub/hub.hpp"
+#include "strata/train/csv_logger.hpp"
+#include "strata/train/early_stopping.hpp"
 #include "strata/train/fit.hpp"
+#include "strata/train/hub_logger.hpp"
+#include "strata/train/model_checkpoint.hpp"
+#include "strata/train/tensorboard_logger.hpp"
 #include "strata/train/lr_scheduler.hpp"
 
 namespace strata::python {
@@ -216,6 +222,55 @@ void bind_train(py::module_& parent) {
            py::arg("start_factor") = 1.0 / 3, py::keep_alive<1, 2>());
 
   py::module_ train = parent.def_submodule("train", "Keras's fit / evaluate / predict");
+
+  // The C++ library's callbacks, for fit's callbacks list beside Python objects.
+  auto mode_of = [](const std::string& mode) {
+    if (mode == "min") return train::MonitorMode::min;
+    if (mode == "max") return train::MonitorMode::max;
+    STRATA_CHECK(mode == "auto", "mode: expected \"auto\", \"min\" or \"max\", got \"", mode, "\"");
+    return train::MonitorMode::automatic;
+  };
+  py::class_<train::Callback, std::shared_ptr<train::Callback>>(train, "Callback",
+                                                                "A callback of the C++ library (for fit's callbacks).");
+  py::class_<train::EarlyStopping, train::Callback, std::shared_ptr<train::EarlyStopping>>(train, "EarlyStopping")
+      .def(py::init([mode_of](const std::string& monitor, int64_t patience, double min_delta, const std::string& mode,
+                              bool restore_best_weights) {
+             return std::make_shared<train::EarlyStopping>(train::EarlyStoppingOptions{
+                 monitor, patience, min_delta, mode_of(mode), restore_best_weights});
+           }), py::arg("monitor") = "val_loss", py::arg("patience") = 0, py::arg("min_delta") = 0.0,
+           py::arg("mode") = "auto", py::arg("restore_best_weights") = false);
+  py::class_<train::HubLogger, train::Callback, std::shared_ptr<train::HubLogger>>(train, "HubLogger")
+      .def(py::init([](hub::Hub& hub, const std::string& run_name, py::object config, int64_t every_n_steps) {
+             const std::string json = config.is_none() ? "{}" : to_json(config, "run config").dump();
+             return std::make_shared<train::HubLogger>(hub, run_name, json, every_n_steps);
+           }), py::arg("hub"), py::arg("run_name"), py::arg("config") = py::none(), py::arg("every_n_steps") = 1,
+           py::keep_alive<1, 2>(), "A new run of the hub, its metrics logged as fit goes, finished when it ends.")
+      .def_property_readonly("run_id", &train::HubLogger::run_id);
+  py::class_<train::ModelCheckpoint, train::Callback, std::shared_ptr<train::ModelCheckpoint>>(train, "ModelCheckpoint")
+      .def(py::init([mode_of](hub::Hub& hub, const std::string& model_name, const std::string& monitor,
+                              const std::string& mode, bool save_best_only, std::vector<std::string> tags,
+                              bool include_optimizer) {
+             train::ModelCheckpointOptions o;
+             o.monitor = monitor;
+             o.mode = mode_of(mode);
+             o.save_best_only = save_best_only;
+             o.tags = std::move(tags);
+             o.include_optimizer = include_optimizer;
+             return std::make_shared<train::ModelCheckpoint>(hub, model_name, o);
+           }), py::arg("hub"), py::arg("model_name"), py::arg("monitor") = "val_loss", py::arg("mode") = "auto",
+           py::arg("save_best_only") = true, py::arg("tags") = std::vector<std::string>{},
+           py::arg("include_optimizer") = true, py::keep_alive<1, 2>(),
+           "Saves the model as a new hub version when `monitor` improves (every epoch without save_best_only).");
+  py::class_<train::CSVLogger, train::Callback, std::shared_ptr<train::CSVLogger>>(train, "CSVLogger")
+      .def(py::init<std::string, char, bool>(), py::arg("path"), py::arg("separator") = ',', py::arg("append") = false);
+  py::class_<train::TensorBoardLogger, train::Callback, std::shared_ptr<train::TensorBoardLogger>>(train,
+                                                                                                   "TensorBoardLogger")
+      .def(py::init([](const std::string& log_dir, int64_t every_n_steps, bool histograms) {
+             train::TensorBoardOptions o;
+             o.every_n_steps = every_n_steps;
+             o.histograms = histograms;
+             return std::make_shared<train::TensorBoardLogger>(log_dir, o);
+           }), py::arg("log_dir"), py::arg("every_n_steps") = 1, py::arg("histograms") = true);
   train.def("fit", [](nn::Layer& model, optim::Optimizer& optimizer, py::object x, py::object y, int64_t epochs,
                       int64_t batch_size, py::object loss, py::object validation_data, double validation_split,
                       bool shuffle, uint64_t seed, int verbose, py::list callbacks, std::vector<double> class_weight,
@@ -236,6 +291,8 @@ void bind_train(py::module_& parent) {
       if (py::isinstance<optim::LRSchedule>(c))  // a schedule steps at each epoch's start
         options.callbacks.push_back(
             std::make_shared<train::LearningRateScheduler>(c.cast<std::shared_ptr<optim::LRSchedule>>()));
+      else if (py::isinstance<train::Callback>(c))  // one of the library's own
+        options.callbacks.push_back(c.cast<std::shared_ptr<train::Callback>>());
       else
         options.callbacks.push_back(std::make_shared<PyCallback>(py::reinterpret_borrow<py::object>(c)));
     }

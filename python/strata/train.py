@@ -1,2 +1,5 @@
-"""Keras's training loop on NumPy arrays: fit / evaluate / predict (the C++ loop, GIL released)."""
-from ._strata.train import evaluate, fit, predict  # noqa: F401
+"""Keras's training loop on NumPy arrays, datasets and streams: fit / evaluate / predict (the C++
+loop, GIL released), with Python callbacks and the library's own: EarlyStopping, HubLogger,
+ModelCheckpoint (into the hub), CSVLogger, TensorBoardLogger."""
+from ._strata.train import (Callback, CSVLogger, EarlyStopping, HubLogger, ModelCheckpoint,  # noqa: F401
+                            TensorBoardLogger, evaluate, fit, predict)

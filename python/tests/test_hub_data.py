@@ -93,3 +93,33 @@ def test_fit_on_a_dataset_and_a_stream():
     logs = strata.train.evaluate(model, stream)
     assert logs["accuracy"] > 0.9
     assert np.asarray(strata.train.predict(model, ds, batch_size=64)).shape == (400, 2)
+
+
+def test_the_librarys_callbacks_from_python(tmp_path):
+    import os
+
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 2, 256).astype(np.int64)
+    x = (rng.standard_normal((256, 4)) + 2.0 * y[:, None]).astype(np.float32)
+    hub = strata.hub.Hub.open(str(tmp_path / "hub.db"))
+    inp = nn.Input([None, 4])
+    model = nn.Model(inp, nn.Dense(2)(nn.Dense(8, act="relu")(inp)), name="clf")
+    model(x[:1])
+    logger = strata.train.HubLogger(hub, "clf-run", {"lr": 0.05}, every_n_steps=0)
+    checkpoint = strata.train.ModelCheckpoint(hub, "clf", monitor="val_accuracy", include_optimizer=False)
+    csv = str(tmp_path / "log.csv")
+    history = strata.train.fit(model, strata.optim.Adam(model, lr=0.05), x, y, epochs=4, validation_split=0.25,
+                               callbacks=[logger, checkpoint, strata.train.CSVLogger(csv),
+                                          strata.train.TensorBoardLogger(str(tmp_path / "tb"))], verbose=0)
+    assert [v for _, v in hub.metric_history(logger.run_id, "loss")] == pytest.approx(history["loss"])
+    best, info = hub.load_model("clf")  # the checkpoint's last (best) version, ready to run
+    assert info["metrics"]["val_accuracy"] == pytest.approx(max(history["val_accuracy"]))
+    with open(csv) as f:
+        rows = f.read().splitlines()
+    assert rows[0].split(",")[0] == "epoch" and len(rows) == 5
+    assert any(name.startswith("events.out.tfevents") for name in os.listdir(tmp_path / "tb" / "train"))  # Keras's layout
+
+    # EarlyStopping: with lr 0 nothing improves, so training stops after patience + 1 epochs.
+    stopped = strata.train.fit(model, strata.optim.SGD(model, lr=0.0), x, y, epochs=20, validation_split=0.25,
+                               callbacks=[strata.train.EarlyStopping(monitor="val_loss", patience=2)], verbose=0)
+    assert len(stopped["loss"]) == 3
