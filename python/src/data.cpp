@@ -4,7 +4,11 @@
 // reading from Python releases the GIL, so a prefetch thread's Python map can run meanwhile.
 #include "bindings.hpp"
 #include "strata/data/dataset.hpp"
+#include "strata/data/cifar.hpp"
+#include "strata/data/idx.hpp"
 #include "strata/data/image.hpp"
+#include "strata/data/image_folder.hpp"
+#include "strata/data/npy.hpp"
 #include "strata/data/stream.hpp"
 
 namespace strata::python {
@@ -102,6 +106,35 @@ void bind_data(py::module_& parent) {
       .def("repeat", &data::Stream::repeat, py::arg("times") = -1)
       .def("take", &data::Stream::take, py::arg("n"))
       .def("skip", &data::Stream::skip, py::arg("n"));
+
+  // Loaders (each reads local files; every size is checked against the bytes present).
+  m.def("load_fashion_mnist", [](const std::string& dir) {
+    data::FashionMnist ds;
+    {
+      py::gil_scoped_release release;
+      ds = data::load_fashion_mnist(dir);
+    }
+    return py::make_tuple(ds.train_images, ds.train_labels, ds.test_images, ds.test_labels);
+  }, py::arg("dir") = "", "(train_images, train_labels, test_images, test_labels) as uint8 tensors; "
+                          "dir \"\": Debian's dataset-fashion-mnist");
+  m.def("load_cifar10", [](const std::string& dir) {
+    data::Cifar10 ds;
+    {
+      py::gil_scoped_release release;
+      ds = data::load_cifar10(dir);
+    }
+    return py::make_tuple(ds.train.images, ds.train.labels, ds.test.images, ds.test.labels);
+  }, py::arg("dir"), "CIFAR-10's binary batches: (train_images [N, 32, 32, 3] uint8, train_labels, test_images, "
+                     "test_labels)");
+  m.def("image_folder", [](const std::string& root, int channels) {
+    const data::ImageFolder folder = data::image_folder(root, {.channels = channels});
+    return py::make_tuple(folder.dataset(), folder.classes);
+  }, py::arg("root"), py::arg("channels") = 0,
+     "root/<class>/<image>: (a Dataset of (uint8 [H, W, C] image, int64 label), the class names)");
+  m.def("read_npy", [](const std::string& path) {
+    py::gil_scoped_release release;
+    return data::read_npy(path);
+  }, py::arg("path"));
 
   // Image preprocessing (data/image.hpp, TensorLayer's prepro) on one HWC image or an NHWC batch.
   auto interpolation = [](const std::string& mode) {

@@ -2,4 +2,4 @@
 arrays viewed, not copied), ``Dataset.from_function(n, get)``, ``Stream.from_generator(fn)``,
 then ``map`` (Python functions), ``filter``, ``shuffle``, ``batch``, ``prefetch``, ``cache``;
 ``strata.train.fit(model, opt, dataset.shuffle(0).batch(32))`` trains on them."""
-from ._strata.data import Dataset, Stream, image  # noqa: F401
+from ._strata.data import Dataset, Stream, image, image_folder, load_cifar10, load_fashion_mnist, read_npy  # noqa: F401

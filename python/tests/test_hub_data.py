@@ -123,3 +123,29 @@ def test_the_librarys_callbacks_from_python(tmp_path):
     stopped = strata.train.fit(model, strata.optim.SGD(model, lr=0.0), x, y, epochs=20, validation_split=0.25,
                                callbacks=[strata.train.EarlyStopping(monitor="val_loss", patience=2)], verbose=0)
     assert len(stopped["loss"]) == 3
+
+
+def test_loaders_read_local_files(tmp_path):
+    import zlib, struct
+
+    train_x, train_y, test_x, test_y = strata.data.load_fashion_mnist()  # Debian's package
+    assert train_x.shape == (60000, 28, 28) and train_x.dtype == "uint8" and test_y.shape == (10000,)
+    # An image folder of two classes, written as PNG files here.
+    def png(path, value):
+        raw = b"".join(b"\x00" + bytes([value] * 3 * 4) for _ in range(4))  # 4x4 RGB rows
+        def chunk(kind, data):
+            return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        with open(path, "wb") as f:
+            f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 4, 8, 2, 0, 0, 0))
+                    + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+    for cls, value in (("cat", 10), ("dog", 200)):
+        (tmp_path / cls).mkdir()
+        png(str(tmp_path / cls / "a.png"), value)
+    dataset, classes = strata.data.image_folder(str(tmp_path))
+    assert classes == ["cat", "dog"] and len(dataset) == 2
+    image, label = dataset[1]
+    assert image.shape == (4, 4, 3) and np.asarray(image).max() == 200 and label.item() == 1
+    np.save(tmp_path / "a.npy", np.arange(6, dtype=np.int32).reshape(2, 3))
+    assert strata.data.read_npy(str(tmp_path / "a.npy")).tolist() == [[0, 1, 2], [3, 4, 5]]
+    with pytest.raises(strata.Error, match="cifar"):
+        strata.data.load_cifar10(str(tmp_path))
