@@ -72,6 +72,27 @@ class PyModule : public nn::Module {
   void build_many(const std::vector<Shape>&) override {}
 };
 
+// Registered functions live as long as the process (the registry is never emptied): the Python
+// object is kept for ever rather than released after the interpreter has gone at exit.
+void register_python_function(const std::string& name, py::object fn) {
+  auto* kept = new py::object(std::move(fn));  // deliberately never freed, see above
+  nn::register_function(name, [kept](const Tensor& x) {
+    py::gil_scoped_acquire gil;
+    return as_tensor((*kept)(x));
+  });
+}
+
+// A Python callable (tensor -> tensor) registered under a name of its own, so that a Lambda (or
+// an activation) can refer to it. A model holding one is saved with that name, which only this
+// process knows: register the function by the same name (strata.nn.register_function) to load it.
+std::string python_function_name(py::handle value) {
+  STRATA_CHECK(PyCallable_Check(value.ptr()), "expected a function name or a callable");
+  static std::atomic<int> counter{0};
+  const std::string name = "python_fn_" + std::to_string(++counter);
+  register_python_function(name, py::reinterpret_borrow<py::object>(value));
+  return name;
+}
+
 // An activation given from Python: a name, a strata function (which has one) or any callable,
 // registered under a name of its own so the layer can refer to it.
 nlohmann::json activation_json(py::handle value) {
@@ -82,14 +103,7 @@ nlohmann::json activation_json(py::handle value) {
       py::str(value.attr("__module__")).cast<std::string>().rfind("strata", 0) == 0)
     return value.attr("__name__").cast<std::string>();
   STRATA_CHECK(PyCallable_Check(value.ptr()), "an activation must be a name, a strata function or a callable");
-  static std::atomic<int> counter{0};
-  const std::string name = "python_fn_" + std::to_string(++counter);
-  auto fn = std::make_shared<py::object>(py::reinterpret_borrow<py::object>(value));
-  nn::register_function(name, [fn](const Tensor& x) {
-    py::gil_scoped_acquire gil;
-    return (*fn)(x).cast<Tensor>();
-  });
-  return name;
+  return python_function_name(value);
 }
 
 py::object option_error() { return py::module_::import("strata._strata").attr("OptionError"); }
@@ -104,6 +118,10 @@ LayerPtr make_layer(const std::string& kind, const std::string& name, const py::
       const std::string field = key.cast<std::string>();
       const nn::OptionField* f = table->find(field);
       try {
+        if (kind == "lambda" && field == "function" && !py::isinstance<py::str>(value)) {
+          config[field] = python_function_name(value);
+          continue;
+        }
         config[field] = f != nullptr && f->type == "activation" ? activation_json(value) : to_json(value, "a value");
       } catch (const Error& e) {
         throw Error("\"" + field + "\": " + e.what());
@@ -118,7 +136,18 @@ LayerPtr make_layer(const std::string& kind, const std::string& name, const py::
   }
 }
 
-py::object call_layer(const LayerPtr& layer, py::args args) {
+// A layer held by Python: from its shared_ptr where Python owns one, else (a layer returned by
+// reference, as get_layer's) an owner-less pointer whose owner keeps it alive.
+LayerPtr layer_of(const py::object& self) {
+  try {
+    return self.cast<LayerPtr>();
+  } catch (const py::cast_error&) {
+    return LayerPtr(LayerPtr{}, &self.cast<nn::Layer&>());
+  }
+}
+
+py::object call_layer(const py::object& self, py::args args) {
+  const LayerPtr layer = layer_of(self);
   if (args.size() == 1 && py::isinstance<PySymbol>(args[0])) {
     PySymbol in = args[0].cast<PySymbol>();
     PySymbol out{(*layer)(in.symbol), in.layers};
@@ -307,6 +336,9 @@ void bind_nn(py::module_& parent) {
       py::gil_scoped_release release;
       writer(l, path);
     }, py::arg("model"), py::arg("path"));
+  m.def("register_function", [](const std::string& name, py::function fn) { register_python_function(name, fn); },
+        py::arg("name"), py::arg("fn"), "A Python function (tensor -> tensor) by name, for Lambda layers and activations "
+                                     "in models saved whole and loaded again.");
   m.def("load_onnx", [](const std::string& path) {
     py::gil_scoped_release release;
     return onnx::load_onnx(path);

@@ -163,3 +163,17 @@ def test_learning_rate_schedules_in_loops_and_in_fit():
     history = strata.train.fit(model, opt2, x, y, epochs=4, callbacks=[cosine], verbose=0)
     import math
     assert history["lr"] == pytest.approx([0.1 * (1 + math.cos(math.pi * e / 4)) for e in range(4)])
+
+
+def test_lambda_layers_run_python_functions_and_save_by_registered_name(tmp_path):
+    x = nn.Input([None, 3])
+    y = nn.Lambda(function=lambda t: t * 2 + 1)(nn.Dense(3, name="d")(x))
+    model = nn.Model(x, y)
+    data = np.ones((2, 3), np.float32)
+    dense_out = np.asarray(model.get_layer("d")(data))
+    np.testing.assert_allclose(np.asarray(model(data)), dense_out * 2 + 1, rtol=1e-6)
+    nn.register_function("plus_one", lambda t: t + 1)  # a registered name survives a model file
+    x2 = nn.Input([None, 3])
+    saved = nn.Model(x2, nn.Lambda("plus_one")(x2))
+    saved.save(str(tmp_path / "m.safetensors"))
+    np.testing.assert_allclose(np.asarray(nn.Model.load(str(tmp_path / "m.safetensors"))(data)), data + 1)

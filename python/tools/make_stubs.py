@@ -22,6 +22,7 @@ def stubs():
              "from ._strata.nn import Input as Input, Layer as Layer, Model as Model, Module as Module",
              "from ._strata.nn import Symbol as Symbol, load_library_weights as load_library_weights",
              "from ._strata.nn import load_onnx as load_onnx, load_tl2_npz as load_tl2_npz",
+             "from ._strata.nn import register_function as register_function",
              "from ._strata.nn import save_keras_hdf5 as save_keras_hdf5, save_tl2_hdf5 as save_tl2_hdf5",
              "from ._strata.nn import save_tl2_npz as save_tl2_npz, save_tl2_npz_dict as save_tl2_npz_dict",
              "from ._strata.nn import save_weights as save_weights", "",

@@ -305,6 +305,16 @@ TEST_F(ModelFileTest, PreviousReleaseFilesStillLoad) {
   EXPECT_EQ(loaded_files, 11);
 }
 
+// A model of layers without weights (reshapes, registered functions) saves and loads too.
+TEST_F(ModelFileTest, AModelWithoutWeightsLoads) {
+  auto x = nn::Input({-1, 2, 3});
+  nn::Model net(x, nn::Lambda("test_double")(nn::Flatten()(x)), "weightless");
+  net.save(path("weightless.safetensors"));
+  auto loaded = nn::Model::load(path("weightless.safetensors"));
+  const Tensor in = randn({4, 2, 3});
+  EXPECT_TRUE(allclose(loaded->run({in})[0], in.reshape({4, 6}) * 2.0, 0, 0));
+}
+
 TEST_F(ModelFileTest, EveryRegisteredLayerClassIsCovered) {
   std::set<std::string> seen;
   for (Case& c : all_cases()) collect_classes(json::parse(c.net->to_json()), seen);

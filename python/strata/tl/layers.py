@@ -232,3 +232,11 @@ def Scale(init_scale=0.05, name=None):
 
 def SubpixelConv2d(scale=2, n_out_channels=None, act=None, in_channels=None, name=None):
     return _nn.SubpixelConv2d(scale=scale, act=_act(act), name=_name(name))
+
+
+def Lambda(fn, fn_weights=None, fn_args=None, name=None):
+    """A Python function as a layer (its weights, fn_weights, are not supported yet: refused)."""
+    if fn_weights:
+        raise NotImplementedError("tl.layers.Lambda: fn_weights (trainable weights of the function) are not supported")
+    f = fn if not fn_args else (lambda x: fn(x, **fn_args))
+    return _nn.Lambda(function=f, name=_name(name))
