@@ -34,6 +34,18 @@ py::array numpy_view(const Tensor& t, py::handle owner);
 // A Tensor, a NumPy array (viewed), a Python number or nested list (copied) as a tensor.
 Tensor as_tensor(py::handle value);
 
+// A dtype given as NumPy's name ("float32") or a NumPy dtype; None: float32.
+DType parse_dtype(py::handle value);
+// Reduction axes from Python: None (all of them), an int, or a sequence of ints.
+std::vector<int64_t> axes_of(const py::object& axis);
+// A tensor over memory another library owns (a NumPy array, a DLPack tensor): `strides` in
+// elements, non-negative; `release` runs when the last view goes. Its byte size is the farthest
+// element's end, so a strided view needs no copy.
+Tensor borrowed_tensor(void* data, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, DType dtype,
+                       Device device, std::function<void()> release);
+// A Python object that C++ code keeps and may drop on any thread: dropped with the GIL taken.
+std::shared_ptr<py::object> held(py::object o);
+
 // Python values (None, bool, int, float, str, lists, tuples, dicts) as JSON and back, for layer
 // options and hub records; anything else is refused naming `what`.
 nlohmann::json to_json(py::handle value, const std::string& what);

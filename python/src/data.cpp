@@ -14,14 +14,6 @@
 namespace strata::python {
 namespace {
 
-// A Python object kept by C++ code that may drop it on any thread: released with the GIL.
-std::shared_ptr<py::object> held(py::object o) {
-  return std::shared_ptr<py::object>(new py::object(std::move(o)), [](py::object* p) {
-    py::gil_scoped_acquire gil;
-    delete p;
-  });
-}
-
 data::Example example_of(py::handle value) {
   data::Example out;
   if (py::isinstance<py::tuple>(value) || py::isinstance<py::list>(value)) {

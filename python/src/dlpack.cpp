@@ -23,14 +23,14 @@ dl::DataType dl_dtype(DType t) {
 }
 
 DType strata_dtype(const dl::DataType& d) {
-  STRATA_CHECK(d.lanes == 1, "DLPack: vector types (lanes ", d.lanes, ") are not supported");
+  STRATA_CHECK(d.lanes == 1, "vector types (lanes ", d.lanes, ") are not supported");
   if (d.code == dl::kFloat && d.bits == 32) return kFloat32;
   if (d.code == dl::kFloat && d.bits == 64) return kFloat64;
   if (d.code == dl::kInt && d.bits == 64) return kInt64;
   if (d.code == dl::kInt && d.bits == 32) return kInt32;
   if (d.code == dl::kUInt && d.bits == 8) return kUInt8;
   if (d.code == dl::kBool && d.bits == 8) return kBool;
-  throw Error("DLPack: type code " + std::to_string(d.code) + " of " + std::to_string(d.bits) +
+  throw Error("type code " + std::to_string(d.code) + " of " + std::to_string(d.bits) +
               " bits has no Strata dtype (float32, float64, int64, int32, uint8, bool)");
 }
 
@@ -85,23 +85,18 @@ strata::Tensor from_dlpack(py::object source) {
   };
   try {
     const DType dtype = strata_dtype(d.dtype);
-    STRATA_CHECK(d.ndim >= 0 && d.ndim <= 64, "DLPack: ", d.ndim, " dimensions");
+    STRATA_CHECK(d.ndim >= 0 && d.ndim <= 64, d.ndim, " dimensions");
     Device device = kCPU;
     if (d.device.device_type == dl::kCUDA) device = Device{DeviceType::CUDA, d.device.device_id};
     else STRATA_CHECK(d.device.device_type == dl::kCPU || d.device.device_type == dl::kCUDAHost,
-                      "DLPack: device type ", d.device.device_type, " is not supported (CPU or CUDA)");
+                      "device type ", d.device.device_type, " is not supported (CPU or CUDA)");
     std::vector<int64_t> shape(d.shape, d.shape + d.ndim), strides(d.ndim);
-    int64_t numel = 1, last = 0;
-    for (int i = d.ndim - 1; i >= 0; --i) {
+    for (int i = d.ndim - 1; i >= 0; --i)  // null strides: compact row-major
       strides[i] = d.strides != nullptr ? d.strides[i] : (i == d.ndim - 1 ? 1 : strides[i + 1] * shape[i + 1]);
-      STRATA_CHECK(shape[i] >= 0 && strides[i] >= 0, "DLPack: negative sizes or strides are not supported");
-      numel *= shape[i];
-      if (shape[i] > 0) last += (shape[i] - 1) * strides[i];
-    }
-    const size_t nbytes = numel == 0 ? 0 : static_cast<size_t>(last + 1) * itemsize(dtype);
-    void* data = static_cast<char*>(d.data) + d.byte_offset;
-    auto storage = std::make_shared<Storage>(data, nbytes, device, release);
-    return strata::Tensor(std::make_shared<TensorImpl>(storage, Shape(shape), Shape(strides), 0, dtype));
+    return borrowed_tensor(static_cast<char*>(d.data) + d.byte_offset, shape, strides, dtype, device, release);
+  } catch (const Error& e) {
+    release();
+    throw Error(std::string("DLPack: ") + e.what());
   } catch (...) {
     release();
     throw;

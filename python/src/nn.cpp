@@ -239,15 +239,10 @@ void bind_nn(py::module_& parent) {
         return std::vector<int64_t>(s.symbol.shape().begin(), s.symbol.shape().end());
       })
       .def("__repr__", [](const PySymbol& s) { return "Symbol(shape=" + s.symbol.shape().str() + ")"; });
-  m.def("Input", [](const py::list& sizes, const std::string& name, const std::string& dtype) {
-        DType d = kFloat32;
-        bool known = false;
-        for (DType t : {kFloat32, kFloat64, kInt64, kInt32, kUInt8, kBool})
-          if (dtype == dtype_name(t)) d = t, known = true;
-        STRATA_CHECK(known, "Input: unknown dtype '", dtype, "'");
+  m.def("Input", [](const py::list& sizes, const std::string& name, const py::object& dtype) {
         std::vector<int64_t> shape;
         for (auto s : sizes) shape.push_back(s.is_none() ? -1 : std::max<int64_t>(s.cast<int64_t>(), -1));
-        return PySymbol{nn::Input(Shape(shape), name, d), {}};
+        return PySymbol{nn::Input(Shape(shape), name, parse_dtype(dtype)), {}};
       }, py::arg("shape"), py::arg("name") = "", py::arg("dtype") = "float32",
       "A model input; None or -1 in the first axis is a batch of any size.");
 

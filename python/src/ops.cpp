@@ -21,19 +21,11 @@
 
 namespace strata::python {
 
-DType parse_dtype(py::handle value);  // tensor.cpp
-
 namespace {
 
 using TensorList = std::vector<Tensor>;
 
 Tensor tensor_or_none(const py::object& o) { return o.is_none() ? Tensor() : as_tensor(o); }
-
-Axes axes_of(const py::object& axis) {
-  if (axis.is_none()) return {};
-  if (py::isinstance<py::int_>(axis)) return Axes{axis.cast<int64_t>()};
-  return axis.cast<std::vector<int64_t>>();
-}
 
 SpatialSizes sizes_of(const py::object& o, size_t dims) {
   if (py::isinstance<py::int_>(o)) return SpatialSizes(dims, o.cast<int64_t>());

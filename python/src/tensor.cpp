@@ -50,14 +50,33 @@ std::vector<int64_t> py_shape(const py::args& args) {
   return args.cast<std::vector<int64_t>>();
 }
 
-// None (all axes), an int or a sequence of ints.
-Axes py_axes(const py::object& axis) {
+}  // namespace
+
+Axes axes_of(const py::object& axis) {
   if (axis.is_none()) return {};
   if (py::isinstance<py::int_>(axis)) return Axes{axis.cast<int64_t>()};
   return Axes(axis.cast<std::vector<int64_t>>());
 }
 
-}  // namespace
+std::shared_ptr<py::object> held(py::object o) {
+  return std::shared_ptr<py::object>(new py::object(std::move(o)), [](py::object* p) {
+    py::gil_scoped_acquire gil;
+    delete p;
+  });
+}
+
+Tensor borrowed_tensor(void* data, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides, DType dtype,
+                       Device device, std::function<void()> release) {
+  int64_t numel = 1, last = 0;  // last: the farthest element's offset, in elements
+  for (size_t i = 0; i < shape.size(); ++i) {
+    STRATA_CHECK(shape[i] >= 0 && strides[i] >= 0, "negative sizes or strides cannot be viewed: copy the data first");
+    numel *= shape[i];
+    if (shape[i] > 0) last += (shape[i] - 1) * strides[i];
+  }
+  const size_t nbytes = numel == 0 ? 0 : static_cast<size_t>(last + 1) * itemsize(dtype);
+  auto storage = std::make_shared<Storage>(data, nbytes, device, std::move(release));
+  return Tensor(std::make_shared<TensorImpl>(storage, Shape(shape), Shape(strides), 0, dtype));
+}
 
 DType parse_dtype(py::handle value) {
   if (value.is_none()) return kFloat32;
@@ -77,7 +96,6 @@ Tensor tensor_from_numpy(const py::array& array) {
   const DType dtype = dtype_of_numpy(array.dtype());
   const auto item = static_cast<py::ssize_t>(itemsize(dtype));
   std::vector<int64_t> shape(array.ndim()), strides(array.ndim());
-  int64_t last_byte = 0;  // the farthest byte any element reaches, from the data pointer
   for (py::ssize_t i = 0; i < array.ndim(); ++i) {
     const py::ssize_t s = array.strides(i);
     STRATA_CHECK(s >= 0 && s % item == 0, "a NumPy array with stride ", s, " bytes on axis ", i,
@@ -85,17 +103,9 @@ Tensor tensor_from_numpy(const py::array& array) {
                  "numpy.ascontiguousarray(a) to copy it");
     shape[i] = array.shape(i);
     strides[i] = s / item;
-    if (shape[i] > 0) last_byte += (shape[i] - 1) * s;
   }
-  const size_t nbytes = array.size() == 0 ? 0 : static_cast<size_t>(last_byte + item);
-  // The storage holds a reference to the array; dropping it may run on any thread.
-  auto* owner = new py::object(array);
-  auto release = [owner] {
-    py::gil_scoped_acquire gil;
-    delete owner;
-  };
-  auto storage = std::make_shared<Storage>(const_cast<void*>(array.data()), nbytes, kCPU, release);
-  return Tensor(std::make_shared<TensorImpl>(storage, Shape(shape), Shape(strides), 0, dtype));
+  // The storage holds a reference to the array until its last view goes, on whatever thread.
+  return borrowed_tensor(const_cast<void*>(array.data()), shape, strides, dtype, kCPU, [owner = held(array)] {});
 }
 
 py::array numpy_view(const Tensor& t, py::handle owner) {
@@ -272,9 +282,9 @@ strata.from_numpy(a) views a (keeping it alive), numpy.asarray(t) views t (keepi
       .def("float", [](const Tensor& t) { return t.to(kFloat32); })
       .def("double", [](const Tensor& t) { return t.to(kFloat64); })
       .def("long", [](const Tensor& t) { return t.to(kInt64); })
-      .def("sum", [](const Tensor& t, py::object axis, bool keepdim) { return sum(t, py_axes(axis), keepdim); },
+      .def("sum", [](const Tensor& t, py::object axis, bool keepdim) { return sum(t, axes_of(axis), keepdim); },
            py::arg("dim") = py::none(), py::arg("keepdim") = false)
-      .def("mean", [](const Tensor& t, py::object axis, bool keepdim) { return mean(t, py_axes(axis), keepdim); },
+      .def("mean", [](const Tensor& t, py::object axis, bool keepdim) { return mean(t, axes_of(axis), keepdim); },
            py::arg("dim") = py::none(), py::arg("keepdim") = false)
       .def("argmax", [](const Tensor& t, int64_t axis, bool keepdim) { return argmax(t, axis, keepdim); },
            py::arg("dim") = -1, py::arg("keepdim") = false)

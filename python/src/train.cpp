@@ -36,11 +36,7 @@ py::dict logs_dict(const train::Logs& logs) {
 // logs), on_batch_end(batch, logs), ...); logs it sets in on_epoch_end are kept.
 class PyCallback : public train::Callback {
  public:
-  explicit PyCallback(py::object target) : target_(std::move(target)) {}
-  ~PyCallback() override {
-    py::gil_scoped_acquire gil;
-    target_ = py::object();
-  }
+  explicit PyCallback(py::object target) : target_(held(std::move(target))) {}
   void on_train_begin() override {
     py::gil_scoped_acquire gil;
     call("on_train_begin");
@@ -55,24 +51,24 @@ class PyCallback : public train::Callback {
   }
   void on_epoch_end(int64_t epoch, train::Logs& logs) override {
     py::gil_scoped_acquire gil;
-    if (!py::hasattr(target_, "on_epoch_end")) return;
+    if (!py::hasattr(*target_, "on_epoch_end")) return;
     py::dict d = logs_dict(logs);
-    target_.attr("on_epoch_end")(epoch, d);
+    target_->attr("on_epoch_end")(epoch, d);
     for (auto [k, v] : d) logs[k.cast<std::string>()] = v.cast<double>();
-    if (target_.attr("__dict__").contains("stop_training") && target_.attr("stop_training").cast<bool>()) stop_training();
+    if (target_->attr("__dict__").contains("stop_training") && target_->attr("stop_training").cast<bool>()) stop_training();
   }
   void on_batch_end(int64_t step, const train::Logs& logs) override {
     py::gil_scoped_acquire gil;
-    if (py::hasattr(target_, "on_batch_end")) target_.attr("on_batch_end")(step, logs_dict(logs));
+    if (py::hasattr(*target_, "on_batch_end")) target_->attr("on_batch_end")(step, logs_dict(logs));
   }
 
  private:
   // With the GIL held (the arguments are Python objects already).
   template <class... Args>
   void call(const char* method, Args&&... args) {
-    if (py::hasattr(target_, method)) target_.attr(method)(std::forward<Args>(args)...);
+    if (py::hasattr(*target_, method)) target_->attr(method)(std::forward<Args>(args)...);
   }
-  py::object target_;
+  std::shared_ptr<py::object> target_;
 };
 
 // Checks for Ctrl-C after every batch: fit stops and the interrupt is raised when it returns.
@@ -102,7 +98,7 @@ train::LossFn loss_of(py::object loss) {
       return [](const Tensor& o, const Tensor& t) { return binary_cross_entropy_with_logits(o, t); };
     throw Error("unknown loss '" + name + "': cross_entropy, mse, mae, binary_crossentropy or a function");
   }
-  auto fn = std::make_shared<py::object>(loss);
+  auto fn = held(std::move(loss));
   return [fn](const Tensor& outputs, const Tensor& targets) {
     py::gil_scoped_acquire gil;
     return (*fn)(outputs, targets).cast<Tensor>();

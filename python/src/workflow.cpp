@@ -64,10 +64,7 @@ void bind_workflow(py::module_& parent) {
   py::class_<workflow::TaskRegistry, std::shared_ptr<workflow::TaskRegistry>>(m, "TaskRegistry")
       .def(py::init<>())
       .def("register", [](workflow::TaskRegistry& r, const std::string& name, py::function fn, const std::string& help) {
-        auto f = std::shared_ptr<py::object>(new py::object(std::move(fn)), [](py::object* p) {
-          py::gil_scoped_acquire gil;
-          delete p;
-        });
+        auto f = held(std::move(fn));
         workflow::TaskKind kind;
         kind.name = name;
         kind.help = help;
