@@ -46,7 +46,10 @@ std::vector<std::string> registered_layer_classes() {
   return out;
 }
 
-const OptionTable* layer_options(const std::string& kind) { return entry_of(kind).options; }
+const OptionTable* layer_options(const std::string& kind) {
+  const LayerClassEntry entry = entry_of(kind);
+  return entry.options != nullptr ? &entry.options() : nullptr;
+}
 
 std::string layer_class_name(const std::string& kind) { return entry_of(kind).class_name; }
 

@@ -32,7 +32,9 @@ struct LayerClassEntry {
   LayerFactory make;
   LayerFactory make_in_code;  // from options code gives (initializers too); empty: as make
   LayerWriter write;
-  const OptionTable* options = nullptr;
+  // The field table, built at its first use rather than when the library loads; null for a
+  // class without declared options.
+  const OptionTable& (*options)() = nullptr;
   std::string class_name;  // the C++ class ("Dense"), which the Python package names too
 };
 

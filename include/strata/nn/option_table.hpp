@@ -334,7 +334,7 @@ LayerClassEntry declared_layer_class(std::string class_name) {
     read_code_options(option_table<Options>(), config, &options);
     return std::make_shared<L>(std::move(options), name);
   };
-  entry.options = &option_table<Options>();
+  entry.options = &option_table<Options>;
   return entry;
 }
 
