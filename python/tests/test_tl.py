@@ -23,6 +23,9 @@ def test_arguments_map_to_strata_options():
     p = config(MaxPool2d((2, 2), (2, 2), padding="VALID"))
     assert p["filter_size"] == [2, 2] and p["options"] == {"stride": [2, 2], "padding": "valid"}
     assert config(BatchNorm(decay=0.8))["decay"] == pytest.approx(0.8)
+    # TensorLayer's shape has the batch axis first; only that one goes.
+    assert config(tl.layers.Reshape([-1, 4, -1]))["shape"] == [4, -1]
+    assert config(tl.layers.Reshape([None, 784]))["shape"] == [784]
     # TensorLayer's initializers: its defaults (truncated normal, stddev 0.05 for Dense) and given ones.
     d = Dense(n_units=400, in_channels=300)
     d(np.ones((1, 300), np.float32))

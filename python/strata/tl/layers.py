@@ -77,8 +77,9 @@ def Flatten(name=None):
 
 
 def Reshape(shape, name=None):
-    return _nn.Reshape(shape=[s for s in shape if s is not None and s != -1] if shape and shape[0] in (None, -1) else list(shape),
-                       name=_name(name))
+    """TensorLayer's shape starts with the batch axis (-1 or None); Strata's Reshape takes the rest."""
+    shape = list(shape)
+    return _nn.Reshape(shape=shape[1:] if shape and shape[0] in (None, -1) else shape, name=_name(name))
 
 
 def Concat(concat_dim=-1, name=None):
