@@ -1,8 +1,8 @@
 // A small CNN trained on Fashion-MNIST, written PyTorch-style with nn::Module: layers are plain
 // members (no input sizes, no registration), train::fit trains it with Adam, and
 // the run's metrics and the trained model go into the embedded hub (SQLite, ./strata.db).
-// `make run` runs this; `strata_train_fashion_mnist_cnn [epochs] [hub path] [cpu|cuda]`. Exits non-zero
-// below 91%.
+// `make run` runs this; `strata_train_fashion_mnist_cnn --help` says its flags (the older positional
+// form `[epochs] [hub path] [cpu|cuda]` still works). Exits non-zero below 91%.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -11,13 +11,21 @@
 #include <strata/strata.hpp>
 
 #include "fashion_mnist_cnn_net.hpp"
+#include "flag_checks.hpp"
 
 using namespace strata;
 
 int main(int argc, char** argv) {
-  const int64_t epochs = argc > 1 ? std::stoll(argv[1]) : 10;
-  const std::string hub_path = argc > 2 ? argv[2] : "strata.db";
-  const Device device = Device::parse(argc > 3 ? argv[3] : "cpu");  // cuda: train on the GPU (docs/cuda.md)
+  int64_t epochs = 10;
+  std::string hub_path = "strata.db", device_name = "cpu";
+  CLI::App app("strata_train_fashion_mnist_cnn: the Fashion-MNIST CNN trained into the hub (what `make run` runs)");
+  app.add_option("epochs,--epochs", epochs, "passes over the 60,000 training images")
+      ->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
+  app.add_option("hub,--hub", hub_path, "SQLite path or postgresql:// URL of the hub")->type_name("URL")->capture_default_str();
+  app.add_option("device,--device", device_name, "cpu, or cuda to train on the GPU (docs/cuda.md)")
+      ->type_name("DEVICE")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  const Device device = Device::parse(device_name);
   manual_seed(7);
 
   const data::FashionMnist ds = data::load_fashion_mnist();

@@ -2,7 +2,7 @@
 // statically (nn::Input and layers called on symbols, Keras-functional style) and dynamically
 // (an nn::Module, PyTorch style). Neither declaration types an input size. Both train with
 // train::fit (Adam, cosine learning-rate decay) and are measured on the test set.
-//   strata_train_fashion_mnist_mlp [epochs] [static|dynamic|both]
+//   strata_train_fashion_mnist_mlp [--epochs N] [--which static|dynamic|both]   (or positionally)
 // Exits non-zero when a model's test accuracy is under 88%.
 #include <cstdio>
 #include <memory>
@@ -10,6 +10,8 @@
 
 #include <strata/data/idx.hpp>
 #include <strata/strata.hpp>
+
+#include "flag_checks.hpp"
 
 using namespace strata;
 
@@ -52,8 +54,14 @@ double train_and_test(nn::Layer& net, const Split& d, int64_t epochs) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int64_t epochs = argc > 1 ? std::stoll(argv[1]) : 10;
-  const std::string which = argc > 2 ? argv[2] : "both";
+  int64_t epochs = 10;
+  std::string which = "both";
+  CLI::App app("strata_train_fashion_mnist_mlp: TensorLayer's MLP on Fashion-MNIST, declared statically and dynamically");
+  app.add_option("epochs,--epochs", epochs, "passes over the training images")
+      ->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
+  app.add_option("which,--which", which, "which declaration to train")
+      ->type_name("static|dynamic|both")->check(CLI::IsMember({"static", "dynamic", "both"}))->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
   manual_seed(42);
 
   const data::FashionMnist ds = data::load_fashion_mnist();

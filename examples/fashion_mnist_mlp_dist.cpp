@@ -1,7 +1,7 @@
 // The Fashion-MNIST MLP (784-800-800-10 with dropout) trained by several processes at once:
 // dist::DataParallel keeps one model on every process, train::fit gives each its slice of every
 // batch, and rank 0 prints and evaluates (docs/distributed.md).
-//   strata launch -n 2 strata_train_fashion_mnist_mlp_dist [epochs]
+//   strata launch -n 2 strata_train_fashion_mnist_mlp_dist [--epochs N]   (or [epochs])
 // Exits non-zero when the test accuracy is under 88% (after 10 epochs; fewer epochs: 80%).
 #include <cstdio>
 #include <memory>
@@ -10,6 +10,8 @@
 #include <strata/data/idx.hpp>
 #include <strata/dist/dist.hpp>
 #include <strata/strata.hpp>
+
+#include "flag_checks.hpp"
 
 using namespace strata;
 
@@ -25,7 +27,11 @@ struct MLP : nn::Module {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int64_t epochs = argc > 1 ? std::stoll(argv[1]) : 10;
+  int64_t epochs = 10;
+  CLI::App app("strata_train_fashion_mnist_mlp_dist: the Fashion-MNIST MLP trained by every process of `strata launch`");
+  app.add_option("epochs,--epochs", epochs, "passes over the training images")
+      ->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
+  CLI11_PARSE(app, argc, argv);  // before dist::init, so --help needs no MPI
   const dist::World& world = dist::init();
 
   // Every process loads the whole data set: fit slices each batch by rank.

@@ -4,11 +4,13 @@
 // or at once when the current model's accuracy on the newest labels falls below 90%; a worker
 // (here in-process; `strata worker` elsewhere) trains a classifier on that version and commits
 // it as the next model version with its result.
-//   strata_online_retraining [hub path]   (default: online.db, made anew)
+//   strata_online_retraining [--hub PATH]   (or [hub path]; default online.db, made anew)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+
+#include <CLI/CLI.hpp>
 
 #include <nlohmann/json.hpp>
 #include <strata/strata.hpp>
@@ -46,7 +48,10 @@ nlohmann::json retrain(workflow::TaskContext& ctx) {
 }
 
 int main(int argc, char** argv) {
-  const std::string path = argc > 1 ? argv[1] : "online.db";
+  std::string path = "online.db";
+  CLI::App app("strata_online_retraining: a drifting stream retrained into the hub by a worker");
+  app.add_option("hub,--hub", path, "SQLite file of the hub; removed first and made anew")->type_name("PATH")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
   std::filesystem::remove(path);
   manual_seed(3);
   Generator gen(5);

@@ -14,7 +14,10 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "strata/core/error.hpp"
 
@@ -62,9 +65,13 @@ int socket_timeout_ms(socket_t sock, int option) {
   return ms == 0 ? -1 : static_cast<int>(std::min<int64_t>(ms, INT32_MAX));
 }
 
+// Set on the connection's thread while a request is handled when its answer must end the
+// connection: the answer said "Connection: close" (the body was left unread, say).
+thread_local bool t_close_after_response = false;
+
 // A connection's stream for all its requests: reads come from one buffer, writes are gathered
 // until flush() (or until a read must wait for the client, who may be waiting for them: an
-// interim "100 Continue").
+// interim "100 Continue"). Reads of a request stop at its deadline (start_request).
 class ConnectionStream final : public httplib::Stream {
  public:
   explicit ConnectionStream(socket_t sock) : sock_(sock), in_(kReadBufferBytes) {}
@@ -88,6 +95,16 @@ class ConnectionStream final : public httplib::Stream {
 
   // Sends what was written; false if the connection failed now or before.
   bool flush() { return send_gathered(nullptr, 0); }
+
+  // The request now being read must have arrived whole by `deadline`.
+  void start_request(Clock::time_point deadline) {
+    deadline_ = deadline;
+    timed_out_ = false;
+  }
+  // Whether a read of this request found the deadline passed.
+  bool timed_out() const { return timed_out_; }
+  // Drops what was written and not sent (httplib's answer to a request cut short by the deadline).
+  void discard_unsent() { out_.clear(); }
 
   bool is_readable() const override {
     if (in_begin_ < in_end_) return true;
@@ -140,8 +157,17 @@ class ConnectionStream final : public httplib::Stream {
   socket_t socket() const override { return sock_; }
 
  private:
-  // recv, which waits at most the socket's read timeout (-1 then, as on any failure).
+  // recv, which waits at most until the request's deadline (-1 then, as on any failure).
   ssize_t receive(char* data, size_t size) {
+    for (;;) {
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline_ - Clock::now()).count();
+      pollfd wanted{sock_, POLLIN, 0};
+      const int ready = left <= 0 ? 0 : ::poll(&wanted, 1, static_cast<int>(std::min<int64_t>(left, INT32_MAX)));
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready == 0) timed_out_ = true;
+      if (ready <= 0) return -1;
+      break;
+    }
     ssize_t got;
     do got = ::recv(sock_, data, size, 0);
     while (got < 0 && errno == EINTR);
@@ -182,6 +208,8 @@ class ConnectionStream final : public httplib::Stream {
   size_t in_begin_ = 0, in_end_ = 0;
   std::string out_;
   bool failed_ = false;
+  Clock::time_point deadline_ = Clock::time_point::max();
+  bool timed_out_ = false;
   mutable std::optional<Endpoint> remote_, local_;
 };
 
@@ -199,8 +227,29 @@ HttpServer& HttpServer::set_keep_alive_timeout(std::chrono::seconds idle) {
   return *this;
 }
 
+HttpServer& HttpServer::set_pre_routing_handler(HandlerWithResponse handler) {
+  pre_routing_ = std::move(handler);
+  return *this;
+}
+
 HttpServer::HttpServer() : stop_event_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
   STRATA_CHECK(stop_event_ >= 0, "serve: cannot make the server's stop event (eventfd: ", std::strerror(errno), ")");
+  // Before routing, so before httplib reads the body: one declared over the limit is refused
+  // unread, and the connection, holding the rest of it, is closed after the answer.
+  httplib::Server::set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+    if (req.has_header("Content-Length") &&
+        req.get_header_value<uint64_t>("Content-Length") > payload_max_length_) {
+      res.status = 413;  // the error handler, if any, words it
+      res.set_header("Connection", "close");
+      return HandlerResponse::Handled;
+    }
+    return pre_routing_ ? pre_routing_(req, res) : HandlerResponse::Unhandled;
+  });
+  // Called for every answer httplib writes.
+  httplib::Server::set_logger([this](const httplib::Request&, const httplib::Response& res) {
+    if (res.status == 413) ++too_large_;
+    if (res.get_header_value("Connection") == "close") t_close_after_response = true;
+  });
 }
 
 HttpServer::~HttpServer() { ::close(stop_event_); }
@@ -218,9 +267,26 @@ bool HttpServer::serve_connection(socket_t sock) {
   for (size_t left = keep_alive_requests_;
        left > 0 && !stopping_ && stream.await_request(keep_alive_idle_, stop_event_); --left) {
     bool client_closes = false;  // the request said "Connection: close"
+    stream.start_request(Clock::now() + std::chrono::seconds(read_timeout_sec_) +
+                         std::chrono::microseconds(read_timeout_usec_));
+    t_close_after_response = false;
     ok = process_request(stream, left == 1, client_closes, nullptr);
+    if (stream.timed_out()) {
+      ++too_slow_;
+      stream.discard_unsent();
+      const std::string body =
+          nlohmann::json{{"error", "the request was not received in full within the server's read timeout of " +
+                                       std::to_string(read_timeout_sec_) + " s"}}
+              .dump();
+      const std::string answer = "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\nContent-Length: " +
+                                 std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+      stream.write(answer.data(), answer.size());
+      stream.flush();
+      ok = false;
+      break;
+    }
     ok = stream.flush() && ok;
-    if (!ok || client_closes) break;
+    if (!ok || client_closes || t_close_after_response) break;
   }
   ::shutdown(sock, SHUT_RDWR);
   ::close(sock);

@@ -135,7 +135,9 @@ struct InferenceServer::Routes {
       send_json(res, 200, model_stats(req.matches[1].str(), requested_version(req)));
     });
     http.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
-      res.set_content(detail::prometheus_text(served(std::nullopt, std::nullopt)), detail::kPrometheusTextType);
+      res.set_content(detail::prometheus_text(served(std::nullopt, std::nullopt),
+                                              {.too_large = http.refused_too_large(), .too_slow = http.refused_too_slow()}),
+                      detail::kPrometheusTextType);
     });
     http.Get(kModelPath, [this](const httplib::Request& req, httplib::Response& res) {
       const auto model = models.find(req.matches[1].str(), requested_version(req));

@@ -29,7 +29,8 @@ uint64_t us(uint64_t ns) { return ns / 1000; }
 
 }  // namespace
 
-std::string prometheus_text(const std::vector<std::shared_ptr<const ServedVersion>>& versions) {
+std::string prometheus_text(const std::vector<std::shared_ptr<const ServedVersion>>& versions,
+                            const HttpRefusals& refusals) {
   const Metric metrics[] = {
       {"nv_inference_request_success", "counter", "Number of successful inference requests, all batch sizes",
        [](const StatisticsSnapshot& s) { return s.success.count; }},
@@ -65,6 +66,11 @@ std::string prometheus_text(const std::vector<std::shared_ptr<const ServedVersio
       text += std::string(metric.name) + "{model=\"" + label_value(versions[i]->name) + "\",version=\"" +
               std::to_string(versions[i]->version) + "\"} " + std::to_string(metric.value(snapshots[i])) + "\n";
   }
+  text += "# HELP strata_http_refused_total Requests refused before reaching a model: 408 not received within the "
+          "read timeout, 413 a body over the size limit\n"
+          "# TYPE strata_http_refused_total counter\n";
+  text += "strata_http_refused_total{code=\"408\"} " + std::to_string(refusals.too_slow) + "\n";
+  text += "strata_http_refused_total{code=\"413\"} " + std::to_string(refusals.too_large) + "\n";
   return text;
 }
 

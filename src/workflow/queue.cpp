@@ -2,6 +2,7 @@
 // The workers' side (lease, heartbeat, complete, fail) is in lease.cpp.
 #include "strata/workflow/queue.hpp"
 
+#include <algorithm>
 #include <map>
 #include <thread>
 
@@ -9,6 +10,7 @@
 
 #include "hub/hub_state.hpp"
 #include "strata/core/limits.hpp"
+#include "batch_insert.hpp"
 #include "task_rows.hpp"
 
 namespace strata::workflow {
@@ -33,10 +35,13 @@ void check_spec(const TaskSpec& spec, const std::string& who) {
                  tag, "\"");
 }
 
-// Inserts one task (its dependencies are ids already in the database), inside a write
-// transaction. A task whose dependency failed or was cancelled is cancelled at once.
-int64_t insert_task(Database& db, int64_t project, std::optional<int64_t> plan, const TaskSpec& spec,
-                    const std::vector<int64_t>& deps, double now) {
+// Inserts one task outside any plan (its dependencies are ids already in the database), inside
+// a write transaction. A task whose dependency failed or was cancelled is cancelled at once. A
+// dependency named twice is waited for once (it has one task_deps row to release it).
+int64_t insert_task(Database& db, int64_t project, const TaskSpec& spec, double now) {
+  std::vector<int64_t> deps = spec.after;
+  std::sort(deps.begin(), deps.end());
+  deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
   int64_t waiting = 0;
   std::string dead;  // why it cannot run
   for (int64_t dep : deps) {
@@ -50,19 +55,18 @@ int64_t insert_task(Database& db, int64_t project, std::optional<int64_t> plan, 
       dead = "dependency " + std::to_string(dep) + " " + *status + " before this task was submitted";
   }
   const std::string tags = join_tags(spec.tags);
-  const Param plan_param = plan ? Param(*plan) : Param(nullptr);
   const std::string_view status = dead.empty() ? "pending" : "cancelled";
   const Param finished = dead.empty() ? Param(nullptr) : Param(now);
   auto id = db.query_int(
       "INSERT INTO tasks (project_id, plan_id, name, kind, params, input_dataset, model, output_dataset, priority, "
       "tags, status, waiting, attempts, max_attempts, retry_delay, not_before, worker, error, log_tail, created_at, "
-      "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, 0, '', ?, '', ?, ?) RETURNING id",
-      {project, plan_param, std::string_view(spec.name), std::string_view(spec.kind), std::string_view(spec.params),
+      "finished_at) VALUES (?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, 0, '', ?, '', ?, ?) RETURNING id",
+      {project, std::string_view(spec.name), std::string_view(spec.kind), std::string_view(spec.params),
        std::string_view(spec.input_dataset), std::string_view(spec.model), std::string_view(spec.output_dataset),
        spec.priority, std::string_view(tags), status, waiting, spec.max_attempts, spec.retry_delay_seconds,
        std::string_view(dead), now, finished});
   for (int64_t dep : deps)
-    db.execute("INSERT INTO task_deps (task_id, depends_on) VALUES (?, ?) ON CONFLICT DO NOTHING", {*id, dep});
+    db.execute("INSERT INTO task_deps (task_id, depends_on) VALUES (?, ?)", {*id, dep});
   for (const auto& tag : split_tags(tags))
     db.execute("INSERT INTO task_tags (task_id, tag) VALUES (?, ?)", {*id, std::string_view(tag)});
   return *id;
@@ -75,11 +79,70 @@ int64_t Queue::submit(const TaskSpec& spec) {
   std::lock_guard lock(state_->mu);
   int64_t id = 0;
   state_->db->transaction(true, [&] {
-    id = insert_task(*state_->db, *state_->project_id(true), std::nullopt, spec, spec.after, unix_now());
+    id = insert_task(*state_->db, *state_->project_id(true), spec, unix_now());
     state_->db->notify(kWorkChannel);
   });
   return id;
 }
+
+namespace {
+
+// Inserts a plan's tasks, their dependencies and tags inside the caller's write transaction, a
+// few hundred rows per statement; returns the tasks' ids in plan order. The dependencies are
+// tasks of the same plan, all pending, so each task waits for its distinct dependencies.
+std::vector<int64_t> insert_plan_tasks(Database& db, int64_t project, int64_t plan_id, const Plan& plan, double now) {
+  const auto& specs = plan.tasks();
+  std::vector<std::vector<int64_t>> deps(specs.size());
+  {
+    BatchInsert tasks(db,
+                      "INSERT INTO tasks (project_id, plan_id, name, kind, params, input_dataset, model, output_dataset, "
+                      "priority, tags, status, waiting, attempts, max_attempts, retry_delay, not_before, worker, error, "
+                      "log_tail, created_at) VALUES ",
+                      "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, 0, ?, ?, 0, '', '', '', ?)");
+    for (size_t i = 0; i < specs.size(); ++i) {
+      const TaskSpec& spec = specs[i];
+      deps[i] = spec.after;
+      std::sort(deps[i].begin(), deps[i].end());
+      deps[i].erase(std::unique(deps[i].begin(), deps[i].end()), deps[i].end());
+      for (Param p : {Param(project), Param(plan_id), Param(std::string_view(spec.name)), Param(std::string_view(spec.kind)),
+                      Param(std::string_view(spec.params)), Param(std::string_view(spec.input_dataset)),
+                      Param(std::string_view(spec.model)), Param(std::string_view(spec.output_dataset)),
+                      Param(spec.priority), Param(tasks.keep(join_tags(spec.tags))),
+                      Param(static_cast<int64_t>(deps[i].size())), Param(spec.max_attempts),
+                      Param(spec.retry_delay_seconds), Param(now)})
+        tasks.add(std::move(p));
+    }
+    tasks.flush();
+  }
+  // Ids grow in the order rows are inserted (SQLite's rowid, PostgreSQL's sequence, even when
+  // another session takes ids between our statements), so the plan's ids sorted are its order.
+  std::vector<int64_t> ids;
+  ids.reserve(specs.size());
+  db.query("SELECT id FROM tasks WHERE plan_id = ? ORDER BY id", {plan_id},
+           [&](const Row& r) { ids.push_back(r.integer(0)); });
+  STRATA_CHECK(ids.size() == specs.size(), "Queue::submit: plan \"", plan.name(), "\": inserted ",
+               std::to_string(specs.size()), " tasks but found ", std::to_string(ids.size()));
+  BatchInsert links(db, "INSERT INTO task_deps (task_id, depends_on) VALUES ", "(?, ?)");
+  BatchInsert tags(db, "INSERT INTO task_tags (task_id, tag) VALUES ", "(?, ?)");
+  for (size_t i = 0; i < specs.size(); ++i) {
+    for (int64_t local : deps[i]) {
+      links.add(ids[i]);
+      links.add(ids.at(static_cast<size_t>(local)));
+    }
+    std::vector<std::string> distinct = specs[i].tags;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    for (auto& tag : distinct) {
+      tags.add(ids[i]);
+      tags.add(tags.keep(std::move(tag)));
+    }
+  }
+  links.flush();
+  tags.flush();
+  return ids;
+}
+
+}  // namespace
 
 PlanProgress Queue::submit(const Plan& plan) {
   STRATA_CHECK(!plan.tasks().empty(), "Queue::submit: plan \"", plan.name(), "\" has no tasks");
@@ -94,12 +157,7 @@ PlanProgress Queue::submit(const Plan& plan) {
       const int64_t project = *state_->project_id(true);
       progress.plan_id = *db.query_int("INSERT INTO plans (project_id, name, created_at) VALUES (?, ?, ?) RETURNING id",
                                        {project, std::string_view(plan.name()), now});
-      progress.task_ids.clear();
-      for (const auto& spec : plan.tasks()) {
-        std::vector<int64_t> deps;
-        for (int64_t local : spec.after) deps.push_back(progress.task_ids.at(local));
-        progress.task_ids.push_back(insert_task(db, project, progress.plan_id, spec, deps, now));
-      }
+      progress.task_ids = insert_plan_tasks(db, project, progress.plan_id, plan, now);
       db.notify(kWorkChannel);
     });
   }

@@ -1,7 +1,6 @@
 // Replay of tasks that failed for good (`strata plan retry`), as the TensorLayer paper has it:
 // the user re-queues a failed task with the dependents its failure cancelled, and the earlier
 // run is kept in task_runs rather than overwritten.
-#include <algorithm>
 #include <map>
 #include <set>
 
@@ -52,21 +51,28 @@ std::set<int64_t> tasks_to_requeue(Database& db, const std::vector<int64_t>& roo
                if (chosen.insert(r.integer(0)).second) frontier.push_back(r.integer(0));
              });
   }
-  // Each dependent's dead dependencies (failed or cancelled), then drop until nothing changes.
-  std::map<int64_t, std::vector<int64_t>> dead_deps;
+  // A dependent stays out when one of its dead (failed or cancelled) dependencies is not
+  // re-queued; leaving it out leaves out its own dependents in turn, through a work list (each
+  // task is dropped once, so this is linear in the links).
+  std::map<int64_t, std::vector<int64_t>> dead_dependents;  // a dead task -> chosen tasks waiting on it
+  std::vector<int64_t> dropped;
+  const std::set<int64_t> root_set(roots.begin(), roots.end());
   for (int64_t id : chosen) {
-    if (std::find(roots.begin(), roots.end(), id) != roots.end()) continue;
+    if (root_set.count(id)) continue;
     db.query("SELECT d.depends_on FROM task_deps d JOIN tasks u ON u.id = d.depends_on WHERE d.task_id = ? "
              "AND u.status IN ('failed', 'cancelled')",
-             {id}, [&](const Row& r) { dead_deps[id].push_back(r.integer(0)); });
+             {id}, [&](const Row& r) {
+               const int64_t dep = r.integer(0);
+               dead_dependents[dep].push_back(id);
+               if (!chosen.count(dep)) dropped.push_back(id);
+             });
   }
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (const auto& [id, deps] : dead_deps)
-      if (chosen.count(id) && std::any_of(deps.begin(), deps.end(), [&](int64_t d) { return !chosen.count(d); })) {
-        chosen.erase(id);
-        changed = true;
-      }
+  while (!dropped.empty()) {
+    const int64_t id = dropped.back();
+    dropped.pop_back();
+    if (!chosen.erase(id)) continue;
+    if (auto it = dead_dependents.find(id); it != dead_dependents.end())
+      dropped.insert(dropped.end(), it->second.begin(), it->second.end());
   }
   return chosen;
 }

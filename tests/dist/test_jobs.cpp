@@ -4,6 +4,7 @@
 // training resumes from a hub checkpoint with another number of ranks; a worker runs a job as a
 // data_parallel task.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -36,8 +37,9 @@ JobResult run_job(const std::string& mode) {
   return run(STRATA_MPIEXEC " --oversubscribe --allow-run-as-root -n 3 " STRATA_DIST_JOB " " + mode);
 }
 
-// mpirun refuses root without these (the tests may run as root in a container).
-const std::string kLaunch = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " STRATA_CLI_PATH " launch";
+// Run as root (as the tests often are, in a container), `strata launch` lets mpirun run as root
+// itself, saying so (mpirun refused root before).
+const std::string kLaunch = "env -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM " STRATA_CLI_PATH " launch";
 
 TEST(DistJob, AnUncaughtExceptionOnOneRankAbortsTheJob) {
   JobResult r = run_job("throw");
@@ -76,6 +78,7 @@ TEST(DistJob, LaunchRunsTheProgramOnEveryRankWithItsArguments) {
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("rank 0 of 2 (local 0 of 2): --epochs 3"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("rank 1 of 2 (local 1 of 2): --epochs 3"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("allowing Open MPI to run as root") != std::string::npos, ::geteuid() == 0) << r.output;
 }
 
 TEST(DistJob, LaunchSaysWhatIsMissing) {

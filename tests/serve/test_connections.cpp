@@ -1,8 +1,8 @@
 // The server's connection loop (src/serve/http_server.cpp) seen from a raw socket: pipelined
 // requests are each answered, an interim "100 Continue" is sent before the body is read, answers
-// larger than what it gathers arrive whole, a client that stalls mid-request is cut off after the
-// I/O timeout, an idle keep-alive connection does not hold up SIGTERM, and idle connections let
-// the server sleep.
+// larger than what it gathers arrive whole, a client that stalls or trickles mid-request gets 408
+// after the I/O timeout, a body declared over the limit gets 413 at once, both counted in /metrics,
+// an idle keep-alive connection does not hold up SIGTERM, and idle connections let the server sleep.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -151,11 +151,58 @@ TEST_F(ConnectionTest, AClientThatStallsMidRequestIsCutOffAfterTheIoTimeout) {
   const std::string request = post("/v2/models/mlp/infer", json_request("features", randn({1, 16})));
   ASSERT_TRUE(stalled.send(request.substr(0, request.size() - 10)));  // ten bytes short
   const auto sent = Clock::now();
-  const std::string head = stalled.head();  // httplib may answer 400 before closing, or just close
-  EXPECT_TRUE(head.empty() || head.rfind("HTTP/1.1 400", 0) == 0) << head;
+  const auto [head, body] = stalled.answer();  // httplib answered 400, or just closed
+  EXPECT_EQ(head.rfind("HTTP/1.1 408", 0), 0u) << head;
+  EXPECT_NE(json::parse(body).at("error").get<std::string>().find("read timeout of 1 s"), std::string::npos) << body;
+  EXPECT_TRUE(stalled.closed_by_server());
   EXPECT_LT(Clock::now() - sent, std::chrono::seconds(15)) << "the stalled connection was not cut off";
   // The server serves others meanwhile and after.
   auto client = server.client();
+  const Tensor x = randn({1, 16});
+  EXPECT_TRUE(allclose(infer_output(post_infer(client, "mlp", json_request("features", x))), predict("mlp", 1, x),
+                       1e-5, 1e-6));
+}
+
+// A byte every 0.3 s never let the socket's 1-s read timeout expire: the limit is now the whole
+// request's, from its first byte.
+TEST_F(ConnectionTest, AClientThatTricklesItsRequestGets408AfterTheIoTimeout) {
+  auto& server = start({"--model", "mlp", "--io-timeout-s", "1"});
+  RawConnection trickling(server.port(), 20);
+  ASSERT_TRUE(trickling.connected());
+  const std::string request = "GET /v2/health/live HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: " + std::string(40, 'x') + "\r\n\r\n";
+  const auto started = Clock::now();
+  size_t sent = 0;
+  for (; sent < request.size() && trickling.send(request.substr(sent, 1)); ++sent)
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_LT(sent, request.size()) << "the whole request trickled in without a refusal";
+  const auto [head, body] = trickling.answer();
+  EXPECT_EQ(head.rfind("HTTP/1.1 408", 0), 0u) << head << " after " << sent << " bytes";
+  EXPECT_TRUE(trickling.closed_by_server());
+  EXPECT_LT(Clock::now() - started, std::chrono::seconds(10));
+  auto client = server.client();
+  const std::string metrics = client.Get("/metrics")->body;
+  EXPECT_NE(metrics.find("strata_http_refused_total{code=\"408\"} 1\n"), std::string::npos) << metrics;
+}
+
+// httplib read a body declared over --max-body-bytes to its end before refusing it: a client that
+// declared 100 MB and sent 10 KB waited for the read timeout (30 s here) and got no answer.
+TEST_F(ConnectionTest, ABodyDeclaredOverTheLimitGets413AtOnceAndTheConnectionCloses) {
+  auto& server = start({"--model", "mlp", "--max-body-bytes", "4096"});
+  for (int attempt = 1; attempt <= 2; ++attempt) {
+    RawConnection connection(server.port(), 10);  // less than the 30-s read timeout
+    ASSERT_TRUE(connection.connected());
+    ASSERT_TRUE(connection.send("POST /v2/models/mlp/infer HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                "application/json\r\nContent-Length: 100000000\r\n\r\n" +
+                                std::string(10'000, ' ')));
+    const auto [head, body] = connection.answer();
+    ASSERT_EQ(head.rfind("HTTP/1.1 413", 0), 0u) << "no answer before the client's 10-s wait: '" << head << "'";
+    EXPECT_NE(head.find("Connection: close"), std::string::npos) << head;
+    EXPECT_NE(json::parse(body).at("error").get<std::string>().find("larger than the server's limit"), std::string::npos);
+    EXPECT_TRUE(connection.closed_by_server());
+  }
+  auto client = server.client();
+  const std::string metrics = client.Get("/metrics")->body;
+  EXPECT_NE(metrics.find("strata_http_refused_total{code=\"413\"} 2\n"), std::string::npos) << metrics;
   const Tensor x = randn({1, 16});
   EXPECT_TRUE(allclose(infer_output(post_infer(client, "mlp", json_request("features", x))), predict("mlp", 1, x),
                        1e-5, 1e-6));

@@ -3,6 +3,7 @@
 // cancellation, and plans.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <thread>
@@ -227,6 +228,46 @@ TEST_P(QueueTest, PlanRunsAsADagAndReportsProgress) {
   EXPECT_FALSE(progress.all_succeeded());
   EXPECT_EQ(progress.count(TaskStatus::cancelled), 2);
   expect_error([&] { q.plan_progress(12345); }, {"no plan 12345"});
+}
+
+// A plan is inserted a few hundred rows per statement: 1,337 tasks cross full statements and
+// the power-of-two remainders. Each task keeps its own fields, dependencies (a duplicate is waited
+// for once) and tags (duplicates dropped), and runs only after its dependencies.
+TEST_P(QueueTest, ALargePlanKeepsEveryTasksFieldsDependenciesAndTags) {
+  auto hub = open();
+  Queue q(hub);
+  constexpr int64_t n = 1337;
+  Plan p("large");
+  for (int64_t i = 0; i < n; ++i) {
+    TaskSpec t{.kind = i % 2 ? "train" : "noop", .params = R"({"i": )" + std::to_string(i) + "}",
+               .name = "t" + std::to_string(i), .priority = i % 5, .tags = {"g" + std::to_string(i % 3), "all", "all"}};
+    if (i > 0) t.after = {i - 1, i / 2, i - 1};
+    p.add(std::move(t));
+  }
+  const PlanProgress submitted = q.submit(p);
+  ASSERT_EQ(submitted.task_ids.size(), static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const Task t = *q.get(submitted.task_ids[i]);
+    ASSERT_EQ(t.name, "t" + std::to_string(i));
+    ASSERT_EQ(t.params, R"({"i": )" + std::to_string(i) + "}");
+    ASSERT_EQ(t.priority, i % 5);
+    ASSERT_EQ(t.tags, (std::vector<std::string>{"all", "g" + std::to_string(i % 3)}));
+    std::vector<int64_t> deps;
+    if (i > 0) deps = {submitted.task_ids[i / 2]};
+    if (i > 0 && i - 1 != i / 2) deps.push_back(submitted.task_ids[i - 1]);
+    std::sort(deps.begin(), deps.end());
+    ASSERT_EQ(t.depends_on, deps) << "task " << i;
+  }
+  // Leased in order, one at a time: each waits for the one before it (and t1 and t2 for t0,
+  // named twice), so none becomes ready before its dependency succeeds.
+  const std::vector<std::string> tags = {"all", "g0", "g1", "g2"};  // a worker leases tasks whose tags it has
+  for (int64_t i = 0; i < 4; ++i) {
+    auto l = q.lease("w", kKinds, tags, 10);
+    ASSERT_TRUE(l);
+    EXPECT_EQ(l->task.name, "t" + std::to_string(i));
+    EXPECT_FALSE(q.lease("w2", kKinds, tags, 10)) << "only t" << i << " is ready";
+    ASSERT_TRUE(q.complete(*l, "{}"));
+  }
 }
 
 TEST(PlanJson, ReadsTasksInAnyOrderAndChecksThem) {

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -31,6 +32,15 @@ struct LaunchArgs {
 
 }  // namespace
 
+void allow_open_mpi_as_root() {
+  if (::geteuid() != 0 || std::getenv("OMPI_ALLOW_RUN_AS_ROOT") != nullptr) return;
+  // Open MPI's mpirun refuses root unless told twice; most containers run as root. These are its
+  // --allow-run-as-root as environment variables, which other launchers ignore.
+  ::setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+  ::setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+  std::fprintf(stderr, "strata: running as root: allowing Open MPI to run as root (OMPI_ALLOW_RUN_AS_ROOT)\n");
+}
+
 // Ours first, then the program and its arguments untouched.
 std::vector<std::string> mpirun_command(int processes, const std::string& hosts, bool oversubscribe,
                                         const std::vector<std::string>& program) {
@@ -56,6 +66,7 @@ void add_launch_commands(CLI::App& app) {
   cmd->callback([cmd, args] {
     const std::vector<std::string> program = cmd->remaining();
     STRATA_CHECK(!program.empty(), "launch: name the program to run, e.g. strata launch -n 2 ./train --epochs 3");
+    allow_open_mpi_as_root();
     exec(mpirun_command(args->processes, args->hosts, args->oversubscribe, program));
   });
 }

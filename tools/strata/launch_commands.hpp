@@ -14,6 +14,10 @@ namespace strata::cli {
 std::vector<std::string> mpirun_command(int processes, const std::string& hosts, bool oversubscribe,
                                         const std::vector<std::string>& program);
 
+// As root (most containers), sets Open MPI's variables that let mpirun run, with a one-line
+// warning on stderr; nothing otherwise, or when the user set them already.
+void allow_open_mpi_as_root();
+
 void add_launch_commands(CLI::App& app);
 
 }  // namespace strata::cli

@@ -196,6 +196,7 @@ void register_builtin_kinds(workflow::TaskRegistry& registry, const std::vector<
                 .fn = [allowed_commands](TaskContext& ctx) {
                   const int64_t n = ctx.params["processes"].get<int64_t>();
                   STRATA_CHECK(n >= 1 && n <= 65536, "data_parallel: \"processes\" must be 1 to 65536, got ", n);
+                  allow_open_mpi_as_root();
                   json result = run_command(
                       ctx, mpirun_command(static_cast<int>(n), ctx.params["hosts"].get<std::string>(),
                                           ctx.params["oversubscribe"].get<bool>(),
