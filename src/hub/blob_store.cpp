@@ -125,6 +125,19 @@ void put_blob(HubState& s, StagedBlob& blob, const io::NamedTensors& weights) {
               {f.id.sha256, f.id.size, f.block_count(), unix_now(), f.name(),
                f.block_bytes, f.block_sha256},
               [&](const Row&) { f.recorded = true; });
+  // Should the transaction fail, the file is removed only if no committed row names it; when that
+  // cannot be asked (the disk still failing), it stays, and the next Hub::open's sweep removes it
+  // if it is an orphan.
+  Database& db = *s.db;
+  db.on_failure([&db, &f] {
+    try {
+      bool named = false;
+      db.query("SELECT 1 FROM blobs WHERE file = ?", {f.name()}, [&](const Row&) { named = true; });
+      f.recorded = named;
+    } catch (...) {
+      f.recorded = true;
+    }
+  });
 }
 
 io::NamedTensors read_blob(HubState& s, const BlobId& id, const std::string& what) {

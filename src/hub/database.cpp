@@ -34,10 +34,12 @@ void Database::transaction(bool write, const std::function<void()>& fn) {
   std::minstd_rand jitter(std::random_device{}());
   int wait_us = 1000;
   for (;;) {
+    on_failure_.clear();  // an attempt that was busy registers its own again
     try {
       begin(write);
       fn();
       commit();
+      on_failure_.clear();
       return;
     } catch (const BusyError& e) {
       rollback();
@@ -46,6 +48,9 @@ void Database::transaction(bool write, const std::function<void()>& fn) {
                     std::to_string(busy_budget_ms) + " ms: " + e.what());
     } catch (...) {
       rollback();
+      std::vector<std::function<void()>> settle;
+      settle.swap(on_failure_);
+      for (const auto& f : settle) f();
       throw;
     }
     std::this_thread::sleep_for(std::chrono::microseconds(wait_us / 2 + jitter() % (wait_us / 2 + 1)));

@@ -70,7 +70,16 @@ class Database {
   // Runs fn inside a transaction and commits; while the database is busy, rolls back, waits
   // (1 ms doubling to 200 ms, with jitter) and runs fn again, for up to `busy_budget_ms`.
   void transaction(bool write, const std::function<void()>& fn);
+  // Inside transaction's fn: `settle` runs if this transaction ends in an error (after the
+  // rollback, before the error goes on), to bring state outside the database in line with what
+  // was stored. It must not throw. A failed COMMIT may still have committed (SQLite reports an
+  // I/O error of the checkpoint that follows a commit), so `settle` asks the database again
+  // rather than assume either outcome.
+  void on_failure(std::function<void()> settle) { on_failure_.push_back(std::move(settle)); }
   int busy_budget_ms = 60'000;
+
+ private:
+  std::vector<std::function<void()>> on_failure_;
 };
 
 // Opens "postgresql://..." / "postgres://..." URLs with PostgreSQL and anything else as a

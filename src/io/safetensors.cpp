@@ -13,6 +13,7 @@
 
 #include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
+#include "strata/io/atomic_file.hpp"
 
 namespace strata::io {
 namespace {
@@ -98,11 +99,9 @@ std::string to_safetensors(const NamedTensors& tensors, const Metadata& metadata
 }
 
 void save_safetensors(const std::string& path, const NamedTensors& tensors, const Metadata& metadata) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  STRATA_CHECK(f.good(), "save_safetensors: cannot open ", path, " for writing");
-  write_safetensors(tensors, metadata, [&](const char* p, size_t n) { f.write(p, static_cast<std::streamsize>(n)); });
-  f.close();
-  STRATA_CHECK(f.good(), "save_safetensors: writing ", path, " failed");
+  AtomicFile file(path);  // a failed save leaves the previous file whole (errors name the path)
+  write_safetensors(tensors, metadata, [&](const char* p, size_t n) { file.write(p, n); });
+  file.commit();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -178,9 +178,7 @@ std::string ZipReader::read(const Entry& e) {
   return out;
 }
 
-ZipWriter::ZipWriter(const std::string& path) : path_(path), file_(path, std::ios::binary | std::ios::trunc) {
-  STRATA_CHECK(file_.good(), path, ": cannot open the file for writing");
-}
+ZipWriter::ZipWriter(const std::string& path) : path_(path), file_(path) {}
 
 void ZipWriter::add(const std::string& name, const std::string& bytes, bool compress) {
   std::string data;
@@ -234,9 +232,8 @@ void ZipWriter::add(const std::string& name, const std::string& bytes, bool comp
   put(directory_, 0, 4);  // external attributes
   put(directory_, offset_, 4);
   directory_ += name;
-  file_.write(local.data(), static_cast<std::streamsize>(local.size()));
-  file_.write(payload.data(), static_cast<std::streamsize>(payload.size()));
-  STRATA_CHECK(file_.good(), path_, ": error while writing");
+  file_.write(local.data(), local.size());
+  file_.write(payload.data(), payload.size());
   offset_ += local.size() + payload.size();
   ++count_;
 }
@@ -251,10 +248,9 @@ void ZipWriter::finish() {
   put(end, directory_.size(), 4);
   put(end, offset_, 4);
   put(end, 0, 2);  // comment
-  file_.write(directory_.data(), static_cast<std::streamsize>(directory_.size()));
-  file_.write(end.data(), static_cast<std::streamsize>(end.size()));
-  file_.close();
-  STRATA_CHECK(!file_.fail(), path_, ": error while writing");
+  file_.write(directory_.data(), directory_.size());
+  file_.write(end.data(), end.size());
+  file_.commit();
 }
 
 }  // namespace strata::io::detail

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "strata/io/atomic_file.hpp"
+
 namespace strata::io::detail {
 
 class ZipReader {
@@ -31,17 +33,18 @@ class ZipReader {
   std::vector<Entry> entries_;
 };
 
+// Writes an archive whole or not at all (AtomicFile): the path keeps what it held until finish().
 class ZipWriter {
  public:
   explicit ZipWriter(const std::string& path);
   // Appends an entry; `compress` deflates it (numpy.savez_compressed), else it is stored.
   void add(const std::string& name, const std::string& bytes, bool compress);
-  // Writes the central directory; the archive is incomplete until this returns.
+  // Writes the central directory and puts the archive in place.
   void finish();
 
  private:
   std::string path_;
-  std::ofstream file_;
+  AtomicFile file_;
   uint64_t offset_ = 0;
   std::string directory_;
   uint64_t count_ = 0;

@@ -1,10 +1,10 @@
 #include "onnx_export.hpp"
 
 #include <algorithm>
-#include <fstream>
 
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
+#include "strata/io/atomic_file.hpp"
 #include "strata/nn/layer_config.hpp"
 #include "strata/onnx/onnx.hpp"
 #include "strata/ops/elementwise.hpp"
@@ -197,10 +197,9 @@ std::string to_onnx(const nn::Model& model) {
 
 void save_onnx(const nn::Model& model, const std::string& path) {
   const std::string bytes = to_onnx(model);  // first: a layer without an ONNX form writes no file
-  std::ofstream f(path, std::ios::binary);
-  STRATA_CHECK(f.good(), "cannot write '", path, "'");
-  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  STRATA_CHECK(f.good(), "cannot write '", path, "'");
+  io::AtomicFile file(path);  // a failed save leaves the previous file whole
+  file.write(bytes.data(), bytes.size());
+  file.commit();
 }
 
 }  // namespace strata::onnx

@@ -1,0 +1,73 @@
+// Walks a fault through every file system call of an operation (issue 43.2): the operation is
+// run once to count its calls under the store's folder, then once per call with that call
+// failed, the faults taking turns (ENOSPC, EIO, EDQUOT, a short write). After each run the
+// check sees whether the operation threw (it must be a strata::Error naming what failed, never
+// another exception or a crash) and inspects the store with the faults off.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <functional>
+#include <set>
+#include <string>
+
+#include "faults/syscall_faults.hpp"
+#include "strata/core/error.hpp"
+
+namespace strata::testing {
+
+struct WalkStep {
+  int64_t n = 0;                // the call that failed
+  faults::Fault fault{};        // how
+  std::string call;             // which ("fsync hub.db-wal"), empty if it never came
+  bool threw = false;           // the operation ended in an error
+  std::string error;            // its message
+};
+
+// The names of the files in `folder` (none if it does not exist).
+inline std::set<std::string> files_in(const std::filesystem::path& folder) {
+  std::set<std::string> names;
+  if (std::filesystem::exists(folder))
+    for (const auto& e : std::filesystem::directory_iterator(folder)) names.insert(e.path().filename().string());
+  return names;
+}
+
+// Returns how many calls the operation made when nothing failed.
+inline int64_t walk_faults(const std::string& folder, const std::function<void()>& operation,
+                           const std::function<void(const WalkStep&)>& check) {
+  faults::arm(folder, 0, faults::Fault::io_error);
+  operation();
+  const int64_t total = faults::calls();
+  faults::disarm();
+  check({});
+  const faults::Fault kinds[] = {faults::Fault::no_space, faults::Fault::io_error, faults::Fault::quota,
+                                 faults::Fault::short_write};
+  for (int64_t n = 1; n <= total; ++n) {
+    WalkStep step{.n = n, .fault = kinds[(n - 1) % 4]};
+    faults::arm(folder, n, step.fault);
+    try {
+      operation();
+    } catch (const Error& e) {
+      step.threw = true;
+      step.error = e.what();
+    } catch (const std::exception& e) {
+      faults::disarm();
+      ADD_FAILURE() << "call " << n << " (" << faults::fired() << ", " << faults::fault_name(step.fault)
+                    << ") ended in an exception that is not a strata::Error: " << e.what();
+      continue;
+    }
+    step.call = faults::fired();
+    faults::disarm();
+    SCOPED_TRACE("call " + std::to_string(n) + " of " + std::to_string(total) + ": " + step.call + " failed with " +
+                 faults::fault_name(step.fault) + (step.threw ? ", error: " + step.error : ", no error"));
+    // A failed write, sync or rename that goes unreported would lose data silently; a short write
+    // is not a failure (the writer must go on), and neither is a failed mmap of a reader that can read instead.
+    if (!step.call.empty() && step.fault != faults::Fault::short_write && step.call.rfind("mmap", 0) != 0 &&
+        step.call.rfind("open", 0) != 0 && step.call.rfind("fopen", 0) != 0)
+      EXPECT_TRUE(step.threw) << "the failure was not reported";
+    check(step);
+  }
+  return total;
+}
+
+}  // namespace strata::testing
