@@ -6,7 +6,10 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <string>
 #include <vector>
+
+#include "strata/core/error.hpp"
 
 namespace strata {
 namespace {
@@ -70,7 +73,11 @@ void* CpuAllocator::allocate(size_t nbytes) {
   if (!p) {
     empty_cache();
     p = std::aligned_alloc(kAlign, cls);
-    if (!p) throw std::bad_alloc();
+    if (!p)
+      throw OutOfMemoryError("out of memory: cannot allocate " + std::to_string(nbytes) + " bytes (" +
+                             std::to_string(nbytes >> 20) +
+                             " MiB) for a tensor: the machine's memory or this process's limit (ulimit -v, a "
+                             "cgroup) is exhausted");
   }
   return p;
 }

@@ -25,6 +25,9 @@ namespace strata::hub::detail {
 namespace {
 
 Error system_error(const std::string& what, const std::string& path) {
+  if (errno == ENOMEM)
+    return OutOfMemoryError("hub: " + what + " " + path + ": out of memory (" + std::strerror(errno) +
+                            "): the machine's memory or this process's limit (ulimit -v, a cgroup) is exhausted");
   return Error("hub: " + what + " " + path + ": " + std::strerror(errno));
 }
 

@@ -80,6 +80,9 @@ void cap_memory(uint64_t budget) {
   } catch (const std::bad_alloc&) {
     static const char message[] = "the reader ran out of the memory it may use";
     write_frame(fd, kError, message, sizeof message - 1);
+  } catch (const OutOfMemoryError&) {  // a tensor's allocation
+    static const char message[] = "the reader ran out of the memory it may use";
+    write_frame(fd, kError, message, sizeof message - 1);
   } catch (const LimitError& e) {
     write_frame(fd, kLimitError, e.what(), std::strlen(e.what()));
   } catch (const std::exception& e) {

@@ -12,6 +12,7 @@
 #include "embedded_files.hpp"
 #include "hub_view.hpp"
 #include "http_listener.hpp"
+#include "http_thread_pool.hpp"
 #include "json_replies.hpp"
 #include "same_secret.hpp"
 #include "strata/serve/request_error.hpp"
@@ -71,7 +72,7 @@ struct Dashboard::Routes {
 
   Routes(const std::string& hub_url, DashboardOptions o) : options(std::move(o)), view(hub_url) {
     const int threads = options.http_threads;
-    http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    http.new_task_queue = [threads] { return new detail::HttpThreadPool(threads); };
     http.set_payload_max_length(64 << 10);  // read-only: no route takes a body
     http.set_read_timeout(options.io_timeout);
     http.set_write_timeout(options.io_timeout);

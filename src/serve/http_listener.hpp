@@ -46,7 +46,12 @@ class HttpListener {
   // Serves until stop(); at once returns if stop() came first.
   void serve() {
     serve_called_ = true;
-    if (!stop_requested_) http_.listen_after_bind();
+    try {
+      if (!stop_requested_) http_.listen_after_bind();
+    } catch (...) {  // (no thread for its connections): a stop() waiting for it must see the end
+      serve_returned_ = true;
+      throw;
+    }
     serve_returned_ = true;
   }
   // Safe from any thread, before, during or after serve().

@@ -14,6 +14,7 @@
 #include "strata/serve/infer_response.hpp"
 #include "strata/serve/request_error.hpp"
 #include "http_listener.hpp"
+#include "http_thread_pool.hpp"
 #include "json_replies.hpp"
 #include "prometheus_text.hpp"
 #include "same_secret.hpp"
@@ -95,7 +96,7 @@ struct InferenceServer::Routes {
 
   Routes(ModelRepository& m, DynamicBatcher& b, ServerOptions o) : models(m), batcher(b), options(std::move(o)) {
     const int threads = options.http_threads;
-    http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    http.new_task_queue = [threads] { return new detail::HttpThreadPool(threads); };
     http.set_payload_max_length(options.max_body_bytes);
     http.set_read_timeout(options.io_timeout);
     http.set_write_timeout(options.io_timeout);

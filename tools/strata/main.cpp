@@ -1,6 +1,7 @@
 // strata: the command line of the Strata library. Groups: `strata hub ...`, `strata worker`,
 // `strata plan ...`, `strata serve`, `strata ui`, `strata launch`, `strata devices` (see `strata <group> --help`). Errors print one line to stderr and exit with status 1.
 #include <iostream>
+#include <new>
 
 #include <CLI/CLI.hpp>
 
@@ -30,6 +31,10 @@ int main(int argc, char** argv) {
     return e.get_exit_code();  // a command's own exit status (`strata plan wait`)
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 1;  // --help is a ParseError too
+  } catch (const std::bad_alloc&) {  // from outside Strata's allocator (a container growing, a library)
+    std::cerr << "strata: error: out of memory: the machine's memory or this process's limit (ulimit -v, a cgroup) "
+                 "is exhausted\n";
+    return 1;
   } catch (const std::exception& e) {
     // Messages may echo the --hub URL: never let its password through.
     std::string url;

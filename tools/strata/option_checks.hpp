@@ -13,4 +13,9 @@ inline CLI::Range at_least(int64_t least, int64_t most = std::numeric_limits<int
   return CLI::Range(least, most);
 }
 
+// For a number that may have a fraction (seconds): an integer Range refused "2.5", and even "2.0".
+inline CLI::Range at_least_number(double least, double most = std::numeric_limits<int>::max()) {
+  return CLI::Range(least, most);
+}
+
 }  // namespace strata::cli

@@ -39,7 +39,14 @@ void StopSignal::serve_until(const std::function<void()>& serve, const std::func
     }
     stop();
   });
-  serve();
+  try {
+    serve();
+  } catch (...) {
+    // serve() failed (no thread for its connections, say): the waiter must end before the error goes on.
+    on_stop_signal(0);
+    signal_waiter.join();
+    throw;
+  }
   on_stop_signal(0);  // wakes the waiter if serve() ended without a signal
   signal_waiter.join();
 }

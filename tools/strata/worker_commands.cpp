@@ -220,7 +220,7 @@ void add_worker_commands(CLI::App& app) {
       ->check(at_least(1, 1024));
   cmd->add_option("--lease-seconds", args->lease_seconds, "Lease length; renewed every third of it")
       ->capture_default_str()
-      ->check(at_least(1));
+      ->check(at_least_number(1));
   cmd->add_option("--allow-command", args->allowed, "A program the `command` kind may run (repeat)");
   cmd->add_flag("--exit-when-idle", args->exit_when_idle, "Exit once no task it could run is left, now or after a retry delay");
   cmd->callback([=] { run_worker(*args); });

@@ -20,6 +20,13 @@ class NoDataError : public Error {
   using Error::Error;
 };
 
+// Memory for a tensor could not be had: the machine's memory, or the process's limit (ulimit -v,
+// a cgroup), is exhausted. The message says how much was asked for.
+class OutOfMemoryError : public Error {
+ public:
+  using Error::Error;
+};
+
 // Throws strata::Error with the concatenation of the message parts when `cond` is false.
 #define STRATA_CHECK(cond, ...)                                          \
   do {                                                                   \
