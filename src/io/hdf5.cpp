@@ -13,6 +13,7 @@
 
 #include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
+#include "strata/io/atomic_file.hpp"
 #include "child_process.hpp"
 
 namespace strata::io {
@@ -337,10 +338,13 @@ std::vector<LayerWeights> load_hdf5_weights(const std::string& path) {
   return read_layers(decoder.finish(), path);
 }
 
-void save_hdf5_weights(const std::string& path, const std::vector<LayerWeights>& layers,
-                       const std::vector<std::pair<std::string, std::string>>& root_attributes) {
+namespace {
+
+// Writes the layers' weights as an HDF5 file at `target`; errors name `path`, the file the user asked for.
+void write_hdf5_file(const std::string& target, const std::string& path, const std::vector<LayerWeights>& layers,
+                     const std::vector<std::pair<std::string, std::string>>& root_attributes) {
   QuietErrors quiet;
-  H5Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+  H5Handle file(H5Fcreate(target.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
   STRATA_CHECK(file.ok(), path, ": cannot create the HDF5 file");
   H5Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
   H5Pset_create_intermediate_group(lcpl.get(), 1);  // weight names like "dense_1/W:0" nest
@@ -371,6 +375,16 @@ void save_hdf5_weights(const std::string& path, const std::vector<LayerWeights>&
     }
   }
   STRATA_CHECK(H5Fflush(file.get(), H5F_SCOPE_GLOBAL) >= 0, path, ": cannot flush the file");
+}
+
+}  // namespace
+
+void save_hdf5_weights(const std::string& path, const std::vector<LayerWeights>& layers,
+                       const std::vector<std::pair<std::string, std::string>>& root_attributes) {
+  // libhdf5 writes a temporary file beside `path`, which replaces it only once whole and synced.
+  AtomicFile out(path);
+  write_hdf5_file(out.temporary_path(), path, layers, root_attributes);
+  out.commit();
 }
 
 std::vector<LayerWeights> layers_of(const NamedTensors& weights) {

@@ -2,8 +2,11 @@
 // the C library's function; the real one is found with dlsym(RTLD_NEXT).
 #include "syscall_faults.hpp"
 
+#include <arpa/inet.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -26,6 +29,7 @@ std::string g_fired;
 std::atomic<bool> g_armed{false};
 std::atomic<int64_t> g_calls{0};
 int64_t g_fail_at = 0;
+std::atomic<int> g_port{0};  // arm_connections: the server's port; 0: files
 Fault g_fault = Fault::io_error;
 thread_local bool t_inside = false;  // a call made by this file (readlink, dlsym) is not counted
 
@@ -90,6 +94,7 @@ const char* fault_name(Fault f) {
     case Fault::io_error: return "EIO";
     case Fault::quota: return "EDQUOT";
     case Fault::short_write: return "a short write";
+    case Fault::dropped_connection: return "a dropped connection";
   }
   return "?";
 }
@@ -101,10 +106,19 @@ void arm(const std::string& folder, int64_t n, Fault fault) {
   g_fault = fault;
   g_fired.clear();
   g_calls = 0;
+  g_port = 0;
   g_armed = true;
 }
 
-void disarm() { g_armed = false; }
+void arm_connections(int port, int64_t n) {
+  arm("", n, Fault::dropped_connection);
+  g_port = port;
+}
+
+void disarm() {
+  g_armed = false;
+  g_port = 0;
+}
 int64_t calls() { return g_calls; }
 std::string fired() {
   std::lock_guard lock(g_mu);
@@ -151,6 +165,25 @@ ssize_t writev(int fd, const iovec* iov, int count) {
     if (k == total) return next(fd, iov, count);
     return real_write(fd, iov[0].iov_base, std::min(k, iov[0].iov_len));  // the short write: part of the first piece
   });
+}
+
+ssize_t send(int fd, const void* buf, size_t n, int flags) {
+  static const auto next = real<ssize_t (*)(int, const void*, size_t, int)>("send");
+  if (!g_armed || g_port == 0) return next(fd, buf, n, flags);
+  sockaddr_in peer{};
+  socklen_t length = sizeof peer;
+  if (::getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &length) != 0 || peer.sin_family != AF_INET ||
+      ntohs(peer.sin_port) != g_port)
+    return next(fd, buf, n, flags);
+  const int64_t call = ++g_calls;
+  {
+    std::lock_guard lock(g_mu);
+    if (call != g_fail_at) return next(fd, buf, n, flags);
+    g_fired = "send to port " + std::to_string(g_port.load());
+  }
+  ::shutdown(fd, SHUT_RDWR);  // the connection is gone for both ends, as when the network drops it
+  errno = ECONNRESET;
+  return -1;
 }
 
 int fsync(int fd) {

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "faults/fault_walk.hpp"
+#include "hub/postgres_cluster.hpp"
 #include "strata/hub/hub.hpp"
 #include "strata/strata.hpp"
 #include "strata/workflow/queue.hpp"
@@ -23,10 +24,7 @@ using workflow::TaskStatus;
 
 constexpr double kLeaseSeconds = 1.0;
 
-using QueueFaults = TempDirTest;
-
-TEST_F(QueueFaults, ALeaseAndACommitFailingAtAnyCallLoseNothing) {
-  const std::string url = (dir_ / "hub.db").string();
+void walk_task_life(const std::string& url, const FaultTarget& target, const std::string& blob_folder) {
   auto hub = hub::Hub::open(url);
   workflow::Queue queue(hub);
   manual_seed(1);
@@ -39,8 +37,9 @@ TEST_F(QueueFaults, ALeaseAndACommitFailingAtAnyCallLoseNothing) {
     return queue.complete(lease, R"({"ok": true})", "", &outputs);
   };
   const int64_t calls = walk_faults(
-      dir_.string(),
+      target,
       [&] {
+        task = 0;  // stays 0 if the submit fails
         task = queue.submit({.kind = "train", .name = "t"});
         const auto lease = queue.lease("w", {"train"}, {}, kLeaseSeconds);
         ASSERT_TRUE(lease.has_value());
@@ -71,10 +70,28 @@ TEST_F(QueueFaults, ALeaseAndACommitFailingAtAnyCallLoseNothing) {
         const auto listed = hub.list_models("trained");
         for (const auto& info : listed) EXPECT_NO_THROW(hub.load_model("trained", info.version));
         versions = static_cast<int64_t>(listed.size());
-        EXPECT_EQ(static_cast<int64_t>(files_in(url + "-blobs").size()), hub.store_size().blobs) << "blob files that no row holds";
+        if (!blob_folder.empty())
+          EXPECT_EQ(static_cast<int64_t>(files_in(blob_folder).size()), hub.store_size().blobs)
+              << "blob files that no row holds";
       });
-  std::printf("submit, lease and commit with a model: %lld calls, each failed in turn\n",
-              static_cast<long long>(calls));
+  std::printf("submit, lease and commit with a model (%s): %lld calls, each failed in turn\n",
+              target.port ? "PostgreSQL" : "SQLite", static_cast<long long>(calls));
+}
+
+using QueueFaults = TempDirTest;
+
+TEST_F(QueueFaults, ALeaseAndACommitFailingAtAnyCallLoseNothing) {
+  const std::string url = (dir_ / "hub.db").string();
+  walk_task_life(url, {.folder = dir_.string()}, url + "-blobs");
+}
+
+// The same on PostgreSQL, its connection dropped at each statement in turn.
+TEST(ConnectionFaults, ALeaseAndACommitOnPostgresLoseNothing) {
+  auto* cluster = hub::testing::PostgresCluster::get();
+  if (!cluster) GTEST_SKIP() << hub::testing::PostgresCluster::why();
+  cluster->drop_database("faults_queue");
+  cluster->create_database("faults_queue");
+  walk_task_life(cluster->url("faults_queue"), {.port = postgres_port(cluster->url("x"))}, "");
 }
 
 }  // namespace
