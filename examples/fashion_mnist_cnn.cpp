@@ -22,8 +22,17 @@ int main(int argc, char** argv) {
   app.add_option("epochs,--epochs", epochs, "passes over the 60,000 training images")
       ->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
   app.add_option("hub,--hub", hub_path, "SQLite path or postgresql:// URL of the hub")->type_name("URL")->capture_default_str();
-  app.add_option("device,--device", device_name, "cpu, or cuda to train on the GPU (docs/cuda.md)")
-      ->type_name("DEVICE")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
+  app.add_option("device,--device", device_name, "cpu, or cuda (cuda:N) to train on the GPU (docs/cuda.md)")
+      ->type_name("DEVICE")
+      ->check([](const std::string& name) {  // whatever Device::parse takes
+        try {
+          Device::parse(name);
+          return std::string();
+        } catch (const Error& e) {
+          return std::string(e.what());
+        }
+      })
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   const Device device = Device::parse(device_name);
   manual_seed(7);
