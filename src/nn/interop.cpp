@@ -82,6 +82,19 @@ std::string library_layer_name(const Layer& layer, Library lib) {
   return n == 1 ? base : base + "_" + std::to_string(n - 1);
 }
 
+std::vector<std::string> library_layer_names(const std::vector<const Layer*>& layers, Library lib) {
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  bool clash = false;
+  for (const Layer* l : layers) {
+    names.push_back(library_layer_name(*l, lib));
+    clash = clash || !seen.insert(names.back()).second;
+  }
+  if (clash)
+    for (size_t i = 0; i < layers.size(); ++i) names[i] = layers[i]->name();
+  return names;
+}
+
 std::vector<const Layer*> leaf_layers(const Layer& model) {
   std::vector<const Layer*> out;
   collect_leaves(model, out);
@@ -91,8 +104,11 @@ std::vector<const Layer*> leaf_layers(const Layer& model) {
 std::vector<io::LayerWeights> library_layers(const Layer& model, Library lib) {
   std::vector<io::LayerWeights> out;
   if (lib == Library::tensorlayer2) out.push_back({"_inputlayer_1", {}});
-  for (const Layer* l : leaf_layers(model)) {
-    io::LayerWeights lw{library_layer_name(*l, lib), {}};
+  const std::vector<const Layer*> leaves = leaf_layers(model);
+  const std::vector<std::string> names = library_layer_names(leaves, lib);
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    const Layer* l = leaves[i];
+    io::LayerWeights lw{names[i], {}};
     const std::string prefix = l->name() + "/";
     for (const auto& [name, t] : l->named_weights()) {
       const std::string own = name.compare(0, prefix.size(), prefix) == 0 ? name.substr(prefix.size()) : name;
@@ -139,21 +155,24 @@ size_t load_library_weights(Layer& model, const std::string& path, Library lib, 
     assign_weights(model, weights);
     return weights.size();
   }
-  // The library's name of each of the model's layers -> the layer's Strata name.
+  // The name the library gives each of the model's layers (library_layer_names) -> its own name;
+  // and the library names two of its layers would share (then both keep their own names).
   std::map<std::string, std::string> strata_name;
-  std::set<std::string> ambiguous;
-  for (const Layer* l : leaf_layers(model)) {
-    const std::string theirs = library_layer_name(*l, lib);
-    const auto [it, fresh] = strata_name.emplace(theirs, l->name());
-    if (!fresh && it->second != l->name()) ambiguous.insert(theirs);
+  std::set<std::string> seen, ambiguous;
+  const std::vector<const Layer*> leaves = leaf_layers(model);
+  const std::vector<std::string> names = library_layer_names(leaves, lib);
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    strata_name.emplace(names[i], leaves[i]->name());
+    const std::string theirs = library_layer_name(*leaves[i], lib);
+    if (!seen.insert(theirs).second) ambiguous.insert(theirs);
   }
   io::NamedTensors renamed;
   for (const auto& [name, t] : weights) {
     const size_t slash = name.find('/');
     const std::string layer = name.substr(0, slash);
-    STRATA_CHECK(!ambiguous.count(layer), path, ": layer '", layer, "' could be several of ", model.name(),
-                 "'s layers (name them, or load by order)");
     const auto it = strata_name.find(layer);
+    STRATA_CHECK(it != strata_name.end() || !ambiguous.count(layer), path, ": layer '", layer, "' could be several of ",
+                 model.name(), "'s layers (name them, or load by order)");
     renamed.emplace_back((it == strata_name.end() ? layer : it->second) + name.substr(slash), t);
   }
   return assign_weights_by_name(model, renamed);

@@ -175,6 +175,28 @@ void write_strata_files(const std::string& dir) {
 
 using InteropFiles = strata::testing::TempDirTest;
 
+// Issue 42.5: layers the user named as Keras does ("conv2d", "conv2d_1": the second looks like
+// Strata's default conv2d_1, which Keras calls "conv2d") made save_keras_hdf5 refuse the model
+// ("layer name 'conv2d' is empty or appears twice"). Such a model keeps its names, and loads back by name.
+TEST_F(InteropFiles, LayersNamedAsKerasNamesThemKeepTheirNames) {
+  auto build = [] {
+    auto x = nn::Input({-1, 6, 6, 2});
+    auto a = nn::Conv2d(3, {3, 3}, {}, nn::Conv2d::same_padding(), "conv2d")(x);
+    auto b = nn::Conv2d(2, {3, 3}, {}, nn::Conv2d::same_padding(), "conv2d_1")(a);
+    return std::make_shared<nn::Model>(x, nn::Dense(4, nn::Activation(), "dense")(nn::Flatten()(b)), "keras_named");
+  };
+  const auto saved = build();
+  const std::string path = (dir_ / "keras_named.h5").string();
+  nn::save_keras_hdf5(*saved, path);
+  std::vector<std::string> names;
+  for (const auto& l : io::load_hdf5_weights(path)) names.push_back(l.layer);
+  EXPECT_EQ(names, (std::vector<std::string>{"conv2d", "conv2d_1", "flatten_1", "dense"}));
+  const auto loaded = build();
+  EXPECT_EQ(nn::load_library_weights(*loaded, path, Library::keras, /*by_name=*/true), saved->named_weights().size());
+  const Tensor x = randn({2, 6, 6, 2});
+  expect_close((*loaded)(x), (*saved)(x), "loaded by name");
+}
+
 // The libraries loaded the committed strata_* files (reverse.npz holds what they then predicted:
 // their own predictions, or the check would have failed), and Strata still writes those files.
 TEST_F(InteropFiles, WritesWhatKerasAndTensorLayerLoaded) {

@@ -19,12 +19,16 @@ enum class Library { keras, tensorlayer2 };
 // batch_normalization, conv2d_3 -> conv2d_2); TensorLayer 2's "<kind>_<n>" (lstm_1 and gru_1 ->
 // rnn_1: TensorLayer counts its RNNs together). A name the user gave is kept.
 std::string library_layer_name(const Layer& layer, Library lib);
+// library_layer_name of each layer, unless two would get one name (a model whose layers the user
+// named as the library does, "conv2d" and "conv2d_1": the second looks like Strata's default
+// conv2d_1, which Keras calls "conv2d"); then every layer keeps its own name, which is unique.
+std::vector<std::string> library_layer_names(const std::vector<const Layer*>& layers, Library lib);
 
 // The layers that hold the weights: `model`'s descendants without children (or `model` itself),
 // in call order: the libraries' model.layers, less the input layer.
 std::vector<const Layer*> leaf_layers(const Layer& model);
 
-// model's leaf layers under library_layer_name, each with its weights named (with ":0") and
+// model's leaf layers under library_layer_names, each with its weights named (with ":0") and
 // ordered as `lib` does: Keras kernel, bias; gamma, beta, moving_mean, moving_variance;
 // "<layer>/lstm_cell/kernel:0", ... TensorLayer 2: Dense weights, biases; Conv filters, biases;
 // batch norm's beta, gamma, moving_mean, moving_var; an RNN's kernel, recurrent_kernel, bias; and
@@ -45,8 +49,8 @@ void save_tl2_npz(const Layer& model, const std::string& path);
 
 // A file the library wrote (Keras's .h5; TensorLayer 2's .h5 or save_npz_dict .npz; for its
 // save_npz list use assign_weights(model, io::load_npz_list(path))) into `model`, built. By
-// name: each of the file's layers goes to the model's layer whose library_layer_name (or own
-// name) it has, so default names match between fresh sessions; a file layer the model lacks is
+// name: each of the file's layers goes to the model's layer whose library_layer_names entry (or
+// own name) it has, so default names match between fresh sessions; a file layer the model lacks is
 // an error. Otherwise by order (weights in Strata's order, as io::strata_weights puts them).
 // Returns how many weights were assigned.
 size_t load_library_weights(Layer& model, const std::string& path, Library lib, bool by_name = true);
