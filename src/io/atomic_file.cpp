@@ -46,30 +46,23 @@ void AtomicFile::write(const char* data, size_t n) {
     return;
   }
   flush_buffer();
-  if (n < kBufferBytes) {
-    buffer_.append(data, n);
-    return;
-  }
-  while (n > 0) {  // a large piece goes straight to the file
+  if (n < kBufferBytes) buffer_.append(data, n);
+  else write_all(data, n);  // a large piece goes straight to the file
+}
+
+void AtomicFile::flush_buffer() {
+  write_all(buffer_.data(), buffer_.size());
+  buffer_.clear();
+}
+
+void AtomicFile::write_all(const char* data, size_t n) {
+  while (n > 0) {  // a short write is continued
     const ssize_t w = ::write(fd_, data, n);
     if (w < 0 && errno == EINTR) continue;
     if (w < 0) fail("write", path_);
     data += w;
     n -= static_cast<size_t>(w);
   }
-}
-
-void AtomicFile::flush_buffer() {
-  const char* p = buffer_.data();
-  size_t n = buffer_.size();
-  while (n > 0) {
-    const ssize_t w = ::write(fd_, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0) fail("write", path_);
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
-  buffer_.clear();
 }
 
 void AtomicFile::commit() {

@@ -74,15 +74,17 @@ void cap_memory(uint64_t budget) {
   for (const int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) ::signal(sig, SIG_DFL);
   if (__sanitizer_set_death_callback != nullptr) __sanitizer_set_death_callback(nullptr);
   cap_memory(memory_budget);
+  const auto out_of_memory = [fd] {
+    static const char message[] = "the reader ran out of the memory it may use";
+    write_frame(fd, kError, message, sizeof message - 1);
+  };
   try {
     produce([fd](const char* data, size_t n) { write_frame(fd, kData, data, n); });
     write_frame(fd, kDone, nullptr, 0);
   } catch (const std::bad_alloc&) {
-    static const char message[] = "the reader ran out of the memory it may use";
-    write_frame(fd, kError, message, sizeof message - 1);
+    out_of_memory();
   } catch (const OutOfMemoryError&) {  // a tensor's allocation
-    static const char message[] = "the reader ran out of the memory it may use";
-    write_frame(fd, kError, message, sizeof message - 1);
+    out_of_memory();
   } catch (const LimitError& e) {
     write_frame(fd, kLimitError, e.what(), std::strlen(e.what()));
   } catch (const std::exception& e) {

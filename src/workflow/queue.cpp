@@ -2,7 +2,6 @@
 // The workers' side (lease, heartbeat, complete, fail) is in lease.cpp.
 #include "strata/workflow/queue.hpp"
 
-#include <algorithm>
 #include <map>
 #include <thread>
 
@@ -39,9 +38,7 @@ void check_spec(const TaskSpec& spec, const std::string& who) {
 // a write transaction. A task whose dependency failed or was cancelled is cancelled at once. A
 // dependency named twice is waited for once (it has one task_deps row to release it).
 int64_t insert_task(Database& db, int64_t project, const TaskSpec& spec, double now) {
-  std::vector<int64_t> deps = spec.after;
-  std::sort(deps.begin(), deps.end());
-  deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+  const std::vector<int64_t> deps = sorted_distinct(spec.after);
   int64_t waiting = 0;
   std::string dead;  // why it cannot run
   for (int64_t dep : deps) {
@@ -101,9 +98,7 @@ std::vector<int64_t> insert_plan_tasks(Database& db, int64_t project, int64_t pl
                       "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, 0, ?, ?, 0, '', '', '', ?)");
     for (size_t i = 0; i < specs.size(); ++i) {
       const TaskSpec& spec = specs[i];
-      deps[i] = spec.after;
-      std::sort(deps[i].begin(), deps[i].end());
-      deps[i].erase(std::unique(deps[i].begin(), deps[i].end()), deps[i].end());
+      deps[i] = sorted_distinct(spec.after);
       for (Param p : {Param(project), Param(plan_id), Param(std::string_view(spec.name)), Param(std::string_view(spec.kind)),
                       Param(std::string_view(spec.params)), Param(std::string_view(spec.input_dataset)),
                       Param(std::string_view(spec.model)), Param(std::string_view(spec.output_dataset)),
@@ -129,10 +124,7 @@ std::vector<int64_t> insert_plan_tasks(Database& db, int64_t project, int64_t pl
       links.add(ids[i]);
       links.add(ids.at(static_cast<size_t>(local)));
     }
-    std::vector<std::string> distinct = specs[i].tags;
-    std::sort(distinct.begin(), distinct.end());
-    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    for (auto& tag : distinct) {
+    for (std::string& tag : sorted_distinct(specs[i].tags)) {
       tags.add(ids[i]);
       tags.add(tags.keep(std::move(tag)));
     }

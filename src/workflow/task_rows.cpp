@@ -84,9 +84,7 @@ std::string placeholders(size_t n) {
 }
 
 std::string join_tags(const std::vector<std::string>& tags) {
-  std::vector<std::string> sorted = tags;
-  std::sort(sorted.begin(), sorted.end());
-  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  const std::vector<std::string> sorted = sorted_distinct(tags);
   std::string out = ",";
   for (const auto& t : sorted) out += t + ",";
   return sorted.empty() ? "" : out;

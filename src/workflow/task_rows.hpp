@@ -1,6 +1,7 @@
 // What the queue's two halves (queue.cpp: submitting and watching; lease.cpp: the workers'
 // side) share: the task columns and their parsing, and the cascade that cancels dependents.
 #pragma once
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,15 @@ std::string ready_sql(size_t n_kinds, size_t n_tags, bool due_now);
 
 // "?, ?, ?" for n parameters.
 std::string placeholders(size_t n);
+
+// `values` sorted, each once: a task's dependencies and tags (a dependency named twice is waited
+// for once; it has one task_deps row to release it).
+template <class T>
+std::vector<T> sorted_distinct(std::vector<T> values) {
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  return values;
+}
 
 // Tags are stored sorted as ",a,b," text for display and in task_tags for leasing.
 std::string join_tags(const std::vector<std::string>& tags);

@@ -28,6 +28,7 @@ class AtomicFile {
 
  private:
   void flush_buffer();
+  void write_all(const char* data, size_t n);
   std::string path_, temporary_, buffer_;
   int fd_ = -1;
   bool committed_ = false;
