@@ -2,11 +2,14 @@
 // same GPU) in Strata: scripts/gpu-check run prints both and their ratios (docs/cuda.md). Each
 // line: `strata <case> <seconds per call>`, the best of 5 timed runs after a warm-up; the GPU is
 // waited for by reading one value back, the copy that ends every real step too.
-//   bench_cuda [--quick] [--device D]   (--quick: small shapes; --device cpu: the same code on the
-//                                        CPU, to check the program where there is no GPU)
+//   bench_cuda [--quick] [--device D] [--sgemm-only]
+//     --quick: small shapes; --device cpu: the same code on the CPU, to check the program where
+//     there is no GPU; --sgemm-only: the product alone, named sgemm_tf32 when STRATA_CUDA_TF32=1
+//     (the math mode is chosen when the backend loads, so TF32 is timed by a second run)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 
@@ -49,12 +52,13 @@ std::function<Tensor()> training_step(nn::Layer& net, optim::Adam& adam, const T
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
+  bool quick = false, sgemm_only = false;
   Device device = kCUDA;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else if (std::strcmp(argv[i], "--sgemm-only") == 0) sgemm_only = true;
     else if (std::strcmp(argv[i], "--device") == 0 && i + 1 < argc) device = Device::parse(argv[++i]);
-    else return std::fprintf(stderr, "usage: bench_cuda [--quick] [--device D]\n"), 2;
+    else return std::fprintf(stderr, "usage: bench_cuda [--quick] [--device D] [--sgemm-only]\n"), 2;
   }
   if (!device_available(device.type)) {
     std::printf("bench_cuda: no GPU: %s\n", device_unavailable_reason(device.type).c_str());
@@ -63,9 +67,12 @@ int main(int argc, char** argv) {
   manual_seed(1);
   const int64_t n = quick ? 256 : 4096;
   const Tensor a = randn({n, n}).to(device), b = randn({n, n}).to(device);
-  report("sgemm", time_per_call(quick ? 2 : 10, [&] { return matmul(a, b); }));
+  const char* tf32 = std::getenv("STRATA_CUDA_TF32");
+  report(tf32 && std::strcmp(tf32, "1") == 0 ? "sgemm_tf32" : "sgemm",
+         time_per_call(quick ? 2 : 10, [&] { return matmul(a, b); }));
+  if (sgemm_only) return 0;
 
-  const int64_t batch = quick ? 4 : 64, side = quick ? 14 : 56;
+  const int64_t batch = quick ? 4 : 32, side = quick ? 14 : 56;
   nn::Conv2d conv(64, {3, 3});
   conv.to(device);
   const Tensor images = randn({batch, side, side, 64}).to(device);

@@ -1,5 +1,5 @@
 """The work of bench/bench_cuda.cpp in PyTorch eager on the same GPU (float32, channels-last
-convolutions, no TF32), for scripts/gpu-check run. Each line: `torch <case> <seconds per call>`,
+convolutions, no TF32 but in sgemm_tf32), for scripts/gpu-check run. Each line: `torch <case> <seconds per call>`,
 the best of 5 timed runs after a warm-up, the GPU waited for by torch.cuda.synchronize().
     python3 bench_cuda_torch.py [--quick] [--device cpu]   (as bench_cuda's flags)"""
 import sys
@@ -54,7 +54,11 @@ def main():
     a, b = torch.randn(n, n, device=dev), torch.randn(n, n, device=dev)
     report("sgemm", time_per_call(2 if quick else 10, lambda: a @ b))
 
-    batch, side = (4, 14) if quick else (64, 56)
+    torch.backends.cuda.matmul.allow_tf32 = True
+    report("sgemm_tf32", time_per_call(2 if quick else 10, lambda: a @ b))
+    torch.backends.cuda.matmul.allow_tf32 = False
+
+    batch, side = (4, 14) if quick else (32, 56)
     conv = torch.nn.Conv2d(64, 64, 3, padding=1).to(dev).to(memory_format=torch.channels_last)
     images = torch.randn(batch, 64, side, side, device=dev).to(memory_format=torch.channels_last)
     with torch.no_grad():

@@ -35,12 +35,23 @@ Tensor copy_contiguous_to(const Tensor& x, Device device) {
   return out;
 }
 
+// Only the elements the view can reach are copied: item() of one weight of a large matrix on a
+// GPU copies one element, not the matrix.
 Tensor host_readable(const Tensor& x) {
   const Storage& s = *x.impl()->storage;
   if (x.is_meta() || host_accessible(s)) return x;
-  auto host = std::make_shared<Storage>(s.nbytes(), kCPU);
-  s.allocator()->copy_to_host(host->data(), s.data(), s.nbytes(), x.device().index);
-  return Tensor(std::make_shared<TensorImpl>(std::move(host), x.shape(), x.strides(), x.offset(), x.dtype()));
+  int64_t first = x.offset(), last = x.offset();  // in elements, inclusive
+  for (int d = 0; d < x.dim(); ++d) {
+    const int64_t reach = (x.shape()[d] - 1) * x.strides()[d];
+    (reach < 0 ? first : last) += reach;
+  }
+  const size_t item = itemsize(x.dtype());
+  const size_t nbytes = x.numel() == 0 ? 0 : static_cast<size_t>(last - first + 1) * item;
+  auto host = std::make_shared<Storage>(nbytes, kCPU);
+  if (nbytes > 0)
+    s.allocator()->copy_to_host(host->data(), static_cast<const char*>(s.data()) + first * item, nbytes,
+                                x.device().index);
+  return Tensor(std::make_shared<TensorImpl>(std::move(host), x.shape(), x.strides(), x.offset() - first, x.dtype()));
 }
 
 }  // namespace strata

@@ -164,29 +164,71 @@ Tensor operator>=(const Tensor& a, const Tensor& b) { return ge(a, b); }
 Tensor operator>(const Tensor& a, double b) { return gt(a, scalar_like(b, a)); }
 Tensor operator<(const Tensor& a, double b) { return lt(a, scalar_like(b, a)); }
 
+namespace {
+
+// The elements [first, last] of its storage that a non-empty view reaches.
+std::pair<int64_t, int64_t> reach(const Tensor& t) {
+  int64_t first = t.offset(), last = t.offset();
+  for (int d = 0; d < t.dim(); ++d) {
+    const int64_t step = (t.shape()[d] - 1) * t.strides()[d];
+    (step < 0 ? first : last) += step;
+  }
+  return {first, last};
+}
+
+// What PyTorch refuses of an in-place write, for the same reason: a written-to view with a stride
+// of 0 (expand, broadcast_to) has elements that are one memory location, and a source that
+// shares memory with the destination in part (not as the very same view) is read while it is
+// overwritten, in an order no kernel promises (threads on a GPU run in any order).
+void check_writable(const Tensor& dst, const Tensor* src, const char* op) {
+  if (!dst.defined() || dst.numel() == 0) return;
+  for (int d = 0; d < dst.dim(); ++d)
+    STRATA_CHECK(dst.strides()[d] != 0 || dst.shape()[d] == 1, op,
+                 ": the written-to tensor is an expanded view (stride 0 on axis ", d, " of shape ", dst.shape().str(),
+                 "): more than one of its elements is one memory location; write into a clone() of it");
+  if (!src || !src->defined() || src->numel() == 0 || src->impl()->storage != dst.impl()->storage) return;
+  const bool same_view = src->offset() == dst.offset() && src->shape() == dst.shape() &&
+                         src->strides() == dst.strides() && src->dtype() == dst.dtype();
+  if (same_view) return;
+  const auto [d_first, d_last] = reach(dst);
+  const auto [s_first, s_last] = reach(*src);
+  const int64_t d_size = static_cast<int64_t>(itemsize(dst.dtype())), s_size = static_cast<int64_t>(itemsize(src->dtype()));
+  const bool apart = (d_last + 1) * d_size <= s_first * s_size || (s_last + 1) * s_size <= d_first * d_size;
+  STRATA_CHECK(apart, op, ": the source and the written-to tensor share memory in part (views of one storage that "
+               "are not the same view); pass a clone() of the source");
+}
+
+}  // namespace
+
 Tensor& add_(Tensor& a, const Tensor& b, double alpha) {
+  check_writable(a, &b, "add_");
   if (alpha == 1.0) dispatch::binary_inplace(BinaryOp::add, a, b);
   else dispatch::add_scaled_inplace(a, b, alpha);
   return a;
 }
 Tensor& sub_(Tensor& a, const Tensor& b) {
+  check_writable(a, &b, "sub_");
   dispatch::binary_inplace(BinaryOp::sub, a, b);
   return a;
 }
 Tensor& mul_(Tensor& a, const Tensor& b) {
+  check_writable(a, &b, "mul_");
   dispatch::binary_inplace(BinaryOp::mul, a, b);
   return a;
 }
 Tensor& mul_(Tensor& a, double b) { return mul_(a, scalar_like(b, a)); }
 Tensor& div_(Tensor& a, const Tensor& b) {
+  check_writable(a, &b, "div_");
   dispatch::binary_inplace(BinaryOp::div, a, b);
   return a;
 }
 Tensor& copy_(Tensor& dst, const Tensor& src) {
+  check_writable(dst, &src, "copy_");
   dispatch::copy_into(dst, src);
   return dst;
 }
 Tensor& fill_(Tensor& t, double value) {
+  check_writable(t, nullptr, "fill_");
   dispatch::fill(t, value);
   return t;
 }

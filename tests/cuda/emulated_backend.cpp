@@ -1,5 +1,6 @@
 #include "cuda/emulated_backend.hpp"
 
+#include <atomic>
 #include <cstring>
 
 #include "kernels/cuda/families.hpp"
@@ -9,18 +10,25 @@
 namespace strata::testing {
 namespace {
 
+std::atomic<size_t> bytes_to_host{0};
+
 class EmulatedDeviceMemory final : public DeviceAllocator {
  public:
   void* allocate(size_t nbytes, int) override { return CpuAllocator::allocate(nbytes); }
   void deallocate(void* p, size_t nbytes, int) override { CpuAllocator::deallocate(p, nbytes); }
   bool host_accessible() const override { return false; }
-  void copy_to_host(void* host, const void* device, size_t nbytes, int) override { std::memcpy(host, device, nbytes); }
+  void copy_to_host(void* host, const void* device, size_t nbytes, int) override {
+    bytes_to_host += nbytes;
+    std::memcpy(host, device, nbytes);
+  }
   void copy_from_host(void* device, const void* host, size_t nbytes, int) override {
     std::memcpy(device, host, nbytes);
   }
 };
 
 }  // namespace
+
+size_t emulated_bytes_to_host() { return bytes_to_host; }
 
 void install_emulated_cuda() {
   static const bool installed = [] {

@@ -40,3 +40,26 @@ TEST(EmulatedCudaTraining, AdamStepsMatchTheCpu) {
 
 }  // namespace
 }  // namespace strata::testing
+
+namespace strata::testing {
+namespace {
+
+// item() and to_vector() of a view copy the part of the storage the view reaches, not all of it
+// (a GPU read of one weight of a large matrix is a few bytes).
+TEST(EmulatedDevice, HostReadsCopyOnlyWhatTheViewReaches) {
+  install_emulated_cuda();
+  const Tensor matrix = arange(200 * 300, {kFloat32, kCPU}).reshape({200, 300}).to(kEmulatedCuda);
+  size_t before = emulated_bytes_to_host();
+  EXPECT_EQ(matrix.narrow(0, 7, 1).narrow(1, 11, 1).item_double(), 7 * 300 + 11);
+  EXPECT_EQ(emulated_bytes_to_host() - before, sizeof(float));
+  before = emulated_bytes_to_host();
+  const std::vector<float> column = matrix.narrow(0, 10, 5).narrow(1, 4, 1).to_vector<float>();
+  EXPECT_EQ(column, (std::vector<float>{3004, 3304, 3604, 3904, 4204}));
+  EXPECT_EQ(emulated_bytes_to_host() - before, (4 * 300 + 1) * sizeof(float));
+  // A transposed view reaches the same span, in another order.
+  const std::vector<float> corner = matrix.narrow(0, 0, 2).narrow(1, 0, 2).transpose(0, 1).to_vector<float>();
+  EXPECT_EQ(corner, (std::vector<float>{0, 300, 1, 301}));
+}
+
+}  // namespace
+}  // namespace strata::testing

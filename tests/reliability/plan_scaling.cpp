@@ -2,9 +2,10 @@
 // 15.5 s): one INSERT per task and row, each writing a 64 KiB page to SQLite's statement journal.
 // Plans now go in a few hundred rows per statement. The test compares ten times the tasks with
 // the same work in one run (a ratio, so the machine's speed does not matter): linear work takes
-// ten times as long, less the fixed costs (measured 8.3-9.6x for submit); quadratic work a hundred
-// times. Cancelling and cleaning update every row's index entries, n log n: 10.0-10.4x measured,
-// so the whole life is allowed 15x (n log n from 10^4 to 10^5 is 12.5x).
+// ten times as long, less the fixed costs (measured 8.3-9.6x for submit, and once past 10x when
+// the disk cache was cold); quadratic work a hundred times. The bounds sit between: 20x for
+// submit, 30x for the whole life (cancelling and cleaning update every row's index entries,
+// n log n, 10.0-13.1x measured).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -54,8 +55,8 @@ TEST_F(PlanScaling, TenTimesTheTasksTakeTenTimesAsLongNotAHundred) {
   if (kAddressSanitizer) GTEST_SKIP() << "timing ratios are the release build's (the sanitizers' costs are not the code's)";
   const Seconds small = time_plan(10'000);
   const Seconds large = time_plan(100'000);
-  EXPECT_LT(large.submit, 10 * small.submit) << "submit: 10,000 tasks " << small.submit << " s, 100,000 " << large.submit << " s";
-  EXPECT_LT(large.whole_life, 15 * small.whole_life)
+  EXPECT_LT(large.submit, 20 * small.submit) << "submit: 10,000 tasks " << small.submit << " s, 100,000 " << large.submit << " s";
+  EXPECT_LT(large.whole_life, 30 * small.whole_life)
       << "submit, status, cancel, clean: 10,000 tasks " << small.whole_life << " s, 100,000 " << large.whole_life << " s";
   std::printf("submit: 10,000 tasks %.3f s, 100,000 %.3f s (%.1fx); whole life %.3f s, %.3f s (%.1fx)\n", small.submit,
               large.submit, large.submit / small.submit, small.whole_life, large.whole_life,

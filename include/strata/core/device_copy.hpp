@@ -9,8 +9,8 @@ namespace strata {
 // devices the host cannot read, the bytes go through a host buffer. Copying to the meta device
 // keeps only shape and dtype; copying from it raises NoDataError.
 Tensor copy_contiguous_to(const Tensor& x, Device device);
-// `x` itself when host code can read its memory, else a host copy of its storage viewed with the
-// same sizes, strides and offset.
+// `x` itself when host code can read its memory, else a host copy of the part of its storage the
+// view reaches, viewed with the same sizes and strides.
 Tensor host_readable(const Tensor& x);
 
 }  // namespace strata

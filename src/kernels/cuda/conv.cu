@@ -1,10 +1,12 @@
 // Direct convolution on channels-last tensors, float32 and float64: each thread computes one
-// element of the result (an output, an input gradient or a weight gradient) by walking the
-// window taps that touch it, so no two threads write the same element and no atomics are needed.
-// Correct on any geometry (groups, dilation, asymmetric padding, 1-3 spatial axes); a cuDNN path
-// for speed is future work (docs/cuda.md).
+// element of the result (an output, an input gradient or a weight gradient's partial sum) by
+// walking the window taps that touch it, so no two threads write the same element and no atomics
+// are needed. Correct on any geometry (groups, dilation, asymmetric padding, 1-3 spatial axes);
+// on a GPU with cuDNN, cudnn_conv.cpp takes the float32 cases it supports.
 #include "kernels/cuda/conv.hpp"
+#include "kernels/cuda/cudnn_conv.hpp"
 #include "kernels/cuda/elementwise.hpp"
+#include "kernels/cuda/reduce.hpp"
 
 namespace strata::kernels::cuda {
 inline namespace STRATA_CUDA_BUILD {
@@ -103,31 +105,39 @@ void backward_data(const Tensor& dy, const Tensor& w, Tensor& dx, const ConvShap
   });
 }
 
+// dw element (tap, cg, o) sums over every sample and output position: batch x positions terms.
+// One thread per weight would leave most of a GPU idle on a long loop, so the (sample, position)
+// rows are split into `parts` ranges: pass one writes a partial sum per (part, weight), pass two
+// adds each weight's parts in order.
 template <class T>
-void backward_weights(const Tensor& x, const Tensor& dy, Tensor& dw, Tensor* db, const ConvShape s) {
+void backward_weights(const Tensor& x, const Tensor& dy, Tensor& dw, const ConvShape s) {
   const T* px = x.data<T>();
   const T* pdy = dy.data<T>();
   T* pdw = dw.data<T>();
-  // dw element (tap, cg, o): over every sample and output position. One long loop per weight:
-  // slow for big activations, simple and exact (the cuDNN path is the fast one to come).
-  for_each_index(dw.numel(), "conv_backward_weights", [=] STRATA_HD(int64_t e) {
+  const int64_t weights = dw.numel(), rows = s.batch * s.out_size();
+  constexpr int64_t enough_threads = int64_t{1} << 17, shortest_part = 32;
+  const int64_t parts = std::clamp<int64_t>(enough_threads / std::max<int64_t>(weights, 1), 1,
+                                            std::max<int64_t>(rows / shortest_part, 1));
+  const int64_t part_rows = (rows + parts - 1) / parts;
+  Tensor partial = Tensor::empty({parts, weights}, dw.dtype(), dw.device());
+  T* pp = partial.data<T>();
+  for_each_index(parts * weights, "conv_backward_weights", [=] STRATA_HD(int64_t k) {
+    const int64_t e = k % weights, part = k / weights;
     const int64_t o = e % s.O, cg = e / s.O % s.Cg, t = e / (s.O * s.Cg);
     const int64_t c = o / s.Og * s.Cg + cg;
+    const int64_t first = part * part_rows, last = first + part_rows < rows ? first + part_rows : rows;
     T acc = 0;
-    for (int64_t n = 0; n < s.batch; ++n)
-      for (int64_t pos = 0; pos < s.out_size(); ++pos) {
-        const int64_t i = s.input_at(pos, t);
-        if (i >= 0) acc += px[(n * s.in_size() + i) * s.C + c] * pdy[(n * s.out_size() + pos) * s.O + o];
-      }
-    pdw[e] = acc;
+    for (int64_t r = first; r < last; ++r) {
+      const int64_t n = r / s.out_size(), pos = r % s.out_size();
+      const int64_t i = s.input_at(pos, t);
+      if (i >= 0) acc += px[(n * s.in_size() + i) * s.C + c] * pdy[r * s.O + o];
+    }
+    pp[k] = acc;
   });
-  if (!db) return;
-  T* pdb = db->data<T>();
-  const int64_t rows = s.batch * s.out_size();
-  for_each_index(s.O, "conv_backward_bias", [=] STRATA_HD(int64_t o) {
+  for_each_index(weights, "conv_backward_weights_parts", [=] STRATA_HD(int64_t e) {
     T acc = 0;
-    for (int64_t r = 0; r < rows; ++r) acc += pdy[r * s.O + o];
-    pdb[o] = acc;
+    for (int64_t part = 0; part < parts; ++part) acc += pp[part * weights + e];
+    pdw[e] = acc;
   });
 }
 
@@ -135,7 +145,13 @@ Tensor dense(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t
 
 }  // namespace detail
 
+Tensor bias_gradient(const Tensor& dy, int64_t channels) {
+  const Tensor rows = detail::dense(dy).reshape({-1, channels});
+  return reduce(dispatch::ReduceOp::sum, rows, {true, false}, false);
+}
+
 Tensor conv_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in, const dispatch::ConvGeometry& g) {
+  if (const CudnnApi* api = cudnn(); api && cudnn_takes(x_in, g)) return cudnn_conv_forward(*api, x_in, w_in, b_in, g);
   const Tensor x = detail::dense(x_in), w = detail::dense(w_in), b = b_in.defined() ? detail::dense(b_in) : b_in;
   Tensor y = Tensor::empty(g.win.activation_shape(g.win.out, g.out_channels), x.dtype(), x.device());
   dispatch_floating(x.dtype(), "conv_forward", [&](auto tag) {
@@ -145,6 +161,7 @@ Tensor conv_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in, 
 }
 
 Tensor conv_backward_data(const Tensor& dy_in, const Tensor& w_in, const dispatch::ConvGeometry& g) {
+  if (const CudnnApi* api = cudnn(); api && cudnn_takes(dy_in, g)) return cudnn_conv_backward_data(*api, dy_in, w_in, g);
   const Tensor dy = detail::dense(dy_in), w = detail::dense(w_in);
   Tensor dx = Tensor::empty(g.win.activation_shape(g.win.in, g.in_channels), dy.dtype(), dy.device());
   dispatch_floating(dy.dtype(), "conv_backward_data", [&](auto tag) {
@@ -155,14 +172,14 @@ Tensor conv_backward_data(const Tensor& dy_in, const Tensor& w_in, const dispatc
 
 std::pair<Tensor, Tensor> conv_backward_weights(const Tensor& x_in, const Tensor& dy_in,
                                                 const dispatch::ConvGeometry& g, bool with_bias) {
+  if (const CudnnApi* api = cudnn(); api && cudnn_takes(x_in, g))
+    return {cudnn_conv_backward_weights(*api, x_in, dy_in, g), with_bias ? bias_gradient(dy_in, g.out_channels) : Tensor()};
   const Tensor x = detail::dense(x_in), dy = detail::dense(dy_in);
   Tensor dw = Tensor::empty(g.weights_shape(), x.dtype(), x.device());
-  Tensor db = with_bias ? Tensor::empty({g.out_channels}, x.dtype(), x.device()) : Tensor();
   dispatch_floating(x.dtype(), "conv_backward_weights", [&](auto tag) {
-    detail::backward_weights<typename decltype(tag)::type>(x, dy, dw, with_bias ? &db : nullptr,
-                                                           detail::ConvShape(g));
+    detail::backward_weights<typename decltype(tag)::type>(x, dy, dw, detail::ConvShape(g));
   });
-  return {dw, db};
+  return {dw, with_bias ? bias_gradient(dy, g.out_channels) : Tensor()};
 }
 
 }  // namespace STRATA_CUDA_BUILD

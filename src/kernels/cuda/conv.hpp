@@ -11,6 +11,9 @@ Tensor conv_forward(const Tensor& x, const Tensor& w, const Tensor& b, const dis
 Tensor conv_backward_data(const Tensor& dy, const Tensor& w, const dispatch::ConvGeometry& g);
 std::pair<Tensor, Tensor> conv_backward_weights(const Tensor& x, const Tensor& dy, const dispatch::ConvGeometry& g,
                                                 bool with_bias);
+// dL/db [channels] of a channels-last dy: a sum over every other axis (the reduction family's
+// two-pass sum).
+Tensor bias_gradient(const Tensor& dy, int64_t channels);
 
 }  // namespace STRATA_CUDA_BUILD
 }  // namespace strata::kernels::cuda

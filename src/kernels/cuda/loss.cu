@@ -188,6 +188,21 @@ void nll_grads(const LossGrad<T>& gv, const Tensor& ids, Tensor& gx, int64_t C) 
   });
 }
 
+#ifdef __CUDACC__
+// The first position of an id out of [0, classes) and that id into slot [position, id]. Launches on
+// one stream run in order: once a check has filled the slot (slot[1] set), later checks leave it,
+// so it holds the first failing check's first bad position and its id.
+template <class I>
+void check_ids_on_device(const I* id, int64_t n, int64_t classes, long long* slot) {
+  for_each_index(n, "check_class_ids", [=] __device__(int64_t i) {
+    if ((id[i] < 0 || id[i] >= classes) && slot[1] == kNoBadPosition) atomicMin(slot, static_cast<long long>(i));
+  });
+  for_each_index(1, "check_class_ids", [=] __device__(int64_t) {
+    if (slot[1] == kNoBadPosition && slot[0] < n) slot[1] = static_cast<long long>(id[slot[0]]);
+  });
+}
+#endif
+
 }  // namespace detail
 
 namespace {
@@ -237,9 +252,22 @@ std::pair<Tensor, Tensor> pointwise_loss_backward(PointwiseLoss kind, const Tens
   return {gx, gt};
 }
 
-// The ids come to the host for the CPU's check, which names the first id out of range.
-void check_class_ids(const Tensor& ids, int64_t classes, const char* op) {
-  dispatch::check_class_ids.get(DeviceType::CPU)(ids.to(kCPU), classes, op);
+// On a GPU the ids are checked where they are, without waiting: the first position out of range
+// goes into a device slot that the next read from the device reports (runtime.hpp,
+// raise_deferred_errors), in the CPU's words. The emulated device copies them to the host for
+// the CPU's check at once.
+void check_class_ids(const Tensor& ids_in, int64_t classes, const char* op) {
+#ifdef __CUDACC__
+  const Tensor ids = dense(ids_in);
+  if (ids.numel() == 0) return;
+  long long* slot = reinterpret_cast<long long*>(class_id_check_slot(op, classes));
+  with_ids(ids, op, [&](auto id_tag) {
+    using I = typename decltype(id_tag)::type;
+    detail::check_ids_on_device<I>(ids.data<I>(), ids.numel(), classes, slot);
+  });
+#else
+  dispatch::check_class_ids.get(DeviceType::CPU)(ids_in.to(kCPU), classes, op);
+#endif
 }
 
 Tensor cross_entropy_forward(const Tensor& logits, const Tensor& targets, bool reduced, double scale, Tensor& lse) {

@@ -1,7 +1,9 @@
-// matmul3d with one thread per output element, reading a and b through their strides (views and
-// transposes need no copy), float32 and float64. Correct everywhere the driver runs, with no CUDA
-// library beyond the runtime; cuBLAS for speed is the next step (docs/cuda.md).
+// matmul3d on cuBLAS where it is loaded (cublas_matmul.cpp), else with one thread per output
+// element, reading a and b through their strides (views and transposes need no copy), float32
+// and float64: correct everywhere the driver runs, with no CUDA library beyond the runtime.
 #include "kernels/cuda/matmul.hpp"
+
+#include "kernels/cuda/cublas_matmul.hpp"
 
 namespace strata::kernels::cuda {
 inline namespace STRATA_CUDA_BUILD {
@@ -42,6 +44,7 @@ void matmul_typed(const Tensor& a_in, const Tensor& b_in, const Tensor& bias, Te
 Tensor matmul3d(const Tensor& a, const Tensor& b, const Tensor& bias) {
   STRATA_CHECK(a.dtype() == b.dtype(), "matmul: operands have dtypes ", dtype_name(a.dtype()), " and ",
                dtype_name(b.dtype()));
+  if (const CublasApi* api = cublas(); api && cublas_takes(a, b)) return cublas_matmul3d(*api, a, b, bias);
   Tensor out = Tensor::empty({std::max(a.shape()[0], b.shape()[0]), a.shape()[1], b.shape()[2]}, a.dtype(), a.device());
   dispatch_floating(a.dtype(), "matmul", [&](auto tag) {
     detail::matmul_typed<typename decltype(tag)::type>(a, b, bias, out);

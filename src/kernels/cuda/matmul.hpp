@@ -6,10 +6,8 @@
 namespace strata::kernels::cuda {
 inline namespace STRATA_CUDA_BUILD {
 
+// On cuBLAS where it is loaded (cublas_matmul.cpp), else the own kernel.
 Tensor matmul3d(const Tensor& a, const Tensor& b, const Tensor& bias);
-// The same through cuBLAS's strided-batched GEMM (float32, float64) when the process can load
-// libcublas, else matmul3d (runtime/cublas_matmul.cpp; GPU build only).
-Tensor matmul3d_cublas(const Tensor& a, const Tensor& b, const Tensor& bias);
 
 }  // namespace STRATA_CUDA_BUILD
 }  // namespace strata::kernels::cuda

@@ -29,6 +29,12 @@
 namespace strata::kernels::cuda {
 inline namespace STRATA_CUDA_BUILD {
 
+// A device slot [first bad position, its id] for a check of `op`'s class ids against `classes`,
+// reported at the next read from the device (runtime/runtime.hpp, raise_deferred_errors). GPU
+// build only: the emulated device checks ids on the host at once.
+int64_t* class_id_check_slot(const char* op, int64_t classes);
+inline constexpr int64_t kNoBadPosition = 0x7f7f7f7f7f7f7f7f;  // the slot's bytes set to 0x7f
+
 #ifdef __CUDACC__
 cudaStream_t current_stream();              // runtime/runtime.cpp: the current device's stream
 void check_launch(const char* kernel);      // raises strata::Error naming `kernel` on a launch error

@@ -22,7 +22,6 @@ namespace {
 #define STRATA_REGISTER_CUDA(name) dispatch::name.set(DeviceType::CUDA, &cuda::name);
   STRATA_CUDA_PORTABLE_STUBS(STRATA_REGISTER_CUDA)
 #undef STRATA_REGISTER_CUDA
-  dispatch::matmul3d.set(DeviceType::CUDA, &matmul3d_cublas);  // the own kernel when cuBLAS cannot load
   return true;
 }();
 

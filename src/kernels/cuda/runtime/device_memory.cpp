@@ -2,19 +2,27 @@
 #include "kernels/cuda/runtime/device_memory.hpp"
 
 #include "kernels/cuda/block_cache.hpp"
+#include "kernels/cuda/runtime/pinned_staging.hpp"
 #include "kernels/cuda/runtime/runtime.hpp"
+#include <string>
+
 #include "strata/core/error.hpp"
 
 namespace strata::kernels::cuda {
 inline namespace STRATA_CUDA_BUILD {
 namespace {
 
+// nullptr when the GPU's memory is used up (the cache then returns its blocks and tries again);
+// any other failure (a fault left by an earlier kernel, a lost device) is raised as it is, not
+// reported as out of memory.
 void* system_allocate(size_t nbytes) {
   void* p = nullptr;
-  if (cudaMalloc(&p, nbytes) != cudaSuccess) {
+  const cudaError_t status = cudaMalloc(&p, nbytes);
+  if (status == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();
     return nullptr;
   }
+  check(status, "allocating device memory");
   return p;
 }
 
@@ -29,8 +37,9 @@ class CudaMemory final : public DeviceAllocator {
     check_index(index);
     if (nbytes == 0) return nullptr;
     void* p = cache_.allocate(nbytes);
-    STRATA_CHECK(p != nullptr, "CUDA: out of memory allocating ", nbytes, " bytes (",
-                 cache_.stats().cached_bytes, " bytes cached were returned first)");
+    if (!p)
+      throw OutOfMemoryError("CUDA: out of memory allocating " + std::to_string(nbytes) +
+                             " bytes (the cached blocks were returned first)");
     return p;
   }
   void deallocate(void* p, size_t nbytes, int) override { cache_.deallocate(p, nbytes); }
@@ -42,6 +51,7 @@ class CudaMemory final : public DeviceAllocator {
   }
   void copy_from_host(void* device, const void* host, size_t nbytes, int index) override {
     check_index(index);
+    if (nbytes <= PinnedStaging::kLargest && staging_.copy_to_device(device, host, nbytes)) return;  // no wait
     check(cudaMemcpyAsync(device, host, nbytes, cudaMemcpyHostToDevice, current_stream()), "copy to the device");
     synchronize();  // the host buffer may be freed when this returns
   }
@@ -50,6 +60,7 @@ class CudaMemory final : public DeviceAllocator {
 
  private:
   BlockCache cache_{system_allocate, [](void* p) { (void)cudaFree(p); }};
+  PinnedStaging staging_;
 };
 
 }  // namespace

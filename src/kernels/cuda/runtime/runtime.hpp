@@ -18,8 +18,15 @@ void check(cudaError_t status, const char* what);
 int device_count(std::string* why = nullptr);
 // The stream every kernel, copy and library call runs on (created on first use).
 cudaStream_t current_stream();
-// Waits until everything queued on the stream has run.
+// Waits until everything queued on the stream has run, then raise_deferred_errors().
 void synchronize();
+// Raises the error a device-side check found since the last call (class ids out of range, named
+// as the CPU names them), once. Called after every wait for the stream, so a bad id in a
+// training step costs no wait of its own and is raised by the next read of a result.
+void raise_deferred_errors();
+// STRATA_CUDA_TF32=1: float32 matrix products and convolutions may use TF32 tensor cores (inputs
+// rounded to a 10-bit mantissa, float32 accumulation). Off by default.
+bool tf32_enabled();
 
 }  // namespace STRATA_CUDA_BUILD
 }  // namespace strata::kernels::cuda
