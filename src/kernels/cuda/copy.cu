@@ -1,5 +1,5 @@
 // Copies, casts and fills: one thread per element of the destination, each reading its source
-// element through the broadcast Indexer.
+// element through a flat Indexer (indexer.hpp: merged axes, contiguous and 32-bit fast paths).
 #include "kernels/cuda/elementwise.hpp"
 #include "kernels/cuda/indexer.hpp"
 #include "strata/dispatch/convert.hpp"
@@ -12,7 +12,7 @@ template <class O, class I>
 void copy_typed(Tensor& dst, const Tensor& src) {
   O* out = dst.data<O>();
   const I* in = src.data<I>();
-  const Indexer to = indexer_of(dst), from = broadcast_indexer(src, dst.shape());
+  const Indexer to = flat_indexer(dst, dst.shape()), from = flat_indexer(src, dst.shape());
   for_each_index(dst.numel(), "copy_into",
                  [=] STRATA_HD(int64_t i) { out[to(i)] = dispatch::convert_element<O>(in[from(i)]); });
 }
@@ -20,7 +20,7 @@ void copy_typed(Tensor& dst, const Tensor& src) {
 template <class T>
 void fill_typed(Tensor& t, T value) {
   T* out = t.data<T>();
-  const Indexer at = indexer_of(t);
+  const Indexer at = flat_indexer(t, t.shape());
   for_each_index(t.numel(), "fill", [=] STRATA_HD(int64_t i) { out[at(i)] = value; });
 }
 

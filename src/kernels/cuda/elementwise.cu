@@ -1,5 +1,6 @@
 // The element-wise maps: unary, broadcasting binary, in-place updates and `where`. One thread per
-// output element, reading its inputs through broadcast Indexers. The op is a kernel argument
+// output element, reading its inputs through flat Indexers (merged axes; contiguous operands read
+// at the thread's own position, 32-bit index arithmetic where the sizes allow). The op is a kernel argument
 // rather than a template parameter: every thread of a launch takes the same switch case
 // (unary_switch of dispatch/unary_formulas.hpp, unary_math.hpp), which costs a jump per element
 // against a memory-bound loop, and keeps the kernels to one per dtype instead of one per op and
@@ -22,7 +23,7 @@ template <class R, class T>
 void unary_typed(UnaryOp op, Tensor& out, const Tensor& x, T a, T b) {
   R* o = out.data<R>();
   const T* in = x.data<T>();
-  const Indexer at = indexer_of(x);
+  const Indexer at = flat_indexer(x, x.shape());
   for_each_index(out.numel(), dispatch::unary_name(op), [=] STRATA_HD(int64_t i) {
     o[i] = dispatch::unary_switch<R, dispatch::StdMath>(op, in[at(i)], a, b);
   });
@@ -32,7 +33,7 @@ template <class T>
 void binary_typed(BinaryOp op, Tensor& out, const Tensor& a, const Tensor& b) {
   T* o = out.data<T>();
   const T *pa = a.data<T>(), *pb = b.data<T>();
-  const Indexer ia = broadcast_indexer(a, out.shape()), ib = broadcast_indexer(b, out.shape());
+  const Indexer ia = flat_indexer(a, out.shape()), ib = flat_indexer(b, out.shape());
   for_each_index(out.numel(), dispatch::binary_name(op),
                  [=] STRATA_HD(int64_t i) { o[i] = binary_value(op, pa[ia(i)], pb[ib(i)]); });
 }
@@ -41,7 +42,7 @@ template <class T>
 void compare_typed(BinaryOp op, Tensor& out, const Tensor& a, const Tensor& b) {
   bool* o = out.data<bool>();
   const T *pa = a.data<T>(), *pb = b.data<T>();
-  const Indexer ia = broadcast_indexer(a, out.shape()), ib = broadcast_indexer(b, out.shape());
+  const Indexer ia = flat_indexer(a, out.shape()), ib = flat_indexer(b, out.shape());
   for_each_index(out.numel(), dispatch::binary_name(op),
                  [=] STRATA_HD(int64_t i) { o[i] = compare_value(op, pa[ia(i)], pb[ib(i)]); });
 }
@@ -51,7 +52,7 @@ template <class T>
 void inplace_typed(BinaryOp op, Tensor& a, const Tensor& b) {
   T* pa = a.data<T>();
   const T* pb = b.data<T>();
-  const Indexer to = indexer_of(a), from = broadcast_indexer(b, a.shape());
+  const Indexer to = flat_indexer(a, a.shape()), from = flat_indexer(b, a.shape());
   for_each_index(a.numel(), dispatch::binary_name(op), [=] STRATA_HD(int64_t i) {
     T& x = pa[to(i)];
     x = binary_value(op, x, pb[from(i)]);
@@ -62,7 +63,7 @@ template <class T>
 void add_scaled_typed(Tensor& a, const Tensor& b, T alpha) {
   T* pa = a.data<T>();
   const T* pb = b.data<T>();
-  const Indexer to = indexer_of(a), from = broadcast_indexer(b, a.shape());
+  const Indexer to = flat_indexer(a, a.shape()), from = flat_indexer(b, a.shape());
   for_each_index(a.numel(), "add_scaled_inplace", [=] STRATA_HD(int64_t i) {
     T& x = pa[to(i)];
     x = T(x + alpha * pb[from(i)]);
@@ -74,8 +75,8 @@ void where_typed(Tensor& out, const Tensor& cond, const Tensor& a, const Tensor&
   T* o = out.data<T>();
   const bool* pc = cond.data<bool>();
   const T *pa = a.data<T>(), *pb = b.data<T>();
-  const Indexer ic = broadcast_indexer(cond, out.shape()), ia = broadcast_indexer(a, out.shape()),
-                ib = broadcast_indexer(b, out.shape());
+  const Indexer ic = flat_indexer(cond, out.shape()), ia = flat_indexer(a, out.shape()),
+                ib = flat_indexer(b, out.shape());
   for_each_index(out.numel(), "where", [=] STRATA_HD(int64_t i) { o[i] = pc[ic(i)] ? pa[ia(i)] : pb[ib(i)]; });
 }
 

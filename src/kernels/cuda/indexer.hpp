@@ -12,10 +12,24 @@ struct Indexer {
   int dims = 0;
   int64_t sizes[kMaxDims] = {};
   int64_t strides[kMaxDims] = {};  // in elements; 0 on broadcast axes
+  // Fast paths (flat_indexer sets them): every position is its own offset (a contiguous
+  // operand), or every position fits 32 bits, whose divisions a GPU does in a fraction of the
+  // instructions of 64-bit ones. Uniform across a launch, so the branch costs nothing.
+  bool identity = false, narrow = false;
 
   // The element offset (from the tensor's first element) of row-major position `linear`.
   STRATA_HD int64_t operator()(int64_t linear) const {
+    if (identity) return linear;
     int64_t offset = 0;
+    if (narrow) {
+      auto position = static_cast<uint32_t>(linear);
+      for (int d = dims - 1; d >= 0; --d) {
+        const auto size = static_cast<uint32_t>(sizes[d]), q = position / size;
+        offset += static_cast<int64_t>(position - q * size) * strides[d];
+        position = q;
+      }
+      return offset;
+    }
     for (int d = dims - 1; d >= 0; --d) {
       const int64_t q = linear / sizes[d];
       offset += (linear - q * sizes[d]) * strides[d];
@@ -29,6 +43,11 @@ struct Indexer {
 Indexer indexer_of(const Tensor& t);
 // `t` seen with shape `out` under NumPy broadcasting (t's shape must broadcast to it).
 Indexer broadcast_indexer(const Tensor& t, const Shape& out);
+// broadcast_indexer with size-1 axes dropped, neighbouring axes merged where memory steps evenly
+// across them (a contiguous operand becomes one axis of stride 1), and the fast paths' flags set:
+// what the element-wise kernels take. Its axes are no longer t's, so code that edits an
+// Indexer's axes uses broadcast_indexer.
+Indexer flat_indexer(const Tensor& t, const Shape& out);
 // A contiguous layout of `shape` (positions map to themselves; for outputs made with empty()).
 Indexer contiguous_indexer(const Shape& shape);
 
