@@ -22,6 +22,7 @@ void bind_nn(py::module_& m);
 void bind_train(py::module_& m);
 void bind_hub(py::module_& m);
 void bind_data(py::module_& m);
+void bind_text(py::module_& data);  // strata.data's text corpora (text.cpp)
 void bind_rl(py::module_& m);
 void bind_workflow(py::module_& m);
 void bind_serve(py::module_& m);
@@ -51,11 +52,12 @@ std::shared_ptr<py::object> held(py::object o);
 nlohmann::json to_json(py::handle value, const std::string& what);
 py::object from_json(const nlohmann::json& value);
 
-// Calls into one layer from several Python threads at once would race on its lazy build and its
-// children's lists. The outermost call from Python into a layer (a call, fit, evaluate, predict)
-// holds that layer's lock, one of 256 picked by its address, taken with the GIL released; calls
-// made inside it (a Module's forward calling its layers) take none, so a thread holds one lock at
-// a time and none can deadlock.
+// Every layer call holds that layer's own lock (nn::Layer), so calls are safe however layers are
+// shared. A whole fit, evaluate or predict is more than calls: the outermost call from Python
+// into a layer (a call, fit, evaluate, predict) also holds a lock of that layer's, one of 256
+// picked by its address, taken with the GIL released, so that no call of that layer from another
+// thread runs between a fit's steps. Calls made inside it take none of these, so a thread holds
+// one of them at a time and takes it before any layer's own lock: none can deadlock.
 class LayerCallGuard {
  public:
   explicit LayerCallGuard(const void* layer);

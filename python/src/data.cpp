@@ -205,6 +205,7 @@ void bind_data(py::module_& parent) {
       .def("take", &data::Dataset::take, py::arg("n"))
       .def("skip", &data::Dataset::skip, py::arg("n"))
       .def("stream", &data::Dataset::stream);
+  bind_text(m);
 }
 
 }  // namespace strata::python

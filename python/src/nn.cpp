@@ -15,6 +15,7 @@
 #include "strata/nn/load_weights.hpp"
 #include "strata/nn/model.hpp"
 #include "strata/nn/option_table.hpp"
+#include "strata/nn/recurrent.hpp"
 #include "strata/io/npz.hpp"
 #include "strata/onnx/onnx.hpp"
 #include "strata/autograd/grad_mode.hpp"
@@ -150,7 +151,11 @@ py::object call_layer(const py::object& self, py::args args) {
   const LayerPtr layer = layer_of(self);
   if (args.size() == 1 && py::isinstance<PySymbol>(args[0])) {
     PySymbol in = args[0].cast<PySymbol>();
-    PySymbol out{(*layer)(in.symbol), in.layers};
+    PySymbol out{nn::Symbol(nullptr), in.layers};
+    {
+      py::gil_scoped_release release;  // it builds the layer under the layer's lock (nn::Layer)
+      out.symbol = (*layer)(in.symbol);
+    }
     out.layers.push_back(layer);
     return py::cast(out);
   }
@@ -163,7 +168,10 @@ py::object call_layer(const py::object& self, py::args args) {
       symbols.push_back(in.symbol);
       out.layers.insert(out.layers.end(), in.layers.begin(), in.layers.end());
     }
-    out.symbol = (*layer)(symbols);
+    {
+      py::gil_scoped_release release;
+      out.symbol = (*layer)(symbols);
+    }
     return py::cast(out);
   }
   std::vector<Tensor> xs;
@@ -227,6 +235,44 @@ py::list option_fields(const nn::OptionTable& table) {
     out.append(py::make_tuple(f.name, f.type, def, f.rule_text(), f.doc, saved, f.default_text, settable));
   }
   return out;
+}
+
+// TensorLayer's Lambda with fn_weights: a Python function that reads tensors of its own (it
+// closes over them). Those very tensors are the layer's trainable weights, not copies (nn::Lambda
+// copies its weights' initial values), so training changes what the function reads.
+class SharedWeightsLambda : public nn::Layer {
+ public:
+  SharedWeightsLambda(py::function fn, std::vector<std::pair<std::string, Tensor>> weights, std::string name)
+      : nn::Layer("lambda", std::move(name)), fn_(held(std::move(fn))), weights_(std::move(weights)) {}
+
+ protected:
+  void build(const Shape&) override {
+    for (const auto& [n, t] : weights_) add_weight(n, t.shape(), [t](const Shape&, Generator*) { return t; });
+  }
+  Tensor forward(const Tensor& x) override {
+    py::gil_scoped_acquire gil;
+    return as_tensor((*fn_)(x));
+  }
+
+ private:
+  std::shared_ptr<py::object> fn_;
+  std::vector<std::pair<std::string, Tensor>> weights_;
+};
+
+// A recurrent layer's (or Bidirectional's) output and final state, per layer {h} or {h, c}.
+py::tuple run_recurrent(nn::Layer& layer, py::handle x, const py::object& initial_state, const py::object& lengths) {
+  std::vector<Tensor> initial;
+  if (!initial_state.is_none())
+    for (auto s : initial_state) initial.push_back(as_tensor(s));
+  const Tensor xs = as_tensor(x), ls = lengths.is_none() ? Tensor() : as_tensor(lengths);
+  nn::RNNResult r;
+  {
+    py::gil_scoped_release release;
+    if (auto* rnn = dynamic_cast<nn::Recurrent*>(&layer)) r = rnn->run(xs, initial, ls);
+    else if (auto* bi = dynamic_cast<nn::Bidirectional*>(&layer)) r = bi->run(xs, initial, ls);
+    else throw Error(layer.name() + " (" + layer.kind() + "): expected a simple_rnn, lstm, gru or bidirectional layer");
+  }
+  return py::make_tuple(r.output, r.state);
 }
 
 }  // namespace
@@ -331,6 +377,15 @@ void bind_nn(py::module_& parent) {
       py::gil_scoped_release release;
       writer(l, path);
     }, py::arg("model"), py::arg("path"));
+  m.def("run_recurrent", &run_recurrent, py::arg("layer"), py::arg("x"), py::arg("initial_state") = py::none(),
+        py::arg("lengths") = py::none(),
+        "(output, final state) of a SimpleRNN, LSTM, GRU or Bidirectional layer: the state per layer {h} or {h, c}; "
+        "lengths [batch] for zero-padded sequences.");
+  m.def("lambda_sharing_weights", [](py::function fn, std::vector<std::pair<std::string, Tensor>> weights,
+                                     std::string name) -> LayerPtr {
+    return std::make_shared<SharedWeightsLambda>(std::move(fn), std::move(weights), std::move(name));
+  }, py::arg("fn"), py::arg("weights"), py::arg("name") = "",
+     "A Lambda whose weights are these (name, tensor) pairs themselves, which fn reads (TensorLayer's fn_weights).");
   m.def("register_function", [](const std::string& name, py::function fn) { register_python_function(name, fn); },
         py::arg("name"), py::arg("fn"), "A Python function (tensor -> tensor) by name, for Lambda layers and activations "
                                      "in models saved whole and loaded again.");

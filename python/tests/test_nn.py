@@ -136,6 +136,52 @@ def test_two_python_threads_train_at_once():
     assert sorted(results) == [0, 1] and min(results.values()) > 0.8
 
 
+class Wrapped(nn.Module):
+    """A shared layer, at a depth of its own in each model, then a layer of the model's own."""
+
+    def __init__(self, shared, scale, depth):
+        super().__init__()
+        self.inner = shared if depth == 0 else Wrapped(shared, 1.0, depth - 1)
+        self.own = nn.Dense(4, w_init={"name": "constant", "value": scale})
+
+    def forward(self, x):
+        return self.own(self.inner(x))
+
+
+def test_a_fresh_layer_shared_by_two_models_run_from_two_threads():
+    x = np.linspace(-1, 1, 32 * 256, dtype=np.float32).reshape(32, 256)
+
+    def run_pair(threaded):
+        # Unbuilt, so both threads reach its lazy build at once; deterministic weights.
+        shared = nn.Dense(512, act="tanh", w_init={"name": "constant", "value": 0.01}, b_init="ones")
+        models = [Wrapped(shared, 0.1, 0), Wrapped(shared, 0.2, 2)]
+        outputs = [None, None]
+        start = threading.Barrier(2)
+
+        def run(i):
+            if threaded:
+                start.wait()
+            outputs[i] = np.asarray(models[i](x)).copy()
+
+        if threaded:
+            threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        else:
+            run(0)
+            run(1)
+        return outputs, len(shared.weights), [len(m.weights) for m in models]
+
+    expected = run_pair(threaded=False)
+    for _ in range(100):
+        outputs, shared_weights, model_weights = run_pair(threaded=True)
+        assert shared_weights == 2 and model_weights == expected[2] == [4, 8]  # built once, in both models
+        for got, want in zip(outputs, expected[0]):
+            np.testing.assert_array_equal(got, want)
+
+
 def test_fit_progress_reaches_python_stdout(capsys):
     x, y = blobs(64, 6)
     inp = nn.Input([None, 4])

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <utility>
 
+#include "call_mutex.hpp"
 #include "weight_budget.hpp"
 
 #include "strata/ops/elementwise.hpp"
@@ -16,6 +17,13 @@ namespace {
 // Layers being called on this thread, innermost last: the parent of a call is the layer
 // whose forward is running.
 thread_local std::vector<Layer*> call_stack;
+
+// Guards every layer's links (children_, parents_), for layers shared by models that threads
+// run at once. Held only briefly, never while taking another lock.
+std::mutex& links_mutex() {
+  static std::mutex mu;
+  return mu;
+}
 
 // Per kind, as TensorLayer's (and Keras's) layer-name counters. Function-local statics: a layer
 // may be constructed during another file's static initialisation.
@@ -49,6 +57,8 @@ void move_in_place(const Tensor& w, Device device) {
 
 }  // namespace
 
+std::recursive_mutex& call_mutex(const Layer& layer) { return layer.call_mutex_; }
+
 void reset_default_names() {
   NameCounters& c = name_counters();
   std::lock_guard<std::mutex> lock(c.mu);
@@ -67,16 +77,19 @@ Layer::Layer(Layer&& other) noexcept
       children_(std::exchange(other.children_, {})),
       parents_(std::exchange(other.parents_, {})),
       last_output_shape_(other.last_output_shape_) {
+  std::lock_guard<std::mutex> lock(links_mutex());
   for (Layer* p : parents_) std::replace(p->children_.begin(), p->children_.end(), &other, this);
   for (Layer* c : children_) std::replace(c->parents_.begin(), c->parents_.end(), &other, this);
 }
 
 Layer::~Layer() {
+  std::lock_guard<std::mutex> lock(links_mutex());
   for (Layer* p : parents_) std::erase(p->children_, this);
   for (Layer* c : children_) std::erase(c->parents_, this);
 }
 
 void Layer::adopt(Layer* child) {
+  std::lock_guard<std::mutex> lock(links_mutex());
   if (std::find(children_.begin(), children_.end(), child) != children_.end()) return;
   children_.push_back(child);
   child->parents_.push_back(this);
@@ -84,11 +97,20 @@ void Layer::adopt(Layer* child) {
 
 template <class Body>
 Tensor Layer::call(Body&& body) {
+  // Held through the lazy build, the bookkeeping and forward: a layer in several models that
+  // threads run at once builds once and runs one call at a time, whatever the nesting. A thread
+  // holds the locks of the layers on its call stack, taken parent first; they are recursive, as
+  // a call may reach its own layer again through a function (a Lambda's).
+  std::lock_guard<std::recursive_mutex> lock(call_mutex(*this));
   if (!call_stack.empty()) {
     Layer* parent = call_stack.back();
     STRATA_CHECK(parent != this, name_, ": a layer cannot call itself");
-    const auto& siblings = parent->children_;
-    const bool found = std::find(siblings.begin(), siblings.end(), this) == siblings.end();
+    bool found;
+    {
+      std::lock_guard<std::mutex> links_lock(links_mutex());
+      const auto& siblings = parent->children_;
+      found = std::find(siblings.begin(), siblings.end(), this) == siblings.end();
+    }
     parent->adopt(this);
     if (found) to(parent->device_);  // a child found by calling it lives where its parent does
     training_ = parent->training_;  // train()/eval() on a model reaches the layers it calls

@@ -4,6 +4,8 @@
 
 #include "strata/nn/option_table.hpp"
 
+#include "call_mutex.hpp"
+
 #include "strata/ops/combine.hpp"
 #include "strata/ops/dropout.hpp"
 #include "strata/ops/elementwise.hpp"
@@ -66,6 +68,7 @@ void Recurrent::build(const Shape& s) {
 
 RNNResult Recurrent::run(const Tensor& x, const std::vector<Tensor>& initial_state, const Tensor& lengths,
                          const Tensor& mask) {
+  std::lock_guard<std::recursive_mutex> lock(call_mutex(*this));  // the members below carry this call
   expect(!(lengths.defined() && mask.defined()), "takes lengths or a mask, not both");
   expect(x.defined() && x.dim() == 3, "expects inputs of shape [batch, time, features], got " +
                                           (x.defined() ? x.shape().str() : std::string("an undefined tensor")));
@@ -156,6 +159,7 @@ Bidirectional::Bidirectional(Recurrent&& layer, std::string name)
 
 RNNResult Bidirectional::run(const Tensor& x, const std::vector<Tensor>& initial_state, const Tensor& lengths,
                              const Tensor& mask) {
+  std::lock_guard<std::recursive_mutex> lock(call_mutex(*this));  // the members below carry this call
   initial_ = initial_state;
   lengths_ = lengths;
   mask_ = mask;

@@ -7,6 +7,7 @@
 // places is one set of weights, and its gradients from both uses add up.
 #pragma once
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -111,6 +112,11 @@ class Layer {
   std::vector<Layer*> children_;
   std::vector<Layer*> parents_;
   Shape last_output_shape_;
+  // Held by every call of this layer through its lazy build, bookkeeping and forward, so a layer
+  // shared by models that threads run at once builds once and runs one call at a time (recursive:
+  // a call may reach its own layer again through a Lambda's function). Not moved with the layer.
+  mutable std::recursive_mutex call_mutex_;
+  friend std::recursive_mutex& call_mutex(const Layer& layer);
 };
 
 // Restarts the default names' counters (the next unnamed Dense is "dense_1" again), as a fresh

@@ -1,4 +1,6 @@
-"""tl.files: TensorLayer 2's weight files, read and written in its own layouts."""
+"""tl.files: TensorLayer 2's weight files, read and written in its own layouts, and its data
+sets from local files."""
+from strata import data as _data
 from strata import nn as _nn
 
 
@@ -72,3 +74,17 @@ def load_fashion_mnist_dataset(shape=(-1, 784), path="/usr/share/datasets/fashio
     x_train, y_train = images("train-images-idx3-ubyte.gz"), labels("train-labels-idx1-ubyte.gz")
     x_test, y_test = images("t10k-images-idx3-ubyte.gz"), labels("t10k-labels-idx1-ubyte.gz")
     return x_train[:-10000], y_train[:-10000], x_train[-10000:], y_train[-10000:], x_test, y_test
+
+
+def load_ptb_dataset(path="data"):
+    """tl.files.load_ptb_dataset: (train_data, valid_data, test_data, vocab_size), the word ids as
+    lists, as TensorLayer returns them (ids by count, the vocabulary from the training words), read
+    by strata.data.load_ptb from local files instead of downloaded: `path` holds ptb.train.txt,
+    ptb.valid.txt and ptb.test.txt, or TensorLayer's layout path/ptb/simple-examples/data does."""
+    import os
+
+    import numpy as np
+
+    tl_layout = os.path.join(path, "ptb", "simple-examples", "data")
+    train, valid, test, vocabulary = _data.load_ptb(tl_layout if os.path.isdir(tl_layout) else path)
+    return np.asarray(train).tolist(), np.asarray(valid).tolist(), np.asarray(test).tolist(), len(vocabulary)

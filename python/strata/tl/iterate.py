@@ -1,5 +1,8 @@
-"""tl.iterate.minibatches: (inputs, targets) in batches, optionally shuffled, as TensorLayer does."""
+"""tl.iterate.minibatches: (inputs, targets) in batches, optionally shuffled, as TensorLayer does;
+ptb_iterator: a language model's batches of word ids (strata.data.ptb_iterator)."""
 import numpy as np
+
+from strata import data as _data
 
 
 def minibatches(inputs=None, targets=None, batch_size=None, allow_dynamic_batch_size=False, shuffle=False):
@@ -16,3 +19,9 @@ def minibatches(inputs=None, targets=None, batch_size=None, allow_dynamic_batch_
             end = len(inputs)
         excerpt = indices[start:end]
         yield inputs[excerpt], targets[excerpt]
+
+
+def ptb_iterator(raw_data, batch_size, num_steps):
+    """Yields (x, y) int64 arrays [batch_size, num_steps], y the next words of x, as TensorLayer's."""
+    for x, y in _data.ptb_iterator(np.asarray(raw_data, dtype=np.int64).tolist(), batch_size, num_steps):
+        yield np.asarray(x), np.asarray(y)

@@ -1,7 +1,9 @@
 """tl.layers: TensorLayer 2.2.5's layer names and argument names, building Strata layers."""
+import strata as _strata
 from strata import nn as _nn
 
 from . import initializers as _init
+from .recurrent import BiRNN, GRUCell, LSTMCell, RNN, SimpleRNNCell  # noqa: F401
 
 def Input(shape, dtype="float32", name=None):
     """tl.layers.Input(shape): None in the batch axis."""
@@ -236,8 +238,12 @@ def SubpixelConv2d(scale=2, n_out_channels=None, act=None, in_channels=None, nam
 
 
 def Lambda(fn, fn_weights=None, fn_args=None, name=None):
-    """A Python function as a layer (its weights, fn_weights, are not supported yet: refused)."""
-    if fn_weights:
-        raise NotImplementedError("tl.layers.Lambda: fn_weights (trainable weights of the function) are not supported")
+    """A Python function as a layer, called as fn(x, **fn_args). fn_weights: the tensors fn reads
+    itself (it closes over them), which become the layer's trainable weights, those very tensors."""
     f = fn if not fn_args else (lambda x: fn(x, **fn_args))
-    return _nn.Lambda(function=f, name=_name(name))
+    if not fn_weights:
+        return _nn.Lambda(function=f, name=_name(name))
+    for w in fn_weights:
+        if not isinstance(w, _strata.Tensor):
+            raise TypeError(f"tl.layers.Lambda: fn_weights must be the strata tensors fn reads, got {type(w).__name__}")
+    return _nn.lambda_sharing_weights(f, [(f"weight_{i}", w) for i, w in enumerate(fn_weights)], _name(name))
