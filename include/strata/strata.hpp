@@ -17,6 +17,7 @@
 #include "strata/ops/linalg.hpp"
 #include "strata/ops/loss.hpp"
 #include "strata/ops/normalization.hpp"
+#include "strata/ops/pointcloud.hpp"
 #include "strata/ops/pool.hpp"
 #include "strata/ops/reduce.hpp"
 #include "strata/ops/sampling.hpp"

@@ -1,0 +1,170 @@
+// The point-cloud ops (strata/ops/pointcloud.hpp) against brute-force float64 references written
+// here, and their gradients against finite differences.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+#include "strata/autograd/gradcheck.hpp"
+#include "strata/ops/pointcloud.hpp"
+#include "strata/strata.hpp"
+
+namespace strata {
+namespace {
+
+// Clouds on a coarse grid (so ties in distance happen) plus a little noise in some.
+Tensor clouds(int64_t b, int64_t n, uint64_t seed, bool ties = false) {
+  Generator gen(seed);
+  Tensor x = uniform({b, n, 3}, -1, 1, kFloat64, &gen);
+  return ties ? round(x * 2.0) / 2.0 : x;
+}
+
+double d2(const std::vector<double>& p, int64_t i, const std::vector<double>& q, int64_t j) {
+  double s = 0;
+  for (int c = 0; c < 3; ++c) s += (p[i * 3 + c] - q[j * 3 + c]) * (p[i * 3 + c] - q[j * 3 + c]);
+  return s;
+}
+
+TEST(PointCloudOps, FarthestPointSamplingPicksTheFarthestEachTime) {
+  const Tensor pts = clouds(3, 200, 1);
+  const Tensor idx = farthest_point_sample(pts, 40);
+  ASSERT_EQ(idx.shape(), (Shape{3, 40}));
+  const std::vector<int64_t> got = idx.to_vector<int64_t>();
+  for (int64_t b = 0; b < 3; ++b) {
+    const std::vector<double> p = pts.narrow(0, b, 1).to_vector<double>();
+    std::vector<int64_t> chosen{0};
+    std::vector<double> nearest(200, std::numeric_limits<double>::infinity());
+    for (int64_t i = 1; i < 40; ++i) {  // the reference: recompute every distance each step
+      int64_t best = 0;
+      for (int64_t n = 0; n < 200; ++n) {
+        double m = std::numeric_limits<double>::infinity();
+        for (int64_t c : chosen) m = std::min(m, d2(p, n, p, c));
+        nearest[n] = m;
+        if (m > nearest[best]) best = n;
+      }
+      chosen.push_back(best);
+    }
+    EXPECT_EQ(std::vector<int64_t>(got.begin() + b * 40, got.begin() + (b + 1) * 40), chosen) << "cloud " << b;
+  }
+  EXPECT_THROW(farthest_point_sample(pts, 201), Error);
+  EXPECT_THROW(farthest_point_sample(pts.reshape({600, 3}), 2), Error);
+}
+
+TEST(PointCloudOps, KnnFindsTheNearestInOrderWithTiesToTheLowerIndex) {
+  const Tensor pts = clouds(2, 150, 2, true), queries = clouds(2, 30, 3, true);
+  const int64_t k = 7;
+  const std::vector<int64_t> got = knn(queries, pts, k).to_vector<int64_t>();
+  for (int64_t b = 0; b < 2; ++b) {
+    const std::vector<double> p = pts.narrow(0, b, 1).to_vector<double>(), q = queries.narrow(0, b, 1).to_vector<double>();
+    for (int64_t j = 0; j < 30; ++j) {
+      std::vector<int64_t> order(150);
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return d2(p, x, q, j) < d2(p, y, q, j); });
+      for (int64_t i = 0; i < k; ++i) ASSERT_EQ(got[(b * 30 + j) * k + i], order[i]) << "cloud " << b << " query " << j;
+    }
+  }
+  // float32 clouds give the same neighbours as their float64 values
+  EXPECT_EQ(knn(cast(queries, kFloat32), cast(pts, kFloat32), k).to_vector<int64_t>(), got);
+}
+
+TEST(PointCloudOps, BallQueryTakesPointsInIndexOrderAndPadsWithTheFirst) {
+  const Tensor pts = clouds(2, 120, 4), queries = clouds(2, 25, 5);
+  const double radius = 0.45;
+  const int64_t samples = 6;
+  const std::vector<int64_t> got = ball_query(queries, pts, radius, samples).to_vector<int64_t>();
+  int64_t padded = 0, empty = 0;
+  for (int64_t b = 0; b < 2; ++b) {
+    const std::vector<double> p = pts.narrow(0, b, 1).to_vector<double>(), q = queries.narrow(0, b, 1).to_vector<double>();
+    for (int64_t j = 0; j < 25; ++j) {
+      std::vector<int64_t> inside;
+      for (int64_t n = 0; n < 120 && static_cast<int64_t>(inside.size()) < samples; ++n)
+        if (d2(p, n, q, j) < radius * radius) inside.push_back(n);
+      std::vector<int64_t> want(samples, inside.empty() ? 0 : inside[0]);
+      std::copy(inside.begin(), inside.end(), want.begin());
+      padded += !inside.empty() && static_cast<int64_t>(inside.size()) < samples;
+      empty += inside.empty();
+      const auto row = got.begin() + (b * 25 + j) * samples;
+      EXPECT_EQ(std::vector<int64_t>(row, row + samples), want) << "cloud " << b << " query " << j;
+    }
+  }
+  EXPECT_GT(padded, 0) << "the case should include queries with fewer points than samples";
+  EXPECT_THROW(ball_query(queries, pts, -1, 4), Error);
+}
+
+TEST(PointCloudOps, GroupPointsGathersPerCloudAndItsGradientAddsUp) {
+  const Tensor feats = clouds(2, 10, 6);
+  const Tensor idx = from_vector(std::vector<int64_t>{0, 3, 3, 9, 1, 1, 1, 2}, {2, 2, 2});
+  const std::vector<double> got = group_points(feats, idx).to_vector<double>(), f = feats.to_vector<double>();
+  const std::vector<int64_t> ids = idx.to_vector<int64_t>();
+  for (int64_t e = 0; e < 8; ++e)
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(got[e * 3 + c], f[(e / 4 * 10 + ids[e]) * 3 + c]);
+  const auto r = autograd::gradcheck([&](const std::vector<Tensor>& in) { return group_points(in[0], idx); },
+                                     {feats.clone().requires_grad_()});
+  EXPECT_TRUE(r.ok) << r.message;
+  EXPECT_THROW(group_points(feats, from_vector(std::vector<int64_t>{0, 10}, {1, 2}).expand({2, 2})), Error);
+}
+
+TEST(PointCloudOps, ThreeInterpolateWeighsTheThreeNearestByInverseDistance) {
+  const Tensor known = clouds(1, 12, 7), unknown = clouds(1, 5, 8);
+  Generator gen(9);
+  const Tensor feats = uniform({1, 12, 4}, -1, 1, kFloat64, &gen);
+  const std::vector<double> got = three_interpolate(feats, known, unknown).to_vector<double>();
+  const std::vector<double> k = known.to_vector<double>(), u = unknown.to_vector<double>(), f = feats.to_vector<double>();
+  for (int64_t j = 0; j < 5; ++j) {
+    std::vector<int64_t> order(12);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return d2(k, a, u, j) < d2(k, b, u, j); });
+    double w[3], total = 0;
+    for (int i = 0; i < 3; ++i) total += w[i] = 1 / (std::sqrt(d2(k, order[i], u, j)) + 1e-8);
+    for (int c = 0; c < 4; ++c) {
+      double want = 0;
+      for (int i = 0; i < 3; ++i) want += w[i] / total * f[order[i] * 4 + c];
+      EXPECT_NEAR(got[j * 4 + c], want, 1e-12);
+    }
+  }
+  const auto r = autograd::gradcheck(
+      [&](const std::vector<Tensor>& in) { return three_interpolate(in[0], known, unknown); },
+      {feats.clone().requires_grad_()});
+  EXPECT_TRUE(r.ok) << r.message;
+}
+
+TEST(PointCloudOps, ChamferDistanceMatchesTheDefinitionAndItsGradient) {
+  const Tensor a = clouds(2, 9, 10), b = clouds(2, 7, 11);
+  const std::vector<double> got = chamfer_distance(a, b).to_vector<double>();
+  for (int64_t s = 0; s < 2; ++s) {
+    const std::vector<double> p = a.narrow(0, s, 1).to_vector<double>(), q = b.narrow(0, s, 1).to_vector<double>();
+    double ab = 0, ba = 0;
+    for (int64_t i = 0; i < 9; ++i) {
+      double m = std::numeric_limits<double>::infinity();
+      for (int64_t j = 0; j < 7; ++j) m = std::min(m, d2(p, i, q, j));
+      ab += m / 9;
+    }
+    for (int64_t j = 0; j < 7; ++j) {
+      double m = std::numeric_limits<double>::infinity();
+      for (int64_t i = 0; i < 9; ++i) m = std::min(m, d2(p, i, q, j));
+      ba += m / 7;
+    }
+    EXPECT_NEAR(got[s], ab + ba, 1e-12);
+  }
+  const auto r = autograd::gradcheck([](const std::vector<Tensor>& in) { return chamfer_distance(in[0], in[1]); },
+                                     {a.clone().requires_grad_(), b.clone().requires_grad_()});
+  EXPECT_TRUE(r.ok) << r.message;
+  EXPECT_NEAR(chamfer_distance(a, a).sum().item<double>(), 0, 1e-12);
+}
+
+// docs/pointclouds.md's example: sampled centres, their neighbourhoods, a Chamfer distance.
+TEST(PointCloudOps, TheDocsExampleGivesTheShapesItSays) {
+  const Tensor xyz = uniform({16, 1024, 3}, -1, 1);
+  const Tensor centres = squeeze(group_points(xyz, unsqueeze(farthest_point_sample(xyz, 512), -1)), 2);
+  EXPECT_EQ(centres.shape(), (Shape{16, 512, 3}));
+  EXPECT_EQ(group_points(xyz, ball_query(centres, xyz, 0.2, 32)).shape(), (Shape{16, 512, 32, 3}));
+  const double loss = mean(chamfer_distance(centres, xyz)).item<double>();
+  EXPECT_GT(loss, 0);  // 512 of 1,024 points: the other half is not in the centres
+  EXPECT_LT(loss, 0.05);
+}
+
+}  // namespace
+}  // namespace strata
