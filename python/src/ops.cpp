@@ -11,6 +11,7 @@
 #include "strata/ops/linalg.hpp"
 #include "strata/ops/loss.hpp"
 #include "strata/ops/normalization.hpp"
+#include "strata/ops/pointcloud.hpp"
 #include "strata/ops/pool.hpp"
 #include "strata/ops/reduce.hpp"
 #include "strata/ops/registry.hpp"
@@ -316,6 +317,33 @@ void bind_ops(py::module_& m) {
     return arange(start, end.cast<double>(), step, dtype.is_none() ? kInt64 : parse_dtype(dtype));
   }, py::arg("start"), py::arg("end") = py::none(), py::arg("step") = 1.0, py::arg("dtype") = py::none());
   m.def("eye", [](int64_t n, int64_t k) { return eye(n, k); }, py::arg("n"), py::arg("m") = -1);
+
+  // Point clouds (strata/ops/pointcloud.hpp, docs/pointclouds.md): searches of milliseconds, run
+  // without the GIL.
+  m.def("farthest_point_sample", [](py::handle points, int64_t m) {
+    const Tensor p = as_tensor(points);
+    py::gil_scoped_release release;
+    return farthest_point_sample(p, m);
+  }, py::arg("points"), py::arg("m"), "int64 [B, m] indices of points [B, N, D], PointNet++'s furthest point sampling.");
+  m.def("knn", [](py::handle queries, py::handle points, int64_t k) {
+    const Tensor q = as_tensor(queries), p = as_tensor(points);
+    py::gil_scoped_release release;
+    return knn(q, p, k);
+  }, py::arg("queries"), py::arg("points"), py::arg("k"), "int64 [B, Q, k]: each query's k nearest points, nearest first.");
+  m.def("ball_query", [](py::handle queries, py::handle points, double radius, int64_t samples) {
+    const Tensor q = as_tensor(queries), p = as_tensor(points);
+    py::gil_scoped_release release;
+    return ball_query(q, p, radius, samples);
+  }, py::arg("queries"), py::arg("points"), py::arg("radius"), py::arg("samples"),
+     "int64 [B, Q, samples]: points within radius in index order, padded with the first found (PointNet++).");
+  m.def("group_points", [](py::handle features, py::handle idx) { return group_points(as_tensor(features), as_tensor(idx)); },
+        py::arg("features"), py::arg("idx"), "features [B, N, C] at idx [B, ...] -> [B, ..., C] (differentiable).");
+  m.def("three_interpolate", [](py::handle features, py::handle known, py::handle unknown) {
+    return three_interpolate(as_tensor(features), as_tensor(known), as_tensor(unknown));
+  }, py::arg("features"), py::arg("known"), py::arg("unknown"),
+     "Features of known points carried to unknown ones by inverse-distance weights of the three nearest.");
+  m.def("chamfer_distance", [](py::handle a, py::handle b) { return chamfer_distance(as_tensor(a), as_tensor(b)); },
+        py::arg("a"), py::arg("b"), "[B]: mean nearest squared distance from a to b plus from b to a (differentiable).");
 
   // The op registry's names, for completeness checks and discovery.
   std::vector<std::string> names;
