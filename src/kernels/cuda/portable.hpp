@@ -3,7 +3,9 @@
 // backend's index arithmetic, dtype handling and results through the conformance table on
 // machines without a GPU (docs/cuda.md). So a kernel file here (*.cu) uses only what this header
 // offers: for_each_index with a STRATA_HD lambda, atomic_add, and the Indexer (indexer.hpp). No
-// shared memory, warps or intrinsics: those belong in CUDA-only files (runtime/).
+// shared memory, warps or intrinsics: those belong in CUDA-only files (runtime/), or in a block
+// under #ifdef __CUDACC__ whose #else does the same on the host (loss.cu's class-id check, which
+// the GPU does without a wait and the emulated device on the host at once).
 #pragma once
 #include <algorithm>
 #include <cmath>
