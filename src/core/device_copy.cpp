@@ -35,16 +35,21 @@ Tensor copy_contiguous_to(const Tensor& x, Device device) {
   return out;
 }
 
+std::pair<int64_t, int64_t> reached_elements(const Tensor& x) {
+  int64_t first = x.offset(), last = x.offset();
+  for (int d = 0; d < x.dim(); ++d) {
+    const int64_t reach = (x.shape()[d] - 1) * x.strides()[d];
+    (reach < 0 ? first : last) += reach;
+  }
+  return {first, last};
+}
+
 // Only the elements the view can reach are copied: item() of one weight of a large matrix on a
 // GPU copies one element, not the matrix.
 Tensor host_readable(const Tensor& x) {
   const Storage& s = *x.impl()->storage;
   if (x.is_meta() || host_accessible(s)) return x;
-  int64_t first = x.offset(), last = x.offset();  // in elements, inclusive
-  for (int d = 0; d < x.dim(); ++d) {
-    const int64_t reach = (x.shape()[d] - 1) * x.strides()[d];
-    (reach < 0 ? first : last) += reach;
-  }
+  const auto [first, last] = reached_elements(x);
   const size_t item = itemsize(x.dtype());
   const size_t nbytes = x.numel() == 0 ? 0 : static_cast<size_t>(last - first + 1) * item;
   auto host = std::make_shared<Storage>(nbytes, kCPU);

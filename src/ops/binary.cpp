@@ -1,5 +1,6 @@
 // Binary element-wise ops with broadcasting: gradients are summed back to each operand's shape.
 #include "ops/op_common.hpp"
+#include "strata/core/device_copy.hpp"
 #include "strata/dispatch/elementwise.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/reduce.hpp"
@@ -166,16 +167,6 @@ Tensor operator<(const Tensor& a, double b) { return lt(a, scalar_like(b, a)); }
 
 namespace {
 
-// The elements [first, last] of its storage that a non-empty view reaches.
-std::pair<int64_t, int64_t> reach(const Tensor& t) {
-  int64_t first = t.offset(), last = t.offset();
-  for (int d = 0; d < t.dim(); ++d) {
-    const int64_t step = (t.shape()[d] - 1) * t.strides()[d];
-    (step < 0 ? first : last) += step;
-  }
-  return {first, last};
-}
-
 // What PyTorch refuses of an in-place write, for the same reason: a written-to view with a stride
 // of 0 (expand, broadcast_to) has elements that are one memory location, and a source that
 // shares memory with the destination in part (not as the very same view) is read while it is
@@ -190,8 +181,8 @@ void check_writable(const Tensor& dst, const Tensor* src, const char* op) {
   const bool same_view = src->offset() == dst.offset() && src->shape() == dst.shape() &&
                          src->strides() == dst.strides() && src->dtype() == dst.dtype();
   if (same_view) return;
-  const auto [d_first, d_last] = reach(dst);
-  const auto [s_first, s_last] = reach(*src);
+  const auto [d_first, d_last] = reached_elements(dst);
+  const auto [s_first, s_last] = reached_elements(*src);
   const int64_t d_size = static_cast<int64_t>(itemsize(dst.dtype())), s_size = static_cast<int64_t>(itemsize(src->dtype()));
   const bool apart = (d_last + 1) * d_size <= s_first * s_size || (s_last + 1) * s_size <= d_first * d_size;
   STRATA_CHECK(apart, op, ": the source and the written-to tensor share memory in part (views of one storage that "
