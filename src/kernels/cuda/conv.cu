@@ -141,18 +141,16 @@ void backward_weights(const Tensor& x, const Tensor& dy, Tensor& dw, const ConvS
   });
 }
 
-Tensor dense(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
-
 }  // namespace detail
 
 Tensor bias_gradient(const Tensor& dy, int64_t channels) {
-  const Tensor rows = detail::dense(dy).reshape({-1, channels});
+  const Tensor rows = dense(dy).reshape({-1, channels});
   return reduce(dispatch::ReduceOp::sum, rows, {true, false}, false);
 }
 
 Tensor conv_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in, const dispatch::ConvGeometry& g) {
   if (const CudnnApi* api = cudnn(); api && cudnn_takes(x_in, g)) return cudnn_conv_forward(*api, x_in, w_in, b_in, g);
-  const Tensor x = detail::dense(x_in), w = detail::dense(w_in), b = b_in.defined() ? detail::dense(b_in) : b_in;
+  const Tensor x = dense(x_in), w = dense(w_in), b = b_in.defined() ? dense(b_in) : b_in;
   Tensor y = Tensor::empty(g.win.activation_shape(g.win.out, g.out_channels), x.dtype(), x.device());
   dispatch_floating(x.dtype(), "conv_forward", [&](auto tag) {
     detail::forward<typename decltype(tag)::type>(x, w, b, y, detail::ConvShape(g), g.relu);
@@ -162,7 +160,7 @@ Tensor conv_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in, 
 
 Tensor conv_backward_data(const Tensor& dy_in, const Tensor& w_in, const dispatch::ConvGeometry& g) {
   if (const CudnnApi* api = cudnn(); api && cudnn_takes(dy_in, g)) return cudnn_conv_backward_data(*api, dy_in, w_in, g);
-  const Tensor dy = detail::dense(dy_in), w = detail::dense(w_in);
+  const Tensor dy = dense(dy_in), w = dense(w_in);
   Tensor dx = Tensor::empty(g.win.activation_shape(g.win.in, g.in_channels), dy.dtype(), dy.device());
   dispatch_floating(dy.dtype(), "conv_backward_data", [&](auto tag) {
     detail::backward_data<typename decltype(tag)::type>(dy, w, dx, detail::ConvShape(g));
@@ -174,7 +172,7 @@ std::pair<Tensor, Tensor> conv_backward_weights(const Tensor& x_in, const Tensor
                                                 const dispatch::ConvGeometry& g, bool with_bias) {
   if (const CudnnApi* api = cudnn(); api && cudnn_takes(x_in, g))
     return {cudnn_conv_backward_weights(*api, x_in, dy_in, g), with_bias ? bias_gradient(dy_in, g.out_channels) : Tensor()};
-  const Tensor x = detail::dense(x_in), dy = detail::dense(dy_in);
+  const Tensor x = dense(x_in), dy = dense(dy_in);
   Tensor dw = Tensor::empty(g.weights_shape(), x.dtype(), x.device());
   dispatch_floating(x.dtype(), "conv_backward_weights", [&](auto tag) {
     detail::backward_weights<typename decltype(tag)::type>(x, dy, dw, detail::ConvShape(g));

@@ -37,6 +37,8 @@ void copy_into(Tensor& dst, const Tensor& src) {
 
 Tensor contiguous_copy(const Tensor& x) { return dispatch::copy_as(x, x.dtype()); }
 
+Tensor dense(const Tensor& x) { return x.is_contiguous() ? x : contiguous_copy(x); }
+
 Tensor cast(const Tensor& x, DType dtype) { return dispatch::copy_as(x, dtype); }
 
 void fill(Tensor& t, double value) {

@@ -155,8 +155,6 @@ Tensor workspace(size_t bytes, const Device& device) {
   return bytes == 0 ? Tensor() : Tensor::empty({static_cast<int64_t>(bytes)}, kUInt8, device);
 }
 
-Tensor dense(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
-
 // Strata's [k..., Cg, O] weights as cuDNN's NHWC filter, [O, k..., Cg], and back.
 Tensor to_cudnn_filter(const Tensor& w) {
   const int64_t n = w.dim();

@@ -14,6 +14,8 @@ void add_scaled_inplace(Tensor& a, const Tensor& b, double alpha);
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);
 void copy_into(Tensor& dst, const Tensor& src);
 Tensor contiguous_copy(const Tensor& x);
+// x itself when contiguous, else contiguous_copy(x): for kernels that index their operands flat.
+Tensor dense(const Tensor& x);
 Tensor cast(const Tensor& x, DType dtype);
 void fill(Tensor& t, double value);
 

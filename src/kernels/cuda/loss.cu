@@ -217,9 +217,6 @@ decltype(auto) with_ids(const Tensor& ids, const char* op, F&& fn) {
   }
 }
 
-// The tensor itself when contiguous, else a contiguous copy: the per-row kernels index flat.
-Tensor dense(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
-
 // `grad` in `dtype`, and the view of it the backward kernels take (kept alive by `holder`).
 template <class T>
 detail::LossGrad<T> loss_grad(const Tensor& grad, Tensor& holder, bool reduced, double scale) {
