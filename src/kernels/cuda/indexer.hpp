@@ -39,6 +39,10 @@ struct Indexer {
   }
 };
 
+// Appends an axis of `size` positions `stride` elements apart, merged into the last axis when memory
+// steps evenly across the two (its stride is size times this one's). Size-1 axes are the caller's
+// to skip.
+void append_axis(Indexer& ix, int64_t size, int64_t stride);
 // `t` over its own shape.
 Indexer indexer_of(const Tensor& t);
 // `t` seen with shape `out` under NumPy broadcasting (t's shape must broadcast to it).

@@ -12,14 +12,7 @@ Indexer masked_indexer(const Tensor& t, const std::vector<bool>& mask, bool pick
   for (int d = 0; d < t.dim(); ++d) {
     const int64_t size = t.shape()[d], stride = t.strides()[d];
     if (mask[d] != picked || size == 1) continue;
-    if (ix.dims > 0 && ix.strides[ix.dims - 1] == stride * size) {
-      ix.sizes[ix.dims - 1] *= size;
-      ix.strides[ix.dims - 1] = stride;
-    } else {
-      ix.sizes[ix.dims] = size;
-      ix.strides[ix.dims] = stride;
-      ++ix.dims;
-    }
+    append_axis(ix, size, stride);
   }
   return ix;
 }
