@@ -5,7 +5,6 @@
 #include <cublas_v2.h>
 
 #include <string>
-#include <type_traits>
 
 #include "kernels/cuda/cublas_api.hpp"
 #include "kernels/cuda/runtime/runtime.hpp"
@@ -24,13 +23,16 @@ namespace {
 const CublasApi* load() {
   void* lib = load_vendor_library("cuBLAS", "STRATA_CUDA_CUBLAS", {"libcublas.so.13", "libcublas.so.12", "libcublas.so"});
   if (!lib) return nullptr;
-  auto create = reinterpret_cast<decltype(&cublasCreate_v2)>(vendor_symbol(lib, "cuBLAS", "cublasCreate_v2"));
-  auto set_stream = reinterpret_cast<decltype(&cublasSetStream_v2)>(vendor_symbol(lib, "cuBLAS", "cublasSetStream_v2"));
-  auto set_math = reinterpret_cast<decltype(&cublasSetMathMode)>(vendor_symbol(lib, "cuBLAS", "cublasSetMathMode"));
+  decltype(&cublasCreate_v2) create = nullptr;
+  decltype(&cublasSetStream_v2) set_stream = nullptr;
+  decltype(&cublasSetMathMode) set_math = nullptr;
   static CublasApi api;
-  api.sgemm = reinterpret_cast<CublasGemmStridedBatched<float>>(vendor_symbol(lib, "cuBLAS", "cublasSgemmStridedBatched"));
-  api.dgemm = reinterpret_cast<CublasGemmStridedBatched<double>>(vendor_symbol(lib, "cuBLAS", "cublasDgemmStridedBatched"));
-  if (!create || !set_stream || !set_math || !api.sgemm || !api.dgemm) return nullptr;
+  const bool bound = bind_symbol(lib, "cuBLAS", create, "cublasCreate_v2") &&
+                     bind_symbol(lib, "cuBLAS", set_stream, "cublasSetStream_v2") &&
+                     bind_symbol(lib, "cuBLAS", set_math, "cublasSetMathMode") &&
+                     bind_symbol(lib, "cuBLAS", api.sgemm, "cublasSgemmStridedBatched") &&
+                     bind_symbol(lib, "cuBLAS", api.dgemm, "cublasDgemmStridedBatched");
+  if (!bound) return nullptr;
   cublasHandle_t handle = nullptr;
   if (const cublasStatus_t s = create(&handle); s != CUBLAS_STATUS_SUCCESS) {
     log_backend("cuBLAS: cublasCreate failed with status " + std::to_string(s) + "; the own kernel runs");
@@ -42,7 +44,7 @@ const CublasApi* load() {
     return nullptr;
   }
   api.handle = handle;
-  log_backend(std::string("cuBLAS: float32 math ") + (tf32_enabled() ? "TF32 (STRATA_CUDA_TF32=1)" : "FP32"));
+  log_backend(std::string("cuBLAS: float32 math ") + float32_math_name());
   return &api;
 }
 

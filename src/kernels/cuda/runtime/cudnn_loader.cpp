@@ -28,10 +28,10 @@ namespace strata::kernels::cuda {
 inline namespace STRATA_CUDA_BUILD {
 namespace {
 
+// bind_symbol of cuDNN (named so in the log).
 template <class F>
 bool bind(void* lib, F& slot, const char* symbol) {
-  slot = reinterpret_cast<F>(vendor_symbol(lib, "cuDNN", symbol));
-  return slot != nullptr;
+  return bind_symbol(lib, "cuDNN", slot, symbol);
 }
 
 const CudnnApi* load() {
@@ -74,8 +74,7 @@ const CudnnApi* load() {
     return nullptr;
   }
   api.float32_math = tf32_enabled() ? cudnn_enum::kTensorOpMath : cudnn_enum::kFmaMath;
-  log_backend("cuDNN: version " + std::to_string(version()) + ", float32 math " +
-              (tf32_enabled() ? "TF32 (STRATA_CUDA_TF32=1)" : "FP32"));
+  log_backend("cuDNN: version " + std::to_string(version()) + ", float32 math " + float32_math_name());
   return &api;
 }
 

@@ -13,25 +13,25 @@ void check(cudaError_t status, const char* what) {
   if (status != cudaSuccess) throw Error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(status));
 }
 
-namespace {
-bool env_is_one(const char* name) {
+bool env_equals(const char* name, const char* value) {
   const char* v = std::getenv(name);
-  return v && std::string(v) == "1";
+  return v && std::string(v) == value;
 }
-}  // namespace
 
 // STRATA_CUDA_SYNC=1 (debugging): wait for every kernel and check it, so that a fault in one is
 // raised naming it, not by whichever later call happens to wait.
 void check_launch(const char* kernel) {
-  static const bool sync_every_launch = env_is_one("STRATA_CUDA_SYNC");
+  static const bool sync_every_launch = env_equals("STRATA_CUDA_SYNC", "1");
   check(cudaGetLastError(), kernel);
   if (sync_every_launch) check(cudaStreamSynchronize(current_stream()), kernel);
 }
 
 bool tf32_enabled() {
-  static const bool on = env_is_one("STRATA_CUDA_TF32");
+  static const bool on = env_equals("STRATA_CUDA_TF32", "1");
   return on;
 }
+
+const char* float32_math_name() { return tf32_enabled() ? "TF32 (STRATA_CUDA_TF32=1)" : "FP32"; }
 
 int device_count(std::string* why) {
   int count = 0;

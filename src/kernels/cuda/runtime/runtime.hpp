@@ -27,6 +27,11 @@ void raise_deferred_errors();
 // STRATA_CUDA_TF32=1: float32 matrix products and convolutions may use TF32 tensor cores (inputs
 // rounded to a 10-bit mantissa, float32 accumulation). Off by default.
 bool tf32_enabled();
+// The float32 math mode in words, for the libraries' log lines.
+const char* float32_math_name();
+// Whether environment variable `name` is set to exactly `value` (the backend's STRATA_CUDA_*
+// switches).
+bool env_equals(const char* name, const char* value);
 
 }  // namespace STRATA_CUDA_BUILD
 }  // namespace strata::kernels::cuda

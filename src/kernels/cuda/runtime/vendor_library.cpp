@@ -4,24 +4,19 @@
 #include <link.h>
 
 #include <cstdio>
-#include <cstdlib>
 
-#include "kernels/cuda/portable.hpp"
+#include "kernels/cuda/runtime/runtime.hpp"
 
 namespace strata::kernels::cuda {
 inline namespace STRATA_CUDA_BUILD {
 
 void log_backend(const std::string& line) {
-  static const bool on = [] {
-    const char* v = std::getenv("STRATA_CUDA_LOG");
-    return v && std::string(v) == "1";
-  }();
+  static const bool on = env_equals("STRATA_CUDA_LOG", "1");
   if (on) std::fprintf(stderr, "strata cuda: %s\n", line.c_str());
 }
 
 void* load_vendor_library(const char* what, const char* env_switch, std::initializer_list<const char*> sonames) {
-  const char* off = std::getenv(env_switch);
-  if (off && std::string(off) == "0") {
+  if (env_equals(env_switch, "0")) {
     log_backend(std::string(what) + ": off (" + env_switch + "=0), the own kernels run");
     return nullptr;
   }

@@ -15,6 +15,12 @@ void* load_vendor_library(const char* what, const char* env_switch, std::initial
 
 // The address of `symbol` in `library`, or nullptr (logged with dlerror()'s text).
 void* vendor_symbol(void* library, const char* what, const char* symbol);
+// `slot` = `symbol` of `library` as a function pointer of slot's type; false when it is missing.
+template <class F>
+bool bind_symbol(void* library, const char* what, F& slot, const char* symbol) {
+  slot = reinterpret_cast<F>(vendor_symbol(library, what, symbol));
+  return slot != nullptr;
+}
 
 // Writes "strata cuda: <line>" on stderr when STRATA_CUDA_LOG=1.
 void log_backend(const std::string& line);
