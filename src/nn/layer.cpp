@@ -105,14 +105,15 @@ Tensor Layer::call(Body&& body) {
   if (!call_stack.empty()) {
     Layer* parent = call_stack.back();
     STRATA_CHECK(parent != this, name_, ": a layer cannot call itself");
-    bool found;
-    {
+    const bool new_child = [&] {
       std::lock_guard<std::mutex> links_lock(links_mutex());
       const auto& siblings = parent->children_;
-      found = std::find(siblings.begin(), siblings.end(), this) == siblings.end();
+      return std::find(siblings.begin(), siblings.end(), this) == siblings.end();
+    }();
+    if (new_child) {  // a child found by calling it lives where its parent does
+      parent->adopt(this);
+      to(parent->device_);
     }
-    parent->adopt(this);
-    if (found) to(parent->device_);  // a child found by calling it lives where its parent does
     training_ = parent->training_;  // train()/eval() on a model reaches the layers it calls
   }
   call_stack.push_back(this);
