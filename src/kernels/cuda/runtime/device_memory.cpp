@@ -1,11 +1,11 @@
 // The CUDA device's memory: cudaMalloc behind a BlockCache, copies on the backend's stream.
 #include "kernels/cuda/runtime/device_memory.hpp"
 
+#include <string>
+
 #include "kernels/cuda/block_cache.hpp"
 #include "kernels/cuda/runtime/pinned_staging.hpp"
 #include "kernels/cuda/runtime/runtime.hpp"
-#include <string>
-
 #include "strata/core/error.hpp"
 
 namespace strata::kernels::cuda {
