@@ -62,3 +62,6 @@ strata_module(rl USES train)
 # onnx: static models to and from ONNX graphs, on Debian's libonnx proto library (docs/interop.md);
 # protobuf's headers stay inside src/onnx.
 strata_module(onnx USES nn io)
+# points: 3-D point clouds (docs/pointclouds.md): files, data sets and augmentation on data, the
+# layers on nn. The sampling and grouping ops are ops (strata/ops/pointcloud.hpp).
+strata_module(points USES nn data)
