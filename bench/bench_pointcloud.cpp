@@ -1,8 +1,10 @@
 // The point-cloud searches (strata/ops/pointcloud.hpp) beside plain PyTorch tensor code doing the
 // same (bench/python/bench_pointcloud_torch.py), for issue 44's targets: 16 clouds of 1,024 points,
 // farthest point sampling to 512, the 16 nearest of 512 queries, a ball query (radius 0.2, 32
-// samples). Prints `strata <case> <seconds>` (best of 5), then, given a Python with torch, runs
-// the PyTorch side and prints each ratio (torch / strata).
+// samples), and one PointNet++ set-abstraction step (those 512 centres, radius 0.2, 32 samples,
+// shared MLP 64-64-128 with batch norm, max over each group) forward and backward. Prints
+// `strata <case> <seconds>` (best of 5), then, given a Python with torch, runs the PyTorch side and
+// prints each ratio (torch / strata).
 //   bench_pointcloud [PYTHON_WITH_TORCH]
 #include <algorithm>
 #include <chrono>
@@ -12,6 +14,7 @@
 #include <string>
 
 #include "strata/ops/pointcloud.hpp"
+#include "strata/points/pointnet2.hpp"
 #include "strata/strata.hpp"
 
 using namespace strata;
@@ -35,10 +38,12 @@ int main(int argc, char** argv) {
   manual_seed(1);
   const Tensor points = uniform({16, 1024, 3}, -1, 1);
   const Tensor queries = points.narrow(1, 0, 512).contiguous();
+  points::SetAbstraction sa(512, 0.2, 32, {64, 64, 128});
   std::map<std::string, double> strata_s{
       {"fps", best_of(3, [&] { (void)farthest_point_sample(points, 512); })},
       {"knn", best_of(5, [&] { (void)knn(queries, points, 16); })},
       {"ball_query", best_of(5, [&] { (void)ball_query(queries, points, 0.2, 32); })},
+      {"set_abstraction", best_of(2, [&] { sum(sa(points)).backward(); })},
   };
   for (const auto& [name, s] : strata_s) std::printf("strata %s %.9g\n", name.c_str(), s);
   if (argc < 2) return 0;

@@ -1,7 +1,9 @@
 """The work of bench/bench_pointcloud.cpp in plain PyTorch tensor code (the pure-PyTorch PointNet++
 helpers users write when they have no compiled extension), on the CPU with 2 threads: 16 clouds of
 1,024 points, farthest point sampling to 512, the 16 nearest of 512 queries, a ball query (radius
-0.2, 32 samples). Each line: `torch <case> <seconds per call>`, the best of 5 runs.
+0.2, 32 samples), and one PointNet++ set-abstraction step forward and backward (as the PyTorch
+port users copy: the searches above, gathering by index, 1x1 Conv2d + BatchNorm2d + ReLU 64-64-128,
+max over each group). Each line: `torch <case> <seconds per call>`, the best of 5 runs.
     python3 bench_pointcloud_torch.py"""
 import time
 
@@ -50,6 +52,29 @@ def ball_query(queries, points, radius, samples):
     return torch.where(idx == n, first, idx)
 
 
+def index_points(points, idx):
+    b = points.shape[0]
+    rows = torch.arange(b).view(b, *([1] * (idx.dim() - 1)))
+    return points[rows, idx]
+
+
+class SetAbstraction(torch.nn.Module):
+    def __init__(self, npoint, radius, nsample, widths):
+        super().__init__()
+        self.npoint, self.radius, self.nsample = npoint, radius, nsample
+        layers, last = [], 3
+        for width in widths:
+            layers += [torch.nn.Conv2d(last, width, 1), torch.nn.BatchNorm2d(width), torch.nn.ReLU()]
+            last = width
+        self.mlp = torch.nn.Sequential(*layers)
+
+    def forward(self, xyz):
+        centres = index_points(xyz, farthest_point_sample(xyz, self.npoint))
+        groups = index_points(xyz, ball_query(centres, xyz, self.radius, self.nsample)) - centres.unsqueeze(2)
+        features = self.mlp(groups.permute(0, 3, 2, 1))  # [B, 3, K, S] as the port lays it out
+        return centres, features.max(2).values
+
+
 def main():
     torch.manual_seed(1)
     points = torch.rand(16, 1024, 3) * 2 - 1
@@ -57,6 +82,8 @@ def main():
     print(f"torch fps {best_of(3, lambda: farthest_point_sample(points, 512)):.9g}", flush=True)
     print(f"torch knn {best_of(5, lambda: knn(queries, points, 16)):.9g}", flush=True)
     print(f"torch ball_query {best_of(5, lambda: ball_query(queries, points, 0.2, 32)):.9g}", flush=True)
+    sa = SetAbstraction(512, 0.2, 32, [64, 64, 128])
+    print(f"torch set_abstraction {best_of(2, lambda: sa(points)[1].sum().backward()):.9g}", flush=True)
 
 
 main()

@@ -153,6 +153,10 @@ class Dropout(Layer):
     """A layer of kind 'dropout'; options as in docs/layers.md."""
     def __new__(cls, p: float = 0.5, *, name: str = '') -> Layer: ...
 
+class EdgeConv(Layer):
+    """A layer of kind 'edgeconv'; options as in docs/layers.md."""
+    def __new__(cls, k: int = 20, mlp: Sequence[int] = [], act: Activation = 'lrelu0.2', *, name: str = '') -> Layer: ...
+
 class Elementwise(Layer):
     """A layer of kind 'elementwise'; options as in docs/layers.md."""
     def __new__(cls, combine: str = 'add', act: Activation = '', *, name: str = '') -> Layer: ...
@@ -168,6 +172,10 @@ class Embedding(Layer):
 class ExpandDims(Layer):
     """A layer of kind 'expanddims'; options as in docs/layers.md."""
     def __new__(cls, axis: int = -1, *, name: str = '') -> Layer: ...
+
+class FeaturePropagation(Layer):
+    """A layer of kind 'featurepropagation'; options as in docs/layers.md."""
+    def __new__(cls, mlp: Sequence[int] = [], *, name: str = '') -> Layer: ...
 
 class Flatten(Layer):
     """A layer of kind 'flatten'; options as in docs/layers.md."""
@@ -297,6 +305,14 @@ class PadLayer(Layer):
     """A layer of kind 'padlayer'; options as in docs/layers.md."""
     def __new__(cls, padding: Sequence[Sequence[int]] = [], mode: str = 'constant', constant_value: float = 0.0, *, name: str = '') -> Layer: ...
 
+class PointMlp(Layer):
+    """A layer of kind 'pointmlp'; options as in docs/layers.md."""
+    def __new__(cls, units: Sequence[int] = [], batch_norm: bool = True, act: Activation = 'relu', *, name: str = '', w_init: Union[str, Dict[str, Any], None] = None) -> Layer: ...
+
+class PointNet(Layer):
+    """A layer of kind 'pointnet'; options as in docs/layers.md."""
+    def __new__(cls, input_transform: bool = True, feature_transform: bool = True, mlp1: Sequence[int] = [64, 64], mlp2: Sequence[int] = [64, 128, 1024], global_only: bool = True, *, name: str = '') -> Layer: ...
+
 class QuanConv2d(Layer):
     """A layer of kind 'quanconv2d'; options as in docs/layers.md."""
     def __new__(cls, n_filter: int = 0, filter_size: Sequence[int] = [3, 3], bit_w: int = 8, bit_a: int = 8, act: Activation = '', options: Dict[str, Any] = {'dilation': [1], 'groups': 1, 'padding': 'same', 'stride': [1]}, use_bias: bool = True, *, name: str = '', w_init: Union[str, Dict[str, Any], None] = None, b_init: Union[str, Dict[str, Any], None] = None) -> Layer: ...
@@ -332,6 +348,10 @@ class SeparableConv2d(Layer):
 class Sequential(Layer):
     """A layer of kind 'sequential'; options as in docs/layers.md."""
     def __new__(cls, layers: Sequence[Dict[str, Any]] = [], *, name: str = '') -> Layer: ...
+
+class SetAbstraction(Layer):
+    """A layer of kind 'setabstraction'; options as in docs/layers.md."""
+    def __new__(cls, npoint: int = 0, radius: Sequence[float] = [], nsample: Sequence[int] = [], mlp: Sequence[Sequence[int]] = [], group_all: bool = False, use_xyz: bool = True, *, name: str = '') -> Layer: ...
 
 class Shuffle(Layer):
     """A layer of kind 'shuffle'; options as in docs/layers.md."""
@@ -388,6 +408,10 @@ class TernaryDense(Layer):
 class Tile(Layer):
     """A layer of kind 'tile'; options as in docs/layers.md."""
     def __new__(cls, multiples: Sequence[int] = [], *, name: str = '') -> Layer: ...
+
+class TransformNet(Layer):
+    """A layer of kind 'transformnet'; options as in docs/layers.md."""
+    def __new__(cls, k: int = 3, mlp: Sequence[int] = [64, 128, 1024], fc: Sequence[int] = [512, 256], *, name: str = '') -> Layer: ...
 
 class Transformer(Layer):
     """A layer of kind 'transformer'; options as in docs/layers.md."""

@@ -27,6 +27,8 @@ Tensor cloud(const Tensor& t, const char* op, const char* what) {
   STRATA_CHECK(t.dim() == 3, op, ": ", what, " must be [B, N, D], got ", t.shape().str());
   STRATA_CHECK(t.dtype() == kFloat32 || t.dtype() == kFloat64, op, ": ", what, " must be float32 or float64, got ",
                dtype_name(t.dtype()));
+  // A static model learns a layer's shapes from a real batch-1 probe when its op reads data.
+  if (t.device().type == DeviceType::Meta) throw NoDataError(std::string(op) + ": a search needs the points' values");
   STRATA_CHECK(t.device().type == DeviceType::CPU, op, ": ", what, " is on ", t.device().str(),
                "; point-cloud searches run on the CPU (move the cloud with .to(kCPU))");
   return t.detach().contiguous();

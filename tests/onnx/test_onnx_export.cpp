@@ -5,6 +5,7 @@
 #include <strata/nn/functions.hpp>
 #include <strata/nn/zoo/zoo.hpp>
 #include <strata/onnx/onnx.hpp>
+#include <strata/points/pointnet2.hpp>
 #include <strata/strata.hpp>
 
 #include "../../examples/fashion_mnist_cnn_net.hpp"
@@ -111,5 +112,16 @@ TEST(OnnxExport, RefusesALayerWithoutAnOnnxFormByName) {
   std::filesystem::remove(path);
   strata::testing::expect_error([&] { net.export_onnx(path.string()); },
                                 {"layer 'my_lambda'", "class 'lambda'", "no ONNX form"});
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+// The point-cloud layers' searches have no ONNX operator: the exporter names the layer.
+TEST(OnnxExport, RefusesPointCloudLayersByName) {
+  auto x = nn::Input({-1, 32, 3});
+  nn::Model net(x, nn::Flatten()(points::SetAbstraction(8, 0.4, 4, {8}, "sa_refused")(x)), "points_refused");
+  const auto path = std::filesystem::temp_directory_path() / "strata_onnx_points_refused.onnx";
+  std::filesystem::remove(path);
+  strata::testing::expect_error([&] { net.export_onnx(path.string()); },
+                                {"layer 'sa_refused'", "class 'setabstraction'", "no ONNX form"});
   EXPECT_FALSE(std::filesystem::exists(path));
 }
