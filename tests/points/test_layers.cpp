@@ -139,7 +139,7 @@ TEST(PointLayers, OrthogonalityLossIsHalfTheSquaredGapFromOrthogonal) {
   const Tensor t = expand(unsqueeze(eye(3) * 2.0, 0), {4, 3, 3});
   EXPECT_NEAR(orthogonality_loss(t).item<double>(), 13.5, 1e-5);
   const double c = std::cos(0.3), s = std::sin(0.3);
-  EXPECT_NEAR(orthogonality_loss(from_vector<float>({c, -s, 0, s, c, 0, 0, 0, 1}, {1, 3, 3})).item<double>(), 0.0, 1e-6);
+  EXPECT_NEAR(orthogonality_loss(from_vector<double>({c, -s, 0, s, c, 0, 0, 0, 1}, {1, 3, 3})).item<double>(), 0.0, 1e-6);
 }
 
 TEST(PointLayers, EdgeConvMaxesItsMlpOverTheNearestNeighbours) {
