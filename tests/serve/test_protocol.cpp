@@ -3,6 +3,7 @@
 // with the same hub version's prediction computed in this process.
 #include <gtest/gtest.h>
 
+#include "strata/points/pointnet2.hpp"
 #include "serve/serve_fixture.hpp"
 
 namespace strata::testing {
@@ -54,6 +55,24 @@ TEST_F(ProtocolTest, JsonInferenceMatchesInProcessPredictions) {
   EXPECT_TRUE(allclose(infer_output(mlp), predict("mlp", 1, features), 1e-5, 1e-6));
   auto cnn = post_infer(client, "cnn/versions/1", json_request("image", images));
   EXPECT_TRUE(allclose(infer_output(cnn), predict("cnn", 1, images), 1e-5, 1e-6));
+}
+
+// A point-cloud classifier (PointNet++ set abstractions, issue 44) saved whole in the hub is
+// served like any static model.
+TEST_F(ProtocolTest, PointCloudModelsAreServed) {
+  auto x = nn::Input({-1, 64, 3});
+  auto h = points::SetAbstraction(16, 0.5, 8, {8})(x);
+  h = points::SetAbstraction({.mlp = {{8}}, .group_all = true})(h);
+  nn::Model net(x, nn::Dense(3)(nn::Flatten()(h)), "pointnet2_tiny");
+  {
+    auto hub = hub::Hub::open(hub_path_);
+    train::save_model(hub, "clouds", net);
+  }
+  auto client = start({"--model", "clouds"}).client();
+  const Tensor clouds = uniform({2, 64, 3}, -1, 1);
+  auto res = post_infer(client, "clouds", json_request("input", clouds));
+  ASSERT_EQ(res->status, 200) << res->body;
+  EXPECT_TRUE(allclose(infer_output(res), predict("clouds", 1, clouds), 1e-5, 1e-6));
 }
 
 // JSON labelled as a form, as `curl -d` and Python's urllib send it, is read as JSON, beyond the
