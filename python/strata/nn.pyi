@@ -453,6 +453,10 @@ class Word2vecEmbedding(Layer):
     """A layer of kind 'word2vecembedding'; options as in docs/layers.md."""
     def __new__(cls, vocabulary_size: int = 0, embedding_size: int = 0, num_sampled: int = 64, loss: str = 'nce', seed: int = -1, *, name: str = '', e_init: Union[str, Dict[str, Any], None] = None, nce_w_init: Union[str, Dict[str, Any], None] = None, nce_b_init: Union[str, Dict[str, Any], None] = None) -> Layer: ...
 
+class XConv(Layer):
+    """A layer of kind 'xconv'; options as in docs/layers.md."""
+    def __new__(cls, K: int = 8, D: int = 1, P: int = -1, C: int = 0, C_pts_fts: int = -1, depth_multiplier: int = 1, with_X_transformation: bool = True, act: Activation = 'elu', *, name: str = '') -> Layer: ...
+
 class ZeroPad1d(Layer):
     """A layer of kind 'zeropad1d'; options as in docs/layers.md."""
     def __new__(cls, padding: Sequence[Sequence[int]] = [], *, name: str = '') -> Layer: ...

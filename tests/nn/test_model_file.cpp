@@ -315,11 +315,16 @@ TEST_F(ModelFileTest, AModelWithoutWeightsLoads) {
   EXPECT_TRUE(allclose(loaded->run({in})[0], in.reshape({4, 6}) * 2.0, 0, 0));
 }
 
+// The point-cloud layers (module points, above nn) are round-tripped in tests/points
+// (test_layers.cpp's ModelsSaveWholeAndLoadBack, test_xconv.cpp).
+const std::set<std::string> kRoundTrippedInPoints = {"pointmlp", "transformnet", "pointnet", "setabstraction",
+                                                     "featurepropagation", "edgeconv", "xconv"};
+
 TEST_F(ModelFileTest, EveryRegisteredLayerClassIsCovered) {
   std::set<std::string> seen;
   for (Case& c : all_cases()) collect_classes(json::parse(c.net->to_json()), seen);
   for (const std::string& kind : nn::registered_layer_classes())
-    EXPECT_TRUE(seen.count(kind)) << "layer class '" << kind << "' has no whole-model round trip";
+    EXPECT_TRUE(seen.count(kind) || kRoundTrippedInPoints.count(kind)) << "layer class '" << kind << "' has no whole-model round trip";
 }
 
 TEST_F(ModelFileTest, SharedLayersAndNestedModelsStayShared) {

@@ -221,7 +221,9 @@ TEST(PointLayers, ModelsSaveWholeAndLoadBack) {
   auto x = nn::Input({-1, 32, 3});
   auto g = PointNet({.mlp1 = {8, 8}, .mlp2 = {16}}, "pn_whole")(x);
   auto e = EdgeConv({.k = 4, .mlp = {6}}, "edge_whole")(x);
-  nn::Model both({x}, {g, e}, "pointnet_edge");
+  auto m = PointMlp(PointMlpOptions{.units = {5, 4}}, "mlp_whole")(x);
+  auto t = TransformNet({.k = 3, .mlp = {8}, .fc = {8}}, "tnet_whole")(x);
+  nn::Model both({x}, {g, e, m, t}, "pointnet_edge");
   both.eval();
   const Tensor small = uniform({2, 32, 3}, -1, 1);
   const auto outs = both.run({small});
@@ -229,9 +231,8 @@ TEST(PointLayers, ModelsSaveWholeAndLoadBack) {
   auto back = nn::Model::load(path);
   back->eval();
   const auto again = back->run({small});
-  ASSERT_EQ(again.size(), 2u);
-  EXPECT_TRUE(allclose(again[0], outs[0], 0, 0));
-  EXPECT_TRUE(allclose(again[1], outs[1], 0, 0));
+  ASSERT_EQ(again.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) EXPECT_TRUE(allclose(again[i], outs[i], 0, 0)) << "output " << i;
   std::remove(path.c_str());
 }
 
