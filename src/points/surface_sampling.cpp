@@ -5,13 +5,17 @@
 
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
+#include "strata/ops/elementwise.hpp"
+#include "strata/ops/indexing.hpp"
+#include "strata/ops/reduce.hpp"
 #include "strata/points/mesh.hpp"
 
 namespace strata::points {
 
 Tensor sample_surface(const Tensor& vertices, const Tensor& faces, int64_t count, uint64_t seed) {
-  STRATA_CHECK(vertices.dim() == 2 && vertices.size(1) == 3, "sample_surface: vertices are ",
-               vertices.shape().str(), "; expected [V, 3]");
+  STRATA_CHECK(vertices.dim() == 2 && vertices.size(1) == 3 && (vertices.dtype() == kFloat32 || vertices.dtype() == kFloat64),
+               "sample_surface: vertices are ", vertices.shape().str(), " ", dtype_name(vertices.dtype()),
+               "; expected [V, 3] float32 or float64");
   STRATA_CHECK(faces.dim() == 2 && faces.size(1) == 3 && faces.dtype() == kInt64, "sample_surface: faces are ",
                faces.shape().str(), " ", dtype_name(faces.dtype()), "; expected [F, 3] int64");
   STRATA_CHECK(count >= 0, "sample_surface: count is ", count, "; expected >= 0");
@@ -36,23 +40,24 @@ Tensor sample_surface(const Tensor& vertices, const Tensor& faces, int64_t count
   }
   STRATA_CHECK(total > 0 && std::isfinite(total), "sample_surface: the mesh's ", cumulative.size(),
                " triangles have no area to sample from");
+  // Which triangle and where in it are drawn here; the points are then a weighted sum of its
+  // corners computed with ops, so they are differentiable in the vertices.
   std::mt19937_64 engine(seed);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  std::vector<float> out;
-  out.reserve(static_cast<size_t>(count) * 3);
+  std::vector<int64_t> corners(static_cast<size_t>(count) * 3);
+  std::vector<double> weights(static_cast<size_t>(count) * 3);
   for (int64_t i = 0; i < count; ++i) {
     const double pick = uniform(engine) * total;
     const size_t t = std::min<size_t>(std::upper_bound(cumulative.begin(), cumulative.end(), pick) - cumulative.begin(),
                                       cumulative.size() - 1);
     // Uniform in the triangle: sqrt(r1) spreads the draws evenly between the corner and the far edge.
     const double r1 = std::sqrt(uniform(engine)), r2 = uniform(engine);
-    const double wa = 1 - r1, wb = r1 * (1 - r2), wc = r1 * r2;
-    const double* a = &v[f[t * 3] * 3];
-    const double* b = &v[f[t * 3 + 1] * 3];
-    const double* c = &v[f[t * 3 + 2] * 3];
-    for (int k = 0; k < 3; ++k) out.push_back(static_cast<float>(wa * a[k] + wb * b[k] + wc * c[k]));
+    const double w[3] = {1 - r1, r1 * (1 - r2), r1 * r2};
+    for (int k = 0; k < 3; ++k) corners[i * 3 + k] = f[t * 3 + k], weights[i * 3 + k] = w[k];
   }
-  return from_vector(out, Shape{count, 3});
+  // In float64, so that a point of a flat face lies exactly on it (z = 5 stays 5 in float32).
+  const Tensor at_corners = index_select(cast(vertices, kFloat64), 0, from_vector(corners)).reshape({count, 3, 3});
+  return cast(sum(at_corners * from_vector(weights, {count, 3, 1}), {1}), vertices.dtype());
 }
 
 }  // namespace strata::points
