@@ -29,7 +29,7 @@ TEST_P(CudaDevice, MatchesTheCpu) {
   EXPECT_GT(ran, 0) << "no conformance case for " << GetParam();
 }
 
-INSTANTIATE_TEST_SUITE_P(Ops, CudaDevice, ::testing::ValuesIn(op_table_names()),
+INSTANTIATE_TEST_SUITE_P(Ops, CudaDevice, ::testing::ValuesIn(conformance_op_names()),
                          [](const auto& info) { return info.param; });
 
 // float32 convolutions, which run on cuDNN where it is loaded (the table's float64 cases run on
@@ -75,6 +75,24 @@ TEST(CudaLoss, ClassIdsOutOfRangeAreRaisedAtTheNextRead) {
   const Tensor good = from_vector(std::vector<int64_t>{0, 2, 1, 1}).to(kCUDA);
   EXPECT_NEAR(cross_entropy(logits, good).item_double(), cross_entropy(logits.to(kCPU), good.to(kCPU)).item_double(),
               1e-5);
+}
+
+// The point-cloud searches at PointNet++'s sizes (many blocks per launch): the CPU's indices.
+// Clouds whose distances round alike everywhere: float32 on a grid (exact), float64 at random
+// (the GPU may fuse a multiply-add where the CPU does not; float64 leaves no near-tie for it).
+TEST(CudaPointCloud, SearchesAtPointNetSizesMatchTheCpu) {
+  STRATA_SKIP_WITHOUT_GPU();
+  Generator gen(44);
+  const Tensor random = uniform({16, 1024, 3}, -1, 1, kFloat64, &gen);
+  for (const Tensor& points : {cast(round(random * 4.0) / 4.0, kFloat32), random}) {
+    SCOPED_TRACE(dtype_name(points.dtype()));
+    const Tensor queries = points.narrow(1, 0, 512), dp = points.to(kCUDA), dq = queries.to(kCUDA);
+    EXPECT_EQ(farthest_point_sample(dp, 512).to_vector<int64_t>(),
+              farthest_point_sample(points, 512).to_vector<int64_t>());
+    EXPECT_EQ(knn(dq, dp, 32).to_vector<int64_t>(), knn(queries, points, 32).to_vector<int64_t>());
+    EXPECT_EQ(ball_query(dq, dp, 0.2, 32).to_vector<int64_t>(),
+              ball_query(queries, points, 0.2, 32).to_vector<int64_t>());
+  }
 }
 
 TEST(CudaMemory, CachesFreedBlocksAndCopiesBothWays) {

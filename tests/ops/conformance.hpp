@@ -29,6 +29,15 @@ using CaseMaker = std::function<std::vector<OpCase>(Generator&)>;
 int add_cases(const char* group, CaseMaker maker);
 const std::vector<std::pair<std::string, CaseMaker>>& all_case_makers();
 
+// Ops outside the op table (strata/ops/registry.hpp lists the differentiable ops) that have
+// cases here all the same: searches whose int64 results carry no gradient. Every backend's results
+// are compared with the CPU's on them (tests/dispatch, tests/cuda), and their float32 shapes with
+// float64's; they are not differentiated.
+inline const std::vector<std::string>& index_result_ops() {
+  static const std::vector<std::string> names = {"farthest_point_sample", "knn", "ball_query"};
+  return names;
+}
+
 // Random float64 tensor in [low, high), seeded by `gen`.
 Tensor rand64(Generator& gen, const Shape& shape, double low = -1, double high = 1);
 // A random shape of 1..max_dims axes, each of size 1..max_size (size-1 axes exercise broadcasting).

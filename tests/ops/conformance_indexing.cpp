@@ -1,5 +1,9 @@
 // Conformance cases for the indexing, combining and sorting ops. Values fed to sort/topk are
 // continuous random numbers, so no two tie and the finite differences see a smooth function.
+// Then the point-cloud searches (strata/ops/pointcloud.hpp), whose int64 results are outside the
+// op table (conformance.hpp, index_result_ops): every backend must pick the CPU's indices. Most
+// of their clouds lie on a coarse grid, so distances tie exactly and the tie rules (the lower
+// index first) decide; duplicate points tie at distance 0.
 #include "ops/conformance.hpp"
 #include "strata/ops/sort.hpp"
 
@@ -11,6 +15,10 @@ using V = std::vector<Tensor>;
 Tensor i64(std::vector<int64_t> v, const Shape& shape) { return from_vector(v, shape); }
 Tensor i64(std::vector<int64_t> v) { return from_vector(v); }
 Tensor mask(std::vector<bool> v, const Shape& shape) { return from_vector(v, shape); }
+// A float64 cloud with coordinates on the grid {-1, -0.5, 0, 0.5, 1}, times `scale`.
+Tensor grid(Generator& gen, const Shape& shape, double scale = 1) {
+  return round(rand64(gen, shape) * 2.0) * (scale / 2.0);
+}
 
 }  // namespace
 
@@ -87,6 +95,32 @@ STRATA_CONFORMANCE_CASES(sort) {
       OpCase{"topk", {rand64(gen, {3, 5})}, [](const V& in) { return topk(in[0], 2).values; }, "largest"},
       OpCase{"topk", {noncontiguous64(gen, {4, 3})}, [](const V& in) { return topk(in[0], 3, 0, false).values; },
              "smallest, axis 0, non-contiguous"},
+  };
+}
+
+STRATA_CONFORMANCE_CASES(pointcloud) {
+  return {
+      OpCase{"farthest_point_sample", {grid(gen, {2, 64, 3})},
+             [](const V& in) { return farthest_point_sample(in[0], 24); }, "grid: ties and duplicate points"},
+      OpCase{"farthest_point_sample", {rand64(gen, {3, 40, 2})},
+             [](const V& in) { return farthest_point_sample(in[0], 40); }, "every point, 2-d"},
+      OpCase{"farthest_point_sample", {noncontiguous64(gen, {2, 150, 5})},
+             [](const V& in) { return farthest_point_sample(in[0], 17); }, "5-d, non-contiguous"},
+      OpCase{"farthest_point_sample", {grid(gen, {1, 7, 3})},
+             [](const V& in) { return farthest_point_sample(in[0], 1); }, "m = 1"},
+      OpCase{"knn", {grid(gen, {2, 20, 3}), grid(gen, {2, 80, 3})},
+             [](const V& in) { return knn(in[0], in[1], 32); }, "grid, k = 32: ties to the lower index"},
+      OpCase{"knn", {rand64(gen, {2, 9, 4}), noncontiguous64(gen, {2, 30, 4})},
+             [](const V& in) { return knn(in[0], in[1], 1); }, "4-d, k = 1, non-contiguous points"},
+      OpCase{"knn", {grid(gen, {3, 12, 3})}, [](const V& in) { return knn(in[0], in[0], 12); },
+             "queries are the points, k = N"},
+      OpCase{"ball_query", {grid(gen, {2, 30, 3}, 2), grid(gen, {2, 90, 3})},
+             [](const V& in) { return ball_query(in[0], in[1], 0.8, 16); },
+             "grid: some queries find fewer than 16 or none"},
+      OpCase{"ball_query", {grid(gen, {2, 10, 3})}, [](const V& in) { return ball_query(in[0], in[0], 0.5, 4); },
+             "points at exactly the radius are out"},
+      OpCase{"ball_query", {rand64(gen, {1, 6, 2}), noncontiguous64(gen, {1, 50, 2})},
+             [](const V& in) { return ball_query(in[0], in[1], 3.0, 50); }, "every point within, non-contiguous"},
   };
 }
 

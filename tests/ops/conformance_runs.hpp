@@ -80,10 +80,12 @@ inline int expect_op_matches_cpu(const std::string& op, Device device, double to
   return ran;
 }
 
-// The names of the op table (strata/ops/registry.hpp), for a test per op.
-inline std::vector<std::string> op_table_names() {
+// The names of the ops the table covers: the op table's (strata/ops/registry.hpp) and the
+// index-result ops (conformance.hpp), for a test per op.
+inline std::vector<std::string> conformance_op_names() {
   std::vector<std::string> names;
   for (const ops::OpInfo& op : ops::op_table) names.push_back(op.name);
+  for (const std::string& op : index_result_ops()) names.push_back(op);
   return names;
 }
 

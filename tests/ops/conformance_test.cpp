@@ -157,9 +157,24 @@ INSTANTIATE_TEST_SUITE_P(Ops, Conformance, ::testing::ValuesIn(all_cells()), [](
 });
 
 TEST(ConformanceTable, EveryCaseNamesAnOpOfTheTable) {
-  std::set<std::string> names;
+  std::set<std::string> names(index_result_ops().begin(), index_result_ops().end());
   for (const ops::OpInfo& op : ops::op_table) names.insert(op.name);
   for (const OpCase& c : every_case()) EXPECT_TRUE(names.count(c.op)) << "case for unknown op '" << c.op << "'";
+}
+
+// The ops with index results have cases, whose float32 results have float64's shapes (their
+// values are compared across backends by tests/dispatch and tests/cuda).
+TEST(ConformanceTable, IndexResultOpsHaveCasesWithFloat32Shapes) {
+  for (const std::string& op : index_result_ops()) {
+    int covered = 0;
+    for (const OpCase& c : every_case()) {
+      if (c.op != op) continue;
+      ++covered;
+      SCOPED_TRACE(c.op + " " + c.label);
+      check_float32_forward(c, backends[0]);
+    }
+    EXPECT_GT(covered, 0) << "op '" << op << "' has no conformance case";
+  }
 }
 
 }  // namespace

@@ -155,6 +155,31 @@ TEST(PointCloudOps, ChamferDistanceMatchesTheDefinitionAndItsGradient) {
   EXPECT_NEAR(chamfer_distance(a, a).sum().item<double>(), 0, 1e-12);
 }
 
+// The searches on the meta device give their shapes (and int64) without data.
+TEST(PointCloudOps, SearchesOnMetaTensorsGiveTheirShapes) {
+  const Tensor points = Tensor::empty({4, 100, 3}, kFloat32, kMeta);
+  const Tensor queries = Tensor::empty({4, 10, 3}, kFloat32, kMeta);
+  for (const Tensor& idx : {farthest_point_sample(points, 16), knn(queries, points, 5),
+                            ball_query(queries, points, 0.2, 8)})
+    EXPECT_TRUE(idx.is_meta() && idx.dtype() == kInt64);
+  EXPECT_EQ(farthest_point_sample(points, 16).shape(), (Shape{4, 16}));
+  EXPECT_EQ(knn(queries, points, 5).shape(), (Shape{4, 10, 5}));
+  EXPECT_EQ(ball_query(queries, points, 0.2, 8).shape(), (Shape{4, 10, 8}));
+  EXPECT_THROW(knn(queries, points, 101), Error);  // the arguments are checked as on the CPU
+}
+
+// Hostile clouds: a NaN or infinite coordinate is refused by name, not searched past.
+TEST(PointCloudOps, SearchesRefuseNanAndInfiniteCoordinates) {
+  Tensor bad = uniform({2, 8, 3}, -1, 1);
+  bad.data<float>()[13] = std::numeric_limits<float>::quiet_NaN();
+  const Tensor good = uniform({2, 4, 3}, -1, 1);
+  EXPECT_THROW(farthest_point_sample(bad, 4), Error);
+  EXPECT_THROW(knn(good, bad, 2), Error);
+  EXPECT_THROW(ball_query(bad, good, 0.5, 2), Error);
+  bad.data<float>()[13] = std::numeric_limits<float>::infinity();
+  EXPECT_THROW(farthest_point_sample(bad, 4), Error);
+}
+
 // docs/pointclouds.md's example: sampled centres, their neighbourhoods, a Chamfer distance.
 TEST(PointCloudOps, TheDocsExampleGivesTheShapesItSays) {
   const Tensor xyz = uniform({16, 1024, 3}, -1, 1);

@@ -11,6 +11,7 @@
 #include "strata/dispatch/matmul.hpp"
 #include "strata/dispatch/norm.hpp"
 #include "strata/dispatch/optim.hpp"
+#include "strata/dispatch/pointcloud.hpp"
 #include "strata/dispatch/pool.hpp"
 #include "strata/dispatch/reduce.hpp"
 #include "strata/dispatch/rnn.hpp"
@@ -24,4 +25,5 @@
   X(take_axes) X(write_slab) X(put_add_axes) X(gather_along) X(scatter_add_along) X(sort_along)                \
   X(true_positions) X(one_hot) X(pointwise_loss) X(pointwise_loss_backward) X(check_class_ids)                 \
   X(cross_entropy_forward) X(cross_entropy_backward) X(nll_forward) X(nll_backward) X(dropout_apply)          \
-  X(lstm_cell_forward) X(lstm_cell_backward) X(gru_cell_forward) X(gru_cell_backward) X(adam_step)
+  X(lstm_cell_forward) X(lstm_cell_backward) X(gru_cell_forward) X(gru_cell_backward) X(adam_step)           \
+  X(farthest_point_sample) X(knn) X(ball_query)

@@ -9,6 +9,7 @@
 #include "kernels/cpu/loss_kernels.hpp"
 #include "kernels/cpu/matmul.hpp"
 #include "kernels/cpu/norm_kernels.hpp"
+#include "kernels/cpu/pointcloud_kernels.hpp"
 #include "kernels/cpu/pool_kernels.hpp"
 #include "kernels/cpu/reduce.hpp"
 #include "kernels/cpu/rnn_cells.hpp"

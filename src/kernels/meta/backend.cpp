@@ -148,6 +148,15 @@ GruCellOut gru_cell_forward(const Tensor&, const Tensor&, const Tensor& h) {
   return {make({B, H}, h.dtype()), make({B, 3 * H}, h.dtype())};
 }
 
+// Point-cloud searches: indices into the points, one row per cloud or query.
+Tensor farthest_point_sample(const Tensor& points, int64_t m) { return make({points.shape()[0], m}, kInt64); }
+Tensor knn(const Tensor& queries, const Tensor&, int64_t k) {
+  return make({queries.shape()[0], queries.shape()[1], k}, kInt64);
+}
+Tensor ball_query(const Tensor& queries, const Tensor&, double, int64_t samples) {
+  return make({queries.shape()[0], queries.shape()[1], samples}, kInt64);
+}
+
 [[maybe_unused]] const bool registered = [] {
 #define STRATA_REGISTER_META(name) dispatch::name.set(DeviceType::Meta, &meta::name);
   STRATA_REGISTER_META(unary) STRATA_REGISTER_META(binary) STRATA_REGISTER_META(binary_inplace)
@@ -162,6 +171,7 @@ GruCellOut gru_cell_forward(const Tensor&, const Tensor&, const Tensor& h) {
   STRATA_REGISTER_META(sort_along) STRATA_REGISTER_META(pointwise_loss)
   STRATA_REGISTER_META(cross_entropy_forward) STRATA_REGISTER_META(nll_forward) STRATA_REGISTER_META(dropout_apply)
   STRATA_REGISTER_META(lstm_cell_forward) STRATA_REGISTER_META(gru_cell_forward)
+  STRATA_REGISTER_META(farthest_point_sample) STRATA_REGISTER_META(knn) STRATA_REGISTER_META(ball_query)
 #undef STRATA_REGISTER_META
   return true;
 }();

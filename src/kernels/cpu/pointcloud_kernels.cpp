@@ -1,0 +1,167 @@
+// The point-cloud searches on the host (strata/dispatch/pointcloud.hpp): each thread lays a cloud
+// out axis by axis once and runs over its points in contiguous arrays the compiler vectorises,
+// one cloud (sampling) or query (neighbours, ball query) per thread, as PointNet++'s CUDA kernels
+// do per thread. Inputs are contiguous and checked by the op.
+#include "kernels/cpu/pointcloud_kernels.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "strata/core/factory.hpp"
+#include "strata/core/intra_op_threads.hpp"
+
+namespace strata::kernels::cpu {
+namespace {
+
+// One cloud's coordinates axis by axis (x of every point, then y, ...), so the distance loops
+// run over contiguous arrays the compiler vectorises. Distances are computed in the clouds' own
+// precision, as PointNet++'s kernels do.
+template <class T>
+struct AxisMajor {
+  std::vector<T> values;  // D arrays of n
+  int64_t n = 0, d = 0;
+  void load(const T* points, int64_t count, int64_t dims) {
+    n = count, d = dims;
+    values.resize(static_cast<size_t>(n * d));
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t c = 0; c < d; ++c) values[c * n + i] = points[i * d + c];
+  }
+  // out[i] = squared distance from point i to `q` (d coordinates), for every point.
+  void distances_to(const T* q, T* out) const {
+    if (d == 3) {  // the usual case in one pass
+      const T *x = values.data(), *y = x + n, *z = y + n;
+      const T qx = q[0], qy = q[1], qz = q[2];
+#pragma omp simd
+      for (int64_t i = 0; i < n; ++i) out[i] = (x[i] - qx) * (x[i] - qx) + (y[i] - qy) * (y[i] - qy) + (z[i] - qz) * (z[i] - qz);
+      return;
+    }
+    std::fill(out, out + n, T(0));
+    for (int64_t c = 0; c < d; ++c) {
+      const T* axis = values.data() + c * n;
+      const T qc = q[c];
+#pragma omp simd
+      for (int64_t i = 0; i < n; ++i) out[i] += (axis[i] - qc) * (axis[i] - qc);
+    }
+  }
+  void point(int64_t i, T* out) const {
+    for (int64_t c = 0; c < d; ++c) out[c] = values[c * n + i];
+  }
+};
+
+// Calls fn(pointer) with the float data of either dtype.
+template <class F>
+void with_floats(const Tensor& t, F&& fn) {
+  if (t.dtype() == kFloat32) fn(t.data<float>());
+  else fn(t.data<double>());
+}
+
+int threads() { return intra_op_thread_limit(); }
+
+// The k smallest of dist[0, n) (ties to the lower index) into out, in increasing order: one pass
+// keeping them sorted, where most distances fail the comparison with the k-th so far.
+template <class T>
+void k_smallest(const T* dist, int64_t n, int64_t k, int64_t* out, std::vector<T>& best) {
+  best.assign(static_cast<size_t>(k), std::numeric_limits<T>::infinity());
+  std::fill(out, out + k, int64_t{0});
+  for (int64_t i = 0; i < n; ++i) {
+    const T v = dist[i];
+    if (!(v < best[k - 1])) continue;  // equal distances keep the lower index already held
+    int64_t at = k - 1;
+    for (; at > 0 && v < best[at - 1]; --at) best[at] = best[at - 1], out[at] = out[at - 1];
+    best[at] = v, out[at] = i;
+  }
+}
+
+// Calls each(bq, dist) for every query bq of queries [B, Q, D], with dist its squared distances
+// to the N points of its cloud in points [B, N, D]: the queries spread over the threads, each
+// thread laying a cloud out axis by axis once for its run of that cloud's queries.
+template <class Each>
+void for_each_query(const Tensor& queries, const Tensor& points, Each&& each) {
+  const int64_t B = points.size(0), N = points.size(1), D = points.size(2), Q = queries.size(1);
+  with_floats(points, [&](const auto* p) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(p)>>;
+    const T* q = queries.data<T>();
+#pragma omp parallel num_threads(threads())
+    {
+      AxisMajor<T> cloud_b;
+      int64_t loaded = -1;
+      std::vector<T> dist(N);
+#pragma omp for schedule(static)
+      for (int64_t bq = 0; bq < B * Q; ++bq) {
+        if (bq / Q != loaded) cloud_b.load(p + bq / Q * N * D, N, D), loaded = bq / Q;
+        cloud_b.distances_to(q + bq * D, dist.data());
+        each(bq, static_cast<const T*>(dist.data()));
+      }
+    }
+  });
+}
+
+}  // namespace
+
+Tensor farthest_point_sample(const Tensor& points, int64_t m) {
+  const int64_t B = points.size(0), N = points.size(1), D = points.size(2);
+  Tensor out = Tensor::empty({B, m}, kInt64, points.device());
+  int64_t* idx = out.data<int64_t>();
+  with_floats(points, [&](const auto* p) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(p)>>;
+#pragma omp parallel num_threads(threads())
+    {
+      AxisMajor<T> cloud_b;
+      std::vector<T> nearest, to_last, last_point(D);
+#pragma omp for schedule(dynamic)
+      for (int64_t b = 0; b < B; ++b) {
+        cloud_b.load(p + b * N * D, N, D);
+        nearest.assign(N, std::numeric_limits<T>::infinity());
+        to_last.resize(N);
+        int64_t last = 0;
+        idx[b * m] = 0;
+        for (int64_t i = 1; i < m; ++i) {
+          cloud_b.point(last, last_point.data());
+          cloud_b.distances_to(last_point.data(), to_last.data());
+          T farthest_distance = -1;
+#pragma omp simd reduction(max : farthest_distance)
+          for (int64_t n = 0; n < N; ++n) {
+            nearest[n] = std::min(nearest[n], to_last[n]);
+            farthest_distance = std::max(farthest_distance, nearest[n]);
+          }
+          last = std::find(nearest.begin(), nearest.end(), farthest_distance) - nearest.begin();  // the lowest such
+          idx[b * m + i] = last;
+        }
+      }
+    }
+  });
+  return out;
+}
+
+Tensor knn(const Tensor& queries, const Tensor& points, int64_t k) {
+  const int64_t B = points.size(0), N = points.size(1), Q = queries.size(1);
+  Tensor out = Tensor::empty({B, Q, k}, kInt64, points.device());
+  int64_t* idx = out.data<int64_t>();
+  for_each_query(queries, points, [&](int64_t bq, const auto* dist) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(dist)>>;
+    thread_local std::vector<T> best;
+    k_smallest(dist, N, k, idx + bq * k, best);
+  });
+  return out;
+}
+
+Tensor ball_query(const Tensor& queries, const Tensor& points, double radius, int64_t samples) {
+  const int64_t B = points.size(0), N = points.size(1), Q = queries.size(1);
+  Tensor out = zeros({B, Q, samples}, {kInt64, points.device()});
+  int64_t* idx = out.data<int64_t>();
+  for_each_query(queries, points, [&](int64_t bq, const auto* dist) {
+    const auto r2 = static_cast<std::remove_cv_t<std::remove_pointer_t<decltype(dist)>>>(radius * radius);
+    int64_t* slots = idx + bq * samples;
+    int64_t found = 0;
+    for (int64_t n = 0; n < N && found < samples; ++n) {
+      if (!(dist[n] < r2)) continue;
+      if (found == 0) std::fill(slots, slots + samples, n);
+      slots[found++] = n;
+    }
+  });
+  return out;
+}
+
+}  // namespace strata::kernels::cpu
