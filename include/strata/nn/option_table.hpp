@@ -264,7 +264,7 @@ Enum enum_value(const std::vector<std::pair<Enum, std::string>>& names, const nl
 
 template <class Options, class T>
 OptionField make_field(const char* name, T Options::*member, OptionRule rule, const char* doc, const char* default_text) {
-  OptionField f{name, OptionCodec<T>::type, doc, std::move(rule), OptionCodec<T>::integral, default_text, {}, {}};
+  OptionField f{name, OptionCodec<T>::type, doc, std::move(rule), OptionCodec<T>::integral, default_text, {}, {}, {}};
   // An enum's names (STRATA_ENUM_OPTION) are its field's choices.
   if constexpr (requires { OptionCodec<T>::names(); }) {
     f.rule.kind = OptionRule::Kind::choice;

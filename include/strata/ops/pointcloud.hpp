@@ -1,8 +1,9 @@
 // Point-cloud ops (docs/pointclouds.md): the sampling, neighbourhood and interpolation steps of
 // PointNet++ and the Chamfer distance, on batched clouds [B, N, D] (D coordinates, usually 3;
 // float32 or float64). Index results are int64 and carry no gradient; group_points,
-// three_interpolate and chamfer_distance are differentiable in their features and points. CPU
-// tensors; CUDA ones are refused by name for now.
+// three_interpolate and chamfer_distance are differentiable in their features and points. The
+// searches run on the CPU, CUDA and meta (shape-only) devices (strata/dispatch/pointcloud.hpp);
+// a NaN or infinite coordinate is refused.
 #pragma once
 #include <cstdint>
 
