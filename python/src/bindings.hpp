@@ -23,6 +23,7 @@ void bind_train(py::module_& m);
 void bind_hub(py::module_& m);
 void bind_data(py::module_& m);
 void bind_text(py::module_& data);  // strata.data's text corpora (text.cpp)
+void bind_points(py::module_& m);
 void bind_rl(py::module_& m);
 void bind_workflow(py::module_& m);
 void bind_serve(py::module_& m);

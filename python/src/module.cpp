@@ -9,6 +9,7 @@ PYBIND11_MODULE(_strata, m) {
   strata::python::bind_train(m);
   strata::python::bind_hub(m);
   strata::python::bind_data(m);
+  strata::python::bind_points(m);
   strata::python::bind_rl(m);
   strata::python::bind_workflow(m);
   strata::python::bind_serve(m);

@@ -14,11 +14,11 @@ from ._strata import *  # noqa: F401,F403  tensors, ops, errors
 from ._strata import Error, LimitError, NoDataError, OptionError, Tensor  # noqa: F401
 
 # The extension's submodules came in with the * import; the package's own modules wrap them.
-for _submodule in ("data", "hub", "nn", "optim", "rl", "serve", "train", "workflow"):
+for _submodule in ("data", "hub", "nn", "optim", "points", "rl", "serve", "train", "workflow"):
     globals().pop(_submodule, None)
-from . import data, hub, nn, optim, rl, serve, train, workflow  # noqa: E402,F401
+from . import data, hub, nn, optim, points, rl, serve, train, workflow  # noqa: E402,F401
 
-__all__ = [name for name in dir(_strata) if not name.startswith("_")] + ["data", "hub", "nn", "optim", "rl", "serve", "train", "workflow", "no_grad", "enable_grad"]
+__all__ = [name for name in dir(_strata) if not name.startswith("_")] + ["data", "hub", "nn", "optim", "points", "rl", "serve", "train", "workflow", "no_grad", "enable_grad"]
 
 
 @_contextlib.contextmanager
