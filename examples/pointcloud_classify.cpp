@@ -3,6 +3,7 @@
 // random proportions, poses, occlusion and noise; strata/points/synthetic_shapes.hpp) with PointNet's
 // augmentation, each one's test accuracy reported and its run and model saved whole in the hub
 // (servable by `strata serve`), and a picture of test clouds coloured by each one's predictions.
+// With --modelnet DIR it trains on a real ModelNet10/40 folder instead (meshes sampled to clouds).
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -13,6 +14,7 @@
 
 #include <strata/data/image_codec.hpp>
 #include <strata/points/augment.hpp>
+#include <strata/points/datasets.hpp>
 #include <strata/points/pointnet.hpp>
 #include <strata/points/pointnet2.hpp>
 #include <strata/points/render.hpp>
@@ -27,9 +29,9 @@ using namespace strata;
 namespace {
 
 struct Flags {
-  std::vector<std::string> models{"pointnet", "pointnet2", "dgcnn"};
+  std::vector<std::string> models{"pointnet", "pointnet2", "dgcnn", "pointcnn"};
   int64_t train = 2400, test = 600, points = 512, epochs = 12, batch = 32;
-  std::string hub = "pointclouds.db", out = "pointcloud_classify_out";
+  std::string hub = "pointclouds.db", out = "pointcloud_classify_out", modelnet;
   double min_accuracy = 0;
 };
 
@@ -89,20 +91,41 @@ nn::Model make_model(const std::string& kind, int64_t points, int64_t classes) {
   return dgcnn(points, classes);
 }
 
-// The first test cloud of each class (examples cycle through the classes), coloured by the class
-// the model gives it (tab10's colours, cycling), captioned "truth -> prediction".
-void write_predictions_picture(nn::Model& net, const data::Dataset& test, const std::string& path) {
-  const auto& names = points::synthetic_shape_classes();
-  const int64_t shown = std::min<int64_t>(static_cast<int64_t>(names.size()), test.size());
+// The clouds to learn from and their class names.
+struct CloudSets {
+  data::Dataset train, test;
+  std::vector<std::string> names;
+};
+
+// The synthetic set (test clouds from another seed), or ModelNet's folder: its meshes sampled to
+// clouds and scaled to the unit sphere, as PointNet's data is. Made once, then kept.
+CloudSets cloud_sets(const Flags& f) {
+  if (f.modelnet.empty()) {
+    const points::SyntheticShapeOptions shapes{.points = f.points};
+    return {points::synthetic_shapes(f.train, 1, shapes).cache(), points::synthetic_shapes(f.test, 2, shapes).cache(),
+            points::synthetic_shape_classes()};
+  }
+  const points::ModelNetFolder train = points::modelnet_folder(f.modelnet, "train", f.points, 1);
+  const points::ModelNetFolder test = points::modelnet_folder(f.modelnet, "test", f.points, 2);
+  const points::Augmentation unit_sphere = points::Augmentation(0).normalize();
+  return {train.dataset().map(unit_sphere, 2).cache(), test.dataset().map(unit_sphere, 2).cache(), train.classes};
+}
+
+// The first test cloud of each class (up to 12), coloured by the class the model gives it
+// (tab10's colours, cycling), captioned "truth -> prediction" where it is wrong.
+void write_predictions_picture(nn::Model& net, const CloudSets& sets, const std::string& path) {
   std::vector<Tensor> clouds, colours;
   std::vector<std::string> captions;
-  for (int64_t i = 0; i < shown; ++i) {
-    const data::Example e = test.get(i);
-    clouds.push_back(e[0]);
+  std::vector<bool> shown(sets.names.size(), false);
+  for (int64_t i = 0; i < sets.test.size() && clouds.size() < 12; ++i) {
+    const data::Example e = sets.test.get(i);
     const int64_t truth = e[1].item<int64_t>();
+    if (shown[truth]) continue;
+    shown[truth] = true;
+    clouds.push_back(e[0]);
     const int64_t predicted = argmax(train::predict(net, unsqueeze(e[0], 0), 1), 1).item<int64_t>();
     colours.push_back(full({e[0].size(0)}, static_cast<double>(predicted), kInt64));
-    captions.push_back(names[truth] + (predicted == truth ? "" : " -> " + names[predicted]));
+    captions.push_back(sets.names[truth] + (predicted == truth ? "" : " -> " + sets.names[predicted]));
   }
   data::write_image(path, points::render_grid(clouds, colours, captions, 6, {.width = 160, .height = 160}));
   std::printf("test clouds coloured by prediction: %s\n", path.c_str());
@@ -123,21 +146,22 @@ int main(int argc, char** argv) {
   app.add_option("--batch", f.batch, "clouds per step")->type_name("N")->check(flag_checks::at_least(2))->capture_default_str();
   app.add_option("--hub", f.hub, "SQLite path or postgresql:// URL of the hub")->type_name("URL")->capture_default_str();
   app.add_option("--out", f.out, "folder for the pictures")->type_name("DIR")->capture_default_str();
+  app.add_option("--modelnet", f.modelnet, "a ModelNet10/40 folder (<class>/{train,test}/*.off) instead of the synthetic set")
+      ->type_name("DIR");
   app.add_option("--min-accuracy", f.min_accuracy, "exit status 1 when a model's test accuracy is below this")
       ->type_name("FRACTION")->check(CLI::Range(0.0, 1.0))->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   manual_seed(1);
   std::filesystem::create_directories(f.out);
 
-  const points::SyntheticShapeOptions shapes{.points = f.points};
-  const int64_t classes = static_cast<int64_t>(points::synthetic_shape_classes().size());
-  std::printf("generating %lld training and %lld test clouds of %lld points...\n", static_cast<long long>(f.train),
-              static_cast<long long>(f.test), static_cast<long long>(f.points));
-  // Made once, then kept: augmentation runs on each read, so every epoch sees new variants.
-  const data::Dataset train_clouds = points::synthetic_shapes(f.train, 1, shapes).cache();
-  const data::Dataset test_clouds = points::synthetic_shapes(f.test, 2, shapes).cache();
+  std::printf("reading %s...\n", f.modelnet.empty() ? "the synthetic shapes" : f.modelnet.c_str());
+  const CloudSets sets = cloud_sets(f);
+  const int64_t classes = static_cast<int64_t>(sets.names.size());
+  std::printf("%lld training and %lld test clouds of %lld points, %lld classes\n", static_cast<long long>(sets.train.size()),
+              static_cast<long long>(sets.test.size()), static_cast<long long>(f.points), static_cast<long long>(classes));
+  // Augmentation runs on each read, so every epoch sees new variants.
   const data::Dataset train_data =
-      train_clouds.map(points::Augmentation(3).rotate_about_axis().scale(0.8, 1.25).jitter(0.01, 0.05).shuffle());
+      sets.train.map(points::Augmentation(3).rotate_about_axis().scale(0.8, 1.25).jitter(0.01, 0.05).shuffle());
 
   hub::Hub store = hub::Hub::open(f.hub);
   bool all_passed = true;
@@ -158,13 +182,13 @@ int main(int argc, char** argv) {
         nlohmann::json({{"points", f.points}, {"train", f.train}, {"epochs", f.epochs}, {"batch", f.batch}}).dump(), 20);
     auto cosine = std::make_shared<train::LearningRateScheduler>(std::make_shared<optim::CosineAnnealingLR>(adam, f.epochs));
     train::fit(net, adam, loss, train_data, {.epochs = f.epochs, .batch_size = f.batch, .seed = 5, .callbacks = {logger, cosine}});
-    const double accuracy = train::evaluate(net, {}, test_clouds, 100).at("accuracy");
+    const double accuracy = train::evaluate(net, {}, sets.test, 100).at("accuracy");
     std::printf("%s test accuracy: %.4f\n", kind.c_str(), accuracy);
     const int64_t version = train::save_model(store, "pointcloud_" + kind, net,
                                               {.metrics = {{"accuracy", accuracy}}, .run_id = logger->run_id()});
     std::printf("saved pointcloud_%s version %lld in %s (run %lld)\n", kind.c_str(), static_cast<long long>(version),
                 f.hub.c_str(), static_cast<long long>(logger->run_id()));
-    write_predictions_picture(net, test_clouds, f.out + "/" + kind + "_predictions.png");
+    write_predictions_picture(net, sets, f.out + "/" + kind + "_predictions.png");
     all_passed = all_passed && accuracy >= f.min_accuracy;
   }
   return all_passed ? 0 : 1;
