@@ -19,12 +19,11 @@ namespace layers_test {
 // A fresh BatchNorm in eval mode: x / sqrt(1 + eps).
 const double kFreshNorm = 1.0 / std::sqrt(1.0 + 1e-5);
 
-const Tensor& weight(const nn::Layer& layer, const std::string& name) {
-  static Tensor missing;
+Tensor weight(const nn::Layer& layer, const std::string& name) {
   for (const auto& [n, t] : layer.named_weights())
     if (n == name) return t;
   ADD_FAILURE() << "no weight " << name;
-  return missing;
+  return Tensor();
 }
 
 // Row vector x [C] through levels relu(x W_i * norm) with W_i [C_i, C_{i+1}] as float64.
