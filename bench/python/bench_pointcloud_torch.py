@@ -3,7 +3,9 @@ helpers users write when they have no compiled extension), on the CPU with 2 thr
 1,024 points, farthest point sampling to 512, the 16 nearest of 512 queries, a ball query (radius
 0.2, 32 samples), and one PointNet++ set-abstraction step forward and backward (as the PyTorch
 port users copy: the searches above, gathering by index, 1x1 Conv2d + BatchNorm2d + ReLU 64-64-128,
-max over each group). Each line: `torch <case> <seconds per call>`, the best of 5 runs.
+max over each group); and the 16 nearest of 4,096 queries in 2 clouds of 100,000 points by cdist
+and topk over chunks of 128 queries, so the distance matrix in memory stays at 2 x 128 x 100,000.
+Each line: `torch <case> <seconds per call>`, the best of 5 runs.
     python3 bench_pointcloud_torch.py"""
 import time
 
@@ -39,6 +41,10 @@ def farthest_point_sample(xyz, m):
 
 def knn(queries, points, k):
     return torch.cdist(queries, points).topk(k, dim=-1, largest=False).indices
+
+
+def knn_chunked(queries, points, k, chunk=128):
+    return torch.cat([knn(queries[:, i:i + chunk], points, k) for i in range(0, queries.shape[1], chunk)], dim=1)
 
 
 def ball_query(queries, points, radius, samples):
@@ -84,6 +90,9 @@ def main():
     print(f"torch ball_query {best_of(5, lambda: ball_query(queries, points, 0.2, 32)):.9g}", flush=True)
     sa = SetAbstraction(512, 0.2, 32, [64, 64, 128])
     print(f"torch set_abstraction {best_of(2, lambda: sa(points)[1].sum().backward()):.9g}", flush=True)
+    scan = torch.rand(2, 100000, 3) * 2 - 1
+    scan_queries = scan[:, :4096]
+    print(f"torch knn_large {best_of(3, lambda: knn_chunked(scan_queries, scan, 16)):.9g}", flush=True)
 
 
 main()

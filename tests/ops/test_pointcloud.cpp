@@ -6,7 +6,10 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <random>
 #include <vector>
+
+#include <sys/resource.h>
 
 #include "strata/autograd/gradcheck.hpp"
 #include "strata/ops/pointcloud.hpp"
@@ -26,6 +29,68 @@ double d2(const std::vector<double>& p, int64_t i, const std::vector<double>& q,
   double s = 0;
   for (int c = 0; c < 3; ++c) s += (p[i * 3 + c] - q[j * 3 + c]) * (p[i * 3 + c] - q[j * 3 + c]);
   return s;
+}
+
+// Large clouds, which the CPU searches through a uniform grid (src/kernels/cpu/point_grid.hpp):
+// b clouds of n points, kind "uniform" in [-1, 1]^3, "clustered" (five small blobs and a sparse
+// haze), or "lattice" (a 9^3 lattice with about 27 exact duplicates of each site, so distances tie).
+Tensor grid_search_cloud(int64_t b, int64_t n, const char* kind, uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  std::vector<double> xyz(static_cast<size_t>(b * n * 3));
+  const std::string k = kind;
+  for (size_t i = 0; i < xyz.size(); i += 3) {
+    for (int c = 0; c < 3; ++c) xyz[i + c] = unit(gen);
+    if (k == "lattice") {
+      for (int c = 0; c < 3; ++c) xyz[i + c] = std::round(xyz[i + c] * 4) / 4;
+    } else if (k == "clustered" && gen() % 10 != 0) {
+      const double centre = static_cast<double>(gen() % 5) * 0.4 - 0.8;
+      for (int c = 0; c < 3; ++c) xyz[i + c] = centre + xyz[i + c] * 0.02;
+    }
+  }
+  return from_vector(xyz, {b, n, 3});
+}
+
+// The k nearest by (squared distance, index), brute force over the whole cloud, for each query.
+std::vector<int64_t> knn_by_brute_force(const Tensor& queries, const Tensor& points, int64_t k) {
+  const int64_t B = points.size(0), N = points.size(1), Q = queries.size(1);
+  std::vector<int64_t> want;
+  for (int64_t b = 0; b < B; ++b) {
+    const std::vector<double> p = points.narrow(0, b, 1).to_vector<double>(), q = queries.narrow(0, b, 1).to_vector<double>();
+    std::vector<std::pair<double, int64_t>> by_distance(static_cast<size_t>(N));
+    for (int64_t j = 0; j < Q; ++j) {
+      for (int64_t n = 0; n < N; ++n) by_distance[n] = {d2(p, n, q, j), n};
+      std::partial_sort(by_distance.begin(), by_distance.begin() + k, by_distance.end());
+      for (int64_t i = 0; i < k; ++i) want.push_back(by_distance[i].second);
+    }
+  }
+  return want;
+}
+
+// The ball query's definition: the first `samples` points in index order with distance < radius,
+// padded with the first, all 0 when none.
+std::vector<int64_t> ball_by_brute_force(const Tensor& queries, const Tensor& points, double radius, int64_t samples) {
+  const int64_t B = points.size(0), N = points.size(1), Q = queries.size(1);
+  std::vector<int64_t> want;
+  for (int64_t b = 0; b < B; ++b) {
+    const std::vector<double> p = points.narrow(0, b, 1).to_vector<double>(), q = queries.narrow(0, b, 1).to_vector<double>();
+    for (int64_t j = 0; j < Q; ++j) {
+      std::vector<int64_t> inside;
+      for (int64_t n = 0; n < N && static_cast<int64_t>(inside.size()) < samples; ++n)
+        if (d2(p, n, q, j) < radius * radius) inside.push_back(n);
+      std::vector<int64_t> row(samples, inside.empty() ? 0 : inside[0]);
+      std::copy(inside.begin(), inside.end(), row.begin());
+      want.insert(want.end(), row.begin(), row.end());
+    }
+  }
+  return want;
+}
+
+// The largest this process has been, in MiB.
+double grid_search_peak_mib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024;
 }
 
 TEST(PointCloudOps, FarthestPointSamplingPicksTheFarthestEachTime) {
@@ -189,6 +254,56 @@ TEST(PointCloudOps, TheDocsExampleGivesTheShapesItSays) {
   const double loss = mean(chamfer_distance(centres, xyz)).item<double>();
   EXPECT_GT(loss, 0);  // 512 of 1,024 points: the other half is not in the centres
   EXPECT_LT(loss, 0.05);
+}
+
+// The grid path on 20,000-point clouds gives the brute force's indices: uniform, clustered and
+// lattice clouds (exact ties and duplicates), queries inside and outside the cloud's box.
+TEST(PointCloudOps, GridKnnOnLargeCloudsMatchesTheBruteForce) {
+  for (const char* kind : {"uniform", "clustered", "lattice"}) {
+    const Tensor pts = grid_search_cloud(2, 20000, kind, 21);
+    const Tensor queries = std::string(kind) == "lattice" ? grid_search_cloud(2, 100, kind, 22) * 1.5
+                                                          : pts.narrow(1, 0, 100) * 1.2;
+    for (int64_t k : {1, 16}) {
+      const std::vector<int64_t> got = knn(queries, pts, k).to_vector<int64_t>();
+      EXPECT_EQ(got, knn_by_brute_force(queries, pts, k)) << kind << " k " << k;
+      if (std::string(kind) == "lattice")  // exact in float32 too, ties and all
+        EXPECT_EQ(knn(cast(queries, kFloat32), cast(pts, kFloat32), k).to_vector<int64_t>(), got) << "k " << k;
+    }
+  }
+}
+
+TEST(PointCloudOps, GridBallQueryOnLargeCloudsTakesTheLowestIndicesWithin) {
+  for (const char* kind : {"uniform", "clustered", "lattice"}) {
+    const Tensor pts = grid_search_cloud(2, 20000, kind, 23);
+    const Tensor queries = grid_search_cloud(2, 100, "uniform", 24) * 1.2;
+    for (double radius : {0.03, 0.15, 0.3}) {
+      const std::vector<int64_t> got = ball_query(queries, pts, radius, 32).to_vector<int64_t>();
+      EXPECT_EQ(got, ball_by_brute_force(queries, pts, radius, 32)) << kind << " radius " << radius;
+      if (std::string(kind) == "lattice")
+        EXPECT_EQ(ball_query(cast(queries, kFloat32), cast(pts, kFloat32), radius, 32).to_vector<int64_t>(), got);
+    }
+  }
+}
+
+// Degenerate clouds: every point at one spot, points on a line, and a small cloud with a few
+// points 1e30 away (a grid of cells the size of the cloud would be astronomically large).
+TEST(PointCloudOps, GridSearchesOnDegenerateCloudsStayExactAndSmall) {
+  const double peak_before = grid_search_peak_mib();
+  const Tensor same = full({1, 10000, 3}, 0.25, kFloat64), at_it = full({1, 80, 3}, 0.25, kFloat64);
+  std::vector<int64_t> first(80 * 8);
+  for (size_t i = 0; i < first.size(); ++i) first[i] = static_cast<int64_t>(i % 8);
+  EXPECT_EQ(knn(at_it, same, 8).to_vector<int64_t>(), first);
+  EXPECT_EQ(ball_query(at_it, same, 0.1, 8).to_vector<int64_t>(), first);
+
+  std::vector<double> line(3 * 12000, 0.0), far = grid_search_cloud(1, 12000, "uniform", 25).to_vector<double>();
+  for (int64_t i = 0; i < 12000; ++i) line[i * 3] = static_cast<double>((i * 7919) % 12000) * 1e-3;
+  for (int64_t i : {5, 6000, 11999}) far[i * 3] = far[i * 3 + 1] = (i % 2 ? 1e30 : -1e30);
+  for (const Tensor& pts : {from_vector(line, {1, 12000, 3}), from_vector(far, {1, 12000, 3})}) {
+    const Tensor queries = pts.narrow(1, 0, 100) * 1.01;
+    EXPECT_EQ(knn(queries, pts, 10).to_vector<int64_t>(), knn_by_brute_force(queries, pts, 10));
+    EXPECT_EQ(ball_query(queries, pts, 0.05, 10).to_vector<int64_t>(), ball_by_brute_force(queries, pts, 0.05, 10));
+  }
+  EXPECT_LT(grid_search_peak_mib() - peak_before, 64) << "the grids should take O(N) memory";
 }
 
 }  // namespace

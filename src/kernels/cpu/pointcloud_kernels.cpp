@@ -1,7 +1,8 @@
 // The point-cloud searches on the host (strata/dispatch/pointcloud.hpp): each thread lays a cloud
 // out axis by axis once and runs over its points in contiguous arrays the compiler vectorises,
 // one cloud (sampling) or query (neighbours, ball query) per thread, as PointNet++'s CUDA kernels
-// do per thread. Inputs are contiguous and checked by the op.
+// do per thread. Inputs are contiguous and checked by the op. Neighbour and ball searches on large
+// 3-D clouds go through a uniform grid (point_grid.hpp) instead, with the same results.
 #include "kernels/cpu/pointcloud_kernels.hpp"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/cpu/point_grid.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/core/intra_op_threads.hpp"
 
@@ -34,7 +36,7 @@ struct AxisMajor {
       const T *x = values.data(), *y = x + n, *z = y + n;
       const T qx = q[0], qy = q[1], qz = q[2];
 #pragma omp simd
-      for (int64_t i = 0; i < n; ++i) out[i] = (x[i] - qx) * (x[i] - qx) + (y[i] - qy) * (y[i] - qy) + (z[i] - qz) * (z[i] - qz);
+      for (int64_t i = 0; i < n; ++i) out[i] = squared_distance3(x[i], y[i], z[i], qx, qy, qz);
       return;
     }
     std::fill(out, out + n, T(0));
@@ -98,6 +100,32 @@ void for_each_query(const Tensor& queries, const Tensor& points, Each&& each) {
   });
 }
 
+// Where the grid pays for building (bench/bench_pointcloud.cpp, docs/pointclouds.md): 3-D clouds
+// of at least kGridPoints points searched by at least kGridQueries queries each. Below that, one
+// vectorised pass over the cloud per query is as fast.
+constexpr int64_t kGridPoints = 8192, kGridQueries = 64;
+
+bool use_grid(const Tensor& queries, const Tensor& points) {
+  return points.size(2) == 3 && points.size(1) >= kGridPoints && queries.size(1) >= kGridQueries;
+}
+
+// Builds a grid per cloud of points [B, N, 3] (cells of side at least min_side, about per_cell
+// points to a cell), then calls each(grid, bq, query) for every query of queries [B, Q, 3], spread
+// over the threads. Returns false, calling nothing, where a cloud's coordinates do not fit a grid.
+template <class T, class Each>
+bool for_each_query_on_grids(const Tensor& queries, const Tensor& points, double per_cell, double min_side, Each&& each) {
+  const int64_t B = points.size(0), N = points.size(1), Q = queries.size(1);
+  const T *p = points.data<T>(), *q = queries.data<T>();
+  std::vector<PointGrid<T>> grids(static_cast<size_t>(B));
+  std::vector<char> built(static_cast<size_t>(B));
+#pragma omp parallel for num_threads(threads()) schedule(dynamic)
+  for (int64_t b = 0; b < B; ++b) built[b] = grids[b].build(p + b * N * 3, N, per_cell, min_side);
+  if (std::find(built.begin(), built.end(), 0) != built.end()) return false;
+#pragma omp parallel for num_threads(threads()) schedule(dynamic, 64)
+  for (int64_t bq = 0; bq < B * Q; ++bq) each(grids[bq / Q], bq, q + bq * 3);
+  return true;
+}
+
 }  // namespace
 
 Tensor farthest_point_sample(const Tensor& points, int64_t m) {
@@ -139,6 +167,19 @@ Tensor knn(const Tensor& queries, const Tensor& points, int64_t k) {
   const int64_t B = points.size(0), N = points.size(1), Q = queries.size(1);
   Tensor out = Tensor::empty({B, Q, k}, kInt64, points.device());
   int64_t* idx = out.data<int64_t>();
+  if (use_grid(queries, points)) {
+    bool done = false;
+    with_floats(points, [&](const auto* p) {
+      using T = std::remove_cv_t<std::remove_pointer_t<decltype(p)>>;
+      // About k / 2 points to a cell: the query's ring of 27 cells mostly holds the k nearest.
+      done = for_each_query_on_grids<T>(queries, points, std::max<double>(2, k / 2.0), 0,
+                                        [&](const PointGrid<T>& grid, int64_t bq, const T* q) {
+                                          thread_local std::vector<T> best;
+                                          grid.knn(q, k, idx + bq * k, best);
+                                        });
+    });
+    if (done) return out;
+  }
   for_each_query(queries, points, [&](int64_t bq, const auto* dist) {
     using T = std::remove_cv_t<std::remove_pointer_t<decltype(dist)>>;
     thread_local std::vector<T> best;
@@ -151,6 +192,19 @@ Tensor ball_query(const Tensor& queries, const Tensor& points, double radius, in
   const int64_t B = points.size(0), N = points.size(1), Q = queries.size(1);
   Tensor out = zeros({B, Q, samples}, {kInt64, points.device()});
   int64_t* idx = out.data<int64_t>();
+  if (use_grid(queries, points)) {
+    bool done = false;
+    with_floats(points, [&](const auto* p) {
+      using T = std::remove_cv_t<std::remove_pointer_t<decltype(p)>>;
+      // Cells of side radius (or wider where that would make more cells than points): a query
+      // searches the 2 or 3 cells along each axis its ball reaches.
+      done = for_each_query_on_grids<T>(queries, points, 1, radius, [&](const PointGrid<T>& grid, int64_t bq, const T* q) {
+        thread_local std::vector<int64_t> heap;
+        grid.ball_query(q, radius, static_cast<T>(radius * radius), samples, idx + bq * samples, heap);
+      });
+    });
+    if (done) return out;
+  }
   for_each_query(queries, points, [&](int64_t bq, const auto* dist) {
     const auto r2 = static_cast<std::remove_cv_t<std::remove_pointer_t<decltype(dist)>>>(radius * radius);
     int64_t* slots = idx + bq * samples;
