@@ -55,6 +55,15 @@ class Exporter {
 using LayerExport = Value (*)(Exporter& ex, const std::string& name, const nlohmann::json& config,
                               std::vector<Value> args);
 const std::map<std::string, LayerExport>& layer_exports();
+// Dense and BatchNorm (onnx_export_layers.cpp), also the levels of the point-cloud layers.
+Value dense(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
+Value batch_norm(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
+// The point-cloud layers whose every step has an ONNX operator (onnx_export_points.cpp): PointMlp,
+// PointNet's transform net and PointNet. The searching ones (set abstraction, EdgeConv, X-Conv)
+// have no ONNX form.
+Value point_mlp(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
+Value transform_net(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
+Value pointnet(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
 // simple_rnn, lstm and gru (onnx_export_recurrent.cpp).
 Value recurrent(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
 Value bidirectional(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);

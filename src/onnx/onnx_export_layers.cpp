@@ -39,6 +39,8 @@ Tensor filters_first(const Tensor& w) {
   return permute(w, perm);
 }
 
+}  // namespace
+
 Value dense(Exporter& ex, const std::string& name, const json& c, std::vector<Value> args) {
   Value& x = args.at(0);
   const std::string in = ex.channels_last(x);
@@ -51,6 +53,8 @@ Value dense(Exporter& ex, const std::string& name, const json& c, std::vector<Va
   }
   return ex.activation(Value{y, "", x.rank}, c.at("act").get<std::string>(), name);
 }
+
+namespace {
 
 // Conv1d/2d/3d and the depthwise convolution (groups = channels, filters [k..., C, M]).
 Value convolution(Exporter& ex, const std::string& name, const json& c, Value x, Tensor w, int64_t groups) {
@@ -145,6 +149,8 @@ Value global_pool(Exporter& ex, const std::string& name, const json&, std::vecto
   return Value{y, "", 2};
 }
 
+}  // namespace
+
 Value batch_norm(Exporter& ex, const std::string& name, const json& c, std::vector<Value> args) {
   Value x = args.at(0);
   const std::string in = ex.channels_first(x), y = ex.fresh(name + "_bn");
@@ -158,6 +164,8 @@ Value batch_norm(Exporter& ex, const std::string& name, const json& c, std::vect
   return ex.activation(x.rank <= 2 ? Value{y, "", x.rank} : Value{"", y, x.rank}, c.at("act").get<std::string>(),
                        name);
 }
+
+namespace {
 
 // Dropout and noise: the identity at inference.
 Value identity(Exporter&, const std::string&, const json&, std::vector<Value> args) { return args.at(0); }
@@ -353,6 +361,9 @@ const std::map<std::string, LayerExport>& layer_exports() {
       {"transformerencoder", transformer_encoder},
       {"transformerdecoderlayer", transformer_decoder_layer},
       {"transformerdecoder", transformer_decoder},
+      {"pointmlp", point_mlp},
+      {"transformnet", transform_net},
+      {"pointnet", pointnet},
   };
   return table;
 }

@@ -5,6 +5,7 @@
 #include <strata/nn/functions.hpp>
 #include <strata/nn/zoo/zoo.hpp>
 #include <strata/onnx/onnx.hpp>
+#include <strata/points/pointnet.hpp>
 #include <strata/points/pointnet2.hpp>
 #include <strata/strata.hpp>
 
@@ -113,6 +114,27 @@ TEST(OnnxExport, RefusesALayerWithoutAnOnnxFormByName) {
   strata::testing::expect_error([&] { net.export_onnx(path.string()); },
                                 {"layer 'my_lambda'", "class 'lambda'", "no ONNX form"});
   EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+// Point-cloud layers whose steps ONNX has: PointNet with its transform nets (a cloud with
+// normals after the coordinates; per-point features for segmentation) and PointMlp, their
+// batch norms' statistics made non-trivial so that exporting them wrongly would show.
+TEST(OnnxExport, PointNetAndPointMlp) {
+  manual_seed(12);
+  auto x = nn::Input({-1, 32, 6});
+  auto global = points::PointNet({.mlp1 = {8, 8}, .mlp2 = {8, 16}}, "pn")(x);
+  auto per_point = points::PointNet({.input_transform = false, .mlp1 = {8}, .mlp2 = {12}, .global_only = false}, "pn_seg")(x);
+  auto shared = points::PointMlp(points::PointMlpOptions{.units = {5, 4}, .act = "lrelu0.2"}, "shared")(x);
+  nn::Model net({x}, {global, per_point, shared}, "pointnet_onnx");
+  {
+    NoGradGuard no_grad;
+    for (auto [name, w] : net.named_weights()) {  // w shares the layer's storage
+      if (name.find("moving_var") != std::string::npos) copy_(w, uniform(w.shape(), 0.5, 2.0));
+      else if (name.find("moving_mean") != std::string::npos || name.find("/out/") != std::string::npos)
+        copy_(w, uniform(w.shape(), -0.3, 0.3));  // the transform nets' correction too, not only the identity
+    }
+  }
+  check_export(net, {uniform({3, 32, 6}, -1, 1)}, "pointnet");
 }
 
 // The point-cloud layers' searches have no ONNX operator: the exporter names the layer.
