@@ -6,7 +6,6 @@
 // With --modelnet DIR it trains on a real ModelNet10/40 folder instead (meshes sampled to clouds).
 #include <cstdio>
 #include <filesystem>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +22,7 @@
 #include <strata/strata.hpp>
 
 #include "flag_checks.hpp"
+#include "pointcloud_training.hpp"
 
 using namespace strata;
 
@@ -168,26 +168,14 @@ int main(int argc, char** argv) {
   for (const std::string& kind : f.models) {
     nn::Model net = make_model(kind, f.points, classes);
     std::printf("\n%s: %lld weights\n", kind.c_str(), static_cast<long long>(net.count_params()));
-    optim::Adam adam(net.trainable_weights(), {.lr = 1e-3});
-    // PointNet's feature transform is kept near orthogonal by the paper's regulariser (weight 0.001).
-    auto* encoder = dynamic_cast<points::PointNet*>(net.find("pointnet_encoder"));
-    train::LossFn loss = [encoder](const Tensor& logits, const Tensor& labels) {
-      Tensor l = cross_entropy(logits, labels);
-      if (encoder != nullptr && encoder->feature_transform().defined())
-        l = l + 0.001 * points::orthogonality_loss(encoder->feature_transform());
-      return l;
-    };
-    auto logger = std::make_shared<train::HubLogger>(
-        store, "pointcloud_" + kind,
-        nlohmann::json({{"points", f.points}, {"train", f.train}, {"epochs", f.epochs}, {"batch", f.batch}}).dump(), 20);
-    auto cosine = std::make_shared<train::LearningRateScheduler>(std::make_shared<optim::CosineAnnealingLR>(adam, f.epochs));
-    train::fit(net, adam, loss, train_data, {.epochs = f.epochs, .batch_size = f.batch, .seed = 5, .callbacks = {logger, cosine}});
+    const nlohmann::json config = {{"points", f.points}, {"train", f.train}, {"epochs", f.epochs}, {"batch", f.batch}};
+    const int64_t run_id = train_pointcloud_model(net, train_data, store, "pointcloud_" + kind, config, f.epochs, f.batch);
     const double accuracy = train::evaluate(net, {}, sets.test, 100).at("accuracy");
     std::printf("%s test accuracy: %.4f\n", kind.c_str(), accuracy);
     const int64_t version = train::save_model(store, "pointcloud_" + kind, net,
-                                              {.metrics = {{"accuracy", accuracy}}, .run_id = logger->run_id()});
+                                              {.metrics = {{"accuracy", accuracy}}, .run_id = run_id});
     std::printf("saved pointcloud_%s version %lld in %s (run %lld)\n", kind.c_str(), static_cast<long long>(version),
-                f.hub.c_str(), static_cast<long long>(logger->run_id()));
+                f.hub.c_str(), static_cast<long long>(run_id));
     write_predictions_picture(net, sets, f.out + "/" + kind + "_predictions.png");
     all_passed = all_passed && accuracy >= f.min_accuracy;
   }

@@ -5,7 +5,6 @@
 // their true parts beside each model's prediction.
 #include <cstdio>
 #include <filesystem>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,6 +21,7 @@
 #include <strata/strata.hpp>
 
 #include "flag_checks.hpp"
+#include "pointcloud_training.hpp"
 
 using namespace strata;
 
@@ -113,19 +113,8 @@ int main(int argc, char** argv) {
   for (const std::string& kind : f.models) {
     nn::Model net = kind == "pointnet" ? pointnet_segmenter(f.points, parts) : pointnet2_segmenter(f.points, parts);
     std::printf("\n%s: %lld weights\n", kind.c_str(), static_cast<long long>(net.count_params()));
-    optim::Adam adam(net.trainable_weights(), {.lr = 1e-3});
-    auto* encoder = dynamic_cast<points::PointNet*>(net.find("pointnet_encoder"));
-    train::LossFn loss = [encoder](const Tensor& logits, const Tensor& labels) {
-      Tensor l = cross_entropy(logits, labels);  // over every point
-      if (encoder != nullptr && encoder->feature_transform().defined())
-        l = l + 0.001 * points::orthogonality_loss(encoder->feature_transform());
-      return l;
-    };
-    auto logger = std::make_shared<train::HubLogger>(
-        store, "pointcloud_seg_" + kind,
-        nlohmann::json({{"points", f.points}, {"train", f.train}, {"epochs", f.epochs}, {"batch", f.batch}}).dump(), 20);
-    auto cosine = std::make_shared<train::LearningRateScheduler>(std::make_shared<optim::CosineAnnealingLR>(adam, f.epochs));
-    train::fit(net, adam, loss, train_data, {.epochs = f.epochs, .batch_size = f.batch, .seed = 5, .callbacks = {logger, cosine}});
+    const nlohmann::json config = {{"points", f.points}, {"train", f.train}, {"epochs", f.epochs}, {"batch", f.batch}};
+    const int64_t run_id = train_pointcloud_model(net, train_data, store, "pointcloud_seg_" + kind, config, f.epochs, f.batch);
 
     const Tensor logits = train::predict(net, test[0], 50);
     const points::PartIou iou = points::part_mean_iou(logits, test[1], test[2], ranges);
@@ -135,9 +124,9 @@ int main(int argc, char** argv) {
     const int64_t version =
         train::save_model(store, "pointcloud_seg_" + kind, net,
                           {.metrics = {{"instance_miou", iou.instance_miou}, {"class_miou", iou.class_miou}},
-                           .run_id = logger->run_id()});
+                           .run_id = run_id});
     std::printf("saved pointcloud_seg_%s version %lld in %s (run %lld)\n", kind.c_str(), static_cast<long long>(version),
-                f.hub.c_str(), static_cast<long long>(logger->run_id()));
+                f.hub.c_str(), static_cast<long long>(run_id));
     for (int64_t i = 0; i < shown; ++i) {
       clouds.push_back(test[0].select(0, i));
       colours.push_back(iou.predictions.select(0, i));
