@@ -257,6 +257,10 @@ class LocalResponseNorm(Layer):
     """A layer of kind 'localresponsenorm'; options as in docs/layers.md."""
     def __new__(cls, depth_radius: int = 5, bias: float = 1.0, alpha: float = 1.0, beta: float = 0.5, *, name: str = '') -> Layer: ...
 
+class LocallyConnectedGraph(Layer):
+    """A layer of kind 'locallyconnectedgraph'; options as in docs/layers.md."""
+    def __new__(cls, units: int = 0, parents: Sequence[int] = [], hops: int = 1, act: Activation = '', use_bias: bool = True, *, name: str = '', w_init: Union[str, Dict[str, Any], None] = None, b_init: Union[str, Dict[str, Any], None] = None) -> Layer: ...
+
 class MaxPool1d(Layer):
     """A layer of kind 'maxpool1d'; options as in docs/layers.md."""
     def __new__(cls, filter_size: Sequence[int] = [], options: Dict[str, Any] = {'padding': 'same', 'stride': []}, *, name: str = '') -> Layer: ...

@@ -93,6 +93,7 @@ json special_value(const std::string& kind, const nn::OptionField& f) {
   if (kind == "groupconv2d" && f.name == "n_filter") return 4;  // a multiple of its 2 groups
   if (kind == "word2vecembedding" && f.name == "vocabulary_size") return 100;  // above num_sampled
   if (kind == "setabstraction" && f.name == "mlp") return json::array({json::array({4, 8})});  // one per scale
+  if (kind == "locallyconnectedgraph" && f.name == "parents") return json::array({-1, 0, 1, 0});  // a tree
   return nullptr;
 }
 

@@ -176,6 +176,7 @@ Case extras_case() {
   h = nn::CornerPool2d("BottomRight")(h);
   h = nn::SubpixelConv2d(2, "tanh")(h);  // [8, 8, 2]
   auto s = nn::SubpixelConv1d(2)(nn::Reshape({16, 8})(h));  // [32, 4]
+  s = nn::LocallyConnectedGraph({.units = 3, .parents = {-1, 0, 1, 0, 3, 0, 5, 6}, .hops = 2})(nn::Reshape({8, 16})(s));
   return {std::make_shared<nn::Model>(x, s, "extras_net"), {randn({2, 4, 4, 8})}};
 }
 

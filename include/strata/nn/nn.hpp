@@ -13,6 +13,7 @@
 #include "strata/nn/initializers.hpp"
 #include "strata/nn/lambda.hpp"
 #include "strata/nn/layer.hpp"
+#include "strata/nn/locally_connected_graph.hpp"
 #include "strata/nn/merge.hpp"
 #include "strata/nn/misc.hpp"
 #include "strata/nn/model.hpp"
