@@ -55,9 +55,39 @@ STRATA_VECTOR_INLINE T sigmoid(T x) {
   return T(1) / (T(1) + math::exp(-x));
 }
 
+// log(1 + u) for 0 <= u < 2^126 (softplus's range), vectorisable where std::log1p is a libm
+// call: Cephes' logf polynomial on w = 1 + u (a normal float, so its exponent and mantissa are
+// its bits), times Goldberg's correction u / (w - 1) for the rounding of 1 + u when u is small.
+STRATA_VECTOR_INLINE float log1p_nonnegative(float u) {
+  const float w = 1.0f + u;
+  int32_t bits;
+  std::memcpy(&bits, &w, 4);
+  float e = static_cast<float>(((bits >> 23) & 0xff) - 126);
+  bits = (bits & 0x807fffff) | 0x3f000000;
+  float m;  // w = m 2^e, m in [0.5, 1)
+  std::memcpy(&m, &bits, 4);
+  const bool below = m < 0.707106781186547524f;
+  e = below ? e - 1.0f : e;
+  const float x = below ? m + m - 1.0f : m - 1.0f;
+  const float z = x * x;
+  float p = 7.0376836292E-2f;
+  p = p * x - 1.1514610310E-1f;
+  p = p * x + 1.1676998740E-1f;
+  p = p * x - 1.2420140846E-1f;
+  p = p * x + 1.4249322787E-1f;
+  p = p * x - 1.6668057665E-1f;
+  p = p * x + 2.0000714765E-1f;
+  p = p * x - 2.4999993993E-1f;
+  p = p * x + 3.3333331174E-1f;
+  const float log_w = x + (p * x * z - 2.12194440e-4f * e - 0.5f * z) + 0.693359375f * e;
+  const float d = w - 1.0f;
+  return d == 0.0f ? u : log_w * (u / d);
+}
+STRATA_VECTOR_INLINE double log1p_nonnegative(double u) { return std::log1p(u); }
+
 template <class T>
 STRATA_VECTOR_INLINE T softplus(T x) {  // log(1 + e^x) without overflow
-  return x > T(20) ? x : std::log1p(math::exp(x));
+  return x > T(20) ? x : math::log1p_nonnegative(math::exp(x));
 }
 
 }  // namespace strata::kernels::cpu::math
