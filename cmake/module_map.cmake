@@ -65,3 +65,5 @@ strata_module(onnx USES nn io)
 # points: 3-D point clouds (docs/pointclouds.md): files, data sets and augmentation on data, the
 # layers on nn. The sampling and grouping ops are ops (strata/ops/pointcloud.hpp).
 strata_module(points USES nn data)
+# vision: detection helpers (boxes, NMS, YOLO decoding and loss, COCO AP), darknet models (docs/detection.md).
+strata_module(vision USES nn data)

@@ -377,6 +377,10 @@ class SinusoidalPositionalEmbedding(Layer):
     """A layer of kind 'sinusoidalpositionalembedding'; options as in docs/layers.md."""
     def __new__(cls, base: float = 10000.0, *, name: str = '') -> Layer: ...
 
+class Slice(Layer):
+    """A layer of kind 'slice'; options as in docs/layers.md."""
+    def __new__(cls, axis: int = -1, begin: int = 0, end: int = 1, *, name: str = '') -> Layer: ...
+
 class SpatialTransformer2dAffine(Layer):
     """A layer of kind 'spatialtransformer2daffine'; options as in docs/layers.md."""
     def __new__(cls, out_size: Sequence[int] = [40, 40], in_channels: int = -1, *, name: str = '') -> Layer: ...

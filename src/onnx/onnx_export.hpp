@@ -64,6 +64,9 @@ Value batch_norm(Exporter& ex, const std::string& name, const nlohmann::json& co
 Value point_mlp(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
 Value transform_net(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
 Value pointnet(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
+// Slice and UpSampling2d (onnx_export_resample.cpp).
+Value slice_layer(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
+Value upsampling2d(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
 // simple_rnn, lstm and gru (onnx_export_recurrent.cpp).
 Value recurrent(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);
 Value bidirectional(Exporter& ex, const std::string& name, const nlohmann::json& config, std::vector<Value> args);

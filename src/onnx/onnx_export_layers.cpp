@@ -347,6 +347,8 @@ const std::map<std::string, LayerExport>& layer_exports() {
       {"zeropad1d", zero_pad},
       {"zeropad2d", zero_pad},
       {"zeropad3d", zero_pad},
+      {"slice", slice_layer},
+      {"upsampling2d", upsampling2d},
       {"concat", concat},
       {"elementwise", elementwise},
       {"embedding", embedding},

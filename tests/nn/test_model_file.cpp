@@ -93,6 +93,7 @@ Case signal_case() {
   h = nn::Transpose({0, 2, 1})(h);                  // [6, 5]
   h = nn::Tile({1, 2, 1, 1})(nn::ExpandDims(1)(h));  // [2, 6, 5]
   h = nn::Reshape({12, 5})(h);
+  h = nn::Slice({.axis = 1, .begin = 2, .end = 10})(h);  // [8, 5]
   auto out = nn::Concat()({nn::GlobalMaxPool1d()(h), nn::GlobalMeanPool1d()(h)});
   return {std::make_shared<nn::Model>(x, out, "signal_net"), {randn({3, 10, 4})}};
 }

@@ -24,6 +24,7 @@
 #include "strata/nn/reshape.hpp"
 #include "strata/nn/sequential.hpp"
 #include "strata/nn/shape_layers.hpp"
+#include "strata/nn/slice_layer.hpp"
 #include "strata/nn/stack.hpp"
 #include "strata/nn/subpixel.hpp"
 #include "strata/nn/attention.hpp"
