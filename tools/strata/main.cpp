@@ -1,10 +1,11 @@
 // strata: the command line of the Strata library. Groups: `strata hub ...`, `strata worker`,
-// `strata plan ...`, `strata serve`, `strata ui`, `strata launch`, `strata devices` (see `strata <group> --help`). Errors print one line to stderr and exit with status 1.
+// `strata plan ...`, `strata serve`, `strata ui`, `strata launch`, `strata devices`, `strata detect` (see `strata <group> --help`). Errors print one line to stderr and exit with status 1.
 #include <iostream>
 #include <new>
 
 #include <CLI/CLI.hpp>
 
+#include "detect_commands.hpp"
 #include "device_commands.hpp"
 #include "hub_commands.hpp"
 #include "launch_commands.hpp"
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
   strata::cli::add_launch_commands(app);
   strata::cli::add_ui_commands(app);
   strata::cli::add_device_commands(app);
+  strata::cli::add_detect_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {
@@ -38,7 +40,7 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     // Messages may echo the --hub URL: never let its password through.
     std::string url;
-    for (const char* group : {"hub", "worker", "plan", "serve", "ui"})
+    for (const char* group : {"hub", "worker", "plan", "serve", "ui", "detect"})
       if (auto* cmd = app.get_subcommand(group); cmd && cmd->get_option("--hub")->count() > 0)
         url = cmd->get_option("--hub")->as<std::string>();
     std::string message = strata::cli::hide_password(e.what(), url);
