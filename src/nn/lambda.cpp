@@ -30,7 +30,9 @@ Lambda::Lambda(Fn fn, std::vector<std::pair<std::string, Tensor>> weights, std::
 void Lambda::build(const Shape&) {
   for (auto& [n, t] : options_.weights) {
     Tensor init = clone(t.detach());
-    weights_.push_back(add_weight(n, init.shape(), [init](const Shape&, Generator*) { return clone(init); }));
+    // Integer and boolean weights (an imported ONNX graph's int64 constants) cannot train.
+    weights_.push_back(add_weight(n, init.shape(), [init](const Shape&, Generator*) { return clone(init); },
+                                  is_floating(init.dtype())));
   }
 }
 

@@ -122,7 +122,9 @@ ElementwiseLambda::ElementwiseLambda(Fn fn, std::vector<std::pair<std::string, T
 void ElementwiseLambda::build_many(const std::vector<Shape>&) {
   for (auto& [n, t] : options_.weights) {
     Tensor init = clone(t.detach());
-    weights_.push_back(add_weight(n, init.shape(), [init](const Shape&, Generator*) { return clone(init); }));
+    // Integer and boolean weights (an imported ONNX graph's int64 constants) cannot train.
+    weights_.push_back(add_weight(n, init.shape(), [init](const Shape&, Generator*) { return clone(init); },
+                                  is_floating(init.dtype())));
   }
 }
 

@@ -2,8 +2,10 @@
 // registered functions, so that an imported model saves and loads like any static model). Their
 // parameters (LeakyRelu's alpha, an added constant) are the Lambda's weights.
 #include "strata/core/error.hpp"
+#include "strata/core/factory.hpp"
 #include "strata/nn/functions.hpp"
 #include "strata/ops/elementwise.hpp"
+#include "strata/ops/indexing.hpp"
 #include "strata/ops/linalg.hpp"
 #include "strata/ops/shape.hpp"
 #include "strata/ops/softmax.hpp"
@@ -29,19 +31,7 @@ struct Registration {
     nn::register_function("onnx.hard_sigmoid",
                           [](const Tensor& x, Ws w) { return clamp(x * scalar(w, 0) + scalar(w, 1), 0.0, 1.0); });
     nn::register_function("onnx.matmul", [](const std::vector<Tensor>& xs, Ws) { return matmul(xs.at(0), xs.at(1)); });
-    // Comparisons as float32 0/1 (onnx_import_select.cpp), of two values or of a value and a
-    // constant (the weight).
-    nn::register_function("onnx.greater", [](const std::vector<Tensor>& xs, Ws w) {
-      return cast(gt(xs.at(0), xs.size() > 1 ? xs[1] : w.at(0)), kFloat32);
-    });
-    nn::register_function("onnx.less", [](const std::vector<Tensor>& xs, Ws w) {
-      return cast(lt(xs.at(0), xs.size() > 1 ? xs[1] : w.at(0)), kFloat32);
-    });
-    nn::register_function("onnx.where", [](const std::vector<Tensor>& xs, Ws) { return where(xs.at(0), xs.at(1), xs.at(2)); });
-    nn::register_function("onnx.add", [](const Tensor& x, Ws w) { return x + w.at(0); });
-    nn::register_function("onnx.sub", [](const Tensor& x, Ws w) { return x - w.at(0); });
-    nn::register_function("onnx.mul", [](const Tensor& x, Ws w) { return x * w.at(0); });
-    nn::register_function("onnx.div", [](const Tensor& x, Ws w) { return x / w.at(0); });
+    // onnx.add, onnx.sub, ... (onnx_import_math.cpp); onnx.greater, onnx.where, ... (onnx_import_logic.cpp).
     // One function per axis ("onnx.squeeze.1"): an axis decides the output's shape, which must be
     // right while a model is declared, before weights get their values.
     for (int64_t axis = 0; axis < 8; ++axis) {
@@ -59,6 +49,14 @@ struct Registration {
                      x.shape().str());
         const auto first = static_cast<int64_t>(start), stride = static_cast<int64_t>(step);
         return slice(x, axis, first, first + (length - 1) * stride + 1, stride);
+      });
+      // GatherElements (onnx_import_select.cpp): indices as the second input or the weight,
+      // negative ones counted from the end; Strata's gather checks their range.
+      nn::register_function("onnx.gather_elements." + std::to_string(axis), [axis](const std::vector<Tensor>& xs, Ws w) {
+        const Tensor& x = xs.at(0);
+        const Tensor& i = xs.size() > 1 ? xs[1] : w.at(0);
+        STRATA_CHECK(axis < x.dim(), "onnx.gather_elements.", axis, ": no axis ", axis, " in ", x.shape().str());
+        return gather(x, axis, where(lt(i, zeros_like(i)), i + full_like(i, static_cast<double>(x.size(axis))), i));
       });
       // Gather of one index (the weight, whose value the shape does not depend on; a saved
       // model's weight is outside input too: checked before it becomes an integer)

@@ -18,6 +18,16 @@ namespace detail {
 
 namespace {
 
+// The default domain's opsets the import reads. Past 21, an operator is read at an opset only
+// while its definition is one the import was written for: the versions below changed more than
+// the element types an operator takes (its attributes, inputs, outputs or text), as onnx
+// 1.23.2's schemas tell (tests/onnx/make_onnx_ops.py lists them; OnnxOpsets checks this list).
+// Not here, because the import follows them: Mod's opset 28 (floats with fmod 0,
+// onnx_import_math.cpp) and SpaceToDepth's (a mode, onnx_import_shape.cpp).
+constexpr int64_t kFirstOpset = 11, kLastOpset = 28;
+const std::map<std::string, int64_t> kChangedAfter21 = {
+    {"AveragePool", 22}, {"MaxPool", 22}, {"Cast", 24}, {"CastLike", 24}, {"Range", 27}};
+
 // Bounds on a hostile graph's structure (its tensors are bounded by max_tensor_bytes).
 constexpr int kMaxNodes = 100000;
 constexpr int kMaxInputs = 64;
@@ -44,10 +54,18 @@ Shape input_shape(const pb::ValueInfoProto& in, const std::string& what) {
 
 DType input_dtype(const pb::ValueInfoProto& in, const std::string& what) {
   const int t = in.type().tensor_type().elem_type();
-  if (t == pb::TensorProto::FLOAT) return kFloat32;
-  if (t == pb::TensorProto::INT64) return kInt64;
-  throw Error(what + ": input '" + in.name() + "' has element type " + std::to_string(t) +
-              " (float32 and int64 are supported)");
+  switch (t) {
+    case pb::TensorProto::FLOAT: return kFloat32;
+    case pb::TensorProto::DOUBLE: return kFloat64;
+    case pb::TensorProto::INT64: return kInt64;
+    case pb::TensorProto::INT32: return kInt32;
+    case pb::TensorProto::UINT8: return kUInt8;
+    case pb::TensorProto::BOOL: return kBool;
+    default:
+      throw Error(what + ": input '" + in.name() + "' has element type " +
+                  (pb::TensorProto::DataType_IsValid(t) ? pb::TensorProto::DataType_Name(t) : std::to_string(t)) +
+                  " (float, double, int64, int32, uint8 and bool are supported)");
+  }
 }
 
 }  // namespace
@@ -58,6 +76,11 @@ void require(bool ok, const Importer& im, const pb::NodeProto& node, const std::
   STRATA_CHECK(ok, im.what(), ": ", node_str(node), ": ", message);
 }
 
+int64_t last_opset(const std::string& op) {
+  const auto it = kChangedAfter21.find(op);
+  return it == kChangedAfter21.end() ? kLastOpset : it->second - 1;
+}
+
 int64_t axis_attribute(const Importer& im, const pb::NodeProto& node, int64_t fallback, int64_t rank) {
   const int64_t axis = int_attribute(node, "axis", fallback);
   require(axis >= -rank && axis < rank, im, node, "axis " + std::to_string(axis) + " is out of range for rank " +
@@ -65,15 +88,26 @@ int64_t axis_attribute(const Importer& im, const pb::NodeProto& node, int64_t fa
   return axis < 0 ? axis + rank : axis;
 }
 
-Importer::Importer(const pb::GraphProto& graph, const std::string& what) : graph_(graph), what_(what) {
-  for (const auto& init : graph.initializer()) add_constant(init.name(), tensor_from(init));
+Importer::Importer(const pb::GraphProto& graph, const std::string& what, int64_t opset)
+    : graph_(graph), what_(what), opset_(opset) {
+  for (const auto& init : graph.initializer())
+    add_constant(init.name(), read_tensor(init), init.data_type() == pb::TensorProto::FLOAT16);
   for (const auto& node : graph.node()) used_.insert(node.input().begin(), node.input().end());
   for (const auto& out : graph.output()) used_.insert(out.name());
 }
 
-void Importer::add_constant(const std::string& name, Tensor t) {
+Tensor Importer::read_tensor(const pb::TensorProto& proto) const {
+  try {
+    return tensor_from(proto);
+  } catch (const Error& e) {  // named by the file
+    throw Error(what_ + ": " + e.what());
+  }
+}
+
+void Importer::add_constant(const std::string& name, Tensor t, bool float16) {
   STRATA_CHECK(!name.empty() && constants_.emplace(name, std::move(t)).second, what_, ": constant '", name,
                "' is defined twice or has no name");
+  if (float16) float16_.insert(name);
 }
 
 size_t Importer::num_inputs(const pb::NodeProto& node) const {
@@ -100,6 +134,8 @@ Tensor Importer::constant(const pb::NodeProto& node, int i) const {
   auto it = constants_.find(node.input(i));
   STRATA_CHECK(it != constants_.end(), what_, ": ", node_str(node), ": input '", node.input(i),
                "' must be a constant (an initializer) for Strata's import");
+  STRATA_CHECK(!float16_.count(node.input(i)) || node.op_type() == "Cast", what_, ": ", node_str(node), ": input '",
+               node.input(i), "' is float16, which Strata reads only through a Cast (it computes in float32)");
   return it->second;
 }
 
@@ -193,9 +229,13 @@ std::shared_ptr<nn::Model> Importer::run(const std::string& name) {
       const auto* v = find_attribute(node, "value");
       STRATA_CHECK(v != nullptr && v->type() == pb::AttributeProto::TENSOR && node.output_size() == 1, what_, ": ",
                    node_str(node), ": only a Constant holding a tensor 'value' is supported");
-      add_constant(node.output(0), tensor_from(v->t()));
+      add_constant(node.output(0), read_tensor(v->t()), v->t().data_type() == pb::TensorProto::FLOAT16);
       continue;
     }
+    require(opset_ <= last_opset(node.op_type()), *this, node,
+            "operator '" + node.op_type() + "' at opset " + std::to_string(opset_) +
+                " is not supported: its definition changed after opset " + std::to_string(last_opset(node.op_type())) +
+                ", the last Strata's import reads it at");
     const auto fold = constant_folds().find(node.op_type());
     bool constant = fold != constant_folds().end() && num_inputs(node) > 0;
     for (size_t i = 0; constant && i < num_inputs(node); ++i)
@@ -218,8 +258,9 @@ std::shared_ptr<nn::Model> Importer::run(const std::string& name) {
   auto model = std::make_shared<nn::Model>(inputs, outputs, name);
   // Layers of nodes whose outputs reach no graph output are not in the model: their weights are
   // skipped; every weight of the model must come from the file.
-  const size_t assigned = nn::assign_weights_by_name(*model, weights_, /*skip_unknown=*/true);
+  // (A model of weightless layers has nothing to assign.)
   const size_t expected = model->named_weights().size();
+  const size_t assigned = expected == 0 ? 0 : nn::assign_weights_by_name(*model, weights_, /*skip_unknown=*/true);
   STRATA_CHECK(assigned == expected, what_, ": ", assigned, " of the model's ", expected, " weights were assigned");
   model->eval();  // an ONNX graph is an inference: batch norms use their moving statistics
   return model;
@@ -231,17 +272,29 @@ std::shared_ptr<nn::Model> from_onnx(const std::string& bytes, const std::string
   ::onnx::ModelProto proto;
   STRATA_CHECK(proto.ParseFromString(bytes), what, ": not an ONNX model (the protobuf does not parse)");
   STRATA_CHECK(proto.has_graph(), what, ": the ONNX model has no graph");
+  int64_t opset = 0;
   for (const auto& op : proto.opset_import()) {
     if (!op.domain().empty() && op.domain() != "ai.onnx") continue;  // unused domains are harmless; nodes are checked
-    STRATA_CHECK(op.version() >= 11 && op.version() <= 21, what, ": opset ", op.version(),
-                 " is not supported (11 to 21 are)");
+    STRATA_CHECK(op.version() >= detail::kFirstOpset && op.version() <= detail::kLastOpset, what, ": opset ",
+                 op.version(), " is not supported (", detail::kFirstOpset, " to ", detail::kLastOpset, " are)");
+    opset = op.version();
   }
+  STRATA_CHECK(opset > 0, what, ": the model imports no version of the default ONNX domain");
   const std::string name = proto.graph().name().empty() ? "onnx_model" : proto.graph().name();
   try {
-    return detail::Importer(proto.graph(), what).run(name);
+    return detail::Importer(proto.graph(), what, opset).run(name);
   } catch (const nlohmann::json::exception& e) {
     throw Error(what + ": " + e.what());
   }
+}
+
+std::vector<ImportedOperator> imported_operators() {
+  std::set<std::string> ops{"Constant"};
+  for (const auto& [op, fn] : detail::op_imports()) ops.insert(op);
+  for (const auto& [op, fn] : detail::constant_folds()) ops.insert(op);
+  std::vector<ImportedOperator> out;
+  for (const std::string& op : ops) out.push_back({op, detail::kFirstOpset, detail::last_opset(op)});
+  return out;
 }
 
 std::shared_ptr<nn::Model> load_onnx(const std::string& path) {

@@ -21,16 +21,21 @@ namespace strata::onnx::detail {
 
 class Importer {
  public:
-  Importer(const pb::GraphProto& graph, const std::string& what);
+  // `opset`: the file's version of the default domain (some operators' defaults depend on it).
+  Importer(const pb::GraphProto& graph, const std::string& what, int64_t opset);
   std::shared_ptr<nn::Model> run(const std::string& name);
 
   // --- for the operator handlers ---
   const std::string& what() const { return what_; }
+  int64_t opset() const { return opset_; }
   size_t num_inputs(const pb::NodeProto& node) const;  // up to the last non-empty input
+  // A tensor of the file (tensor_from), its errors naming the file.
+  Tensor read_tensor(const pb::TensorProto& proto) const;
   // Input i as a value of the model; an Error naming the node when it is not one.
   nn::Symbol value(const pb::NodeProto& node, int i) const;
   bool is_constant(const pb::NodeProto& node, int i) const;
-  // Input i as a constant (an initializer or a Constant node's value).
+  // Input i as a constant (an initializer or a Constant node's value). A float16 one (held as
+  // float32) only a Cast may read: arithmetic on it would not round as float16 does.
   Tensor constant(const pb::NodeProto& node, int i) const;
   // A layer of this class and config (nn/layer_config.hpp) called on args; its name comes from
   // the node's. `weights` ("W" -> tensor) are assigned once the model is built.
@@ -51,11 +56,13 @@ class Importer {
   bool used(const std::string& value) const { return used_.count(value) > 0; }
 
  private:
-  void add_constant(const std::string& name, Tensor t);
+  void add_constant(const std::string& name, Tensor t, bool float16 = false);
   std::string layer_name(const pb::NodeProto& node);
 
   const pb::GraphProto& graph_;
   std::string what_;
+  int64_t opset_;
+  std::set<std::string> float16_;  // constants stored as float16 in the file
   std::map<std::string, nn::Symbol> values_;
   std::map<std::string, Tensor> constants_;
   std::map<std::string, int> names_;
@@ -65,6 +72,8 @@ class Importer {
 
 // A float32 scalar (a lambda's parameter).
 Tensor scalar(float v);
+// The last opset at which the import reads `op` (its definition changed after it).
+int64_t last_opset(const std::string& op);
 // Throws "<what>: node '...' (Op): <message>" unless ok.
 void require(bool ok, const Importer& im, const pb::NodeProto& node, const std::string& message);
 // The node's "axis" attribute (or `fallback`), checked to be in [-rank, rank), as an index.
@@ -73,10 +82,27 @@ int64_t axis_attribute(const Importer& im, const pb::NodeProto& node, int64_t fa
 // The handlers, by ONNX operator (onnx_import_ops.cpp): each adds the layers of one node.
 using OpImport = void (*)(Importer& im, const pb::NodeProto& node);
 const std::map<std::string, OpImport>& op_imports();
+// Families of operators joined to op_imports(): element-wise math and activations
+// (onnx_import_math.cpp), reductions (onnx_import_reduce.cpp), comparisons, logic, Where and
+// Cast (onnx_import_logic.cpp).
+const std::map<std::string, OpImport>& math_imports();
+const std::map<std::string, OpImport>& reduce_imports();
+const std::map<std::string, OpImport>& logic_imports();
+// Pad, Expand, Tile, DepthToSpace, Size, LRN, Dropout (onnx_import_shape.cpp), and the folds of
+// ConstantOfShape and Range, joined to constant_folds().
+const std::map<std::string, OpImport>& shape_imports();
+// Gemm of two computed operands (onnx_import_shape.cpp).
+void gemm_values(Importer& im, const pb::NodeProto& node);
+// A Cast node's target dtype, refused by name when Strata has none for it.
+DType cast_target(const Importer& im, const pb::NodeProto& node);
+// A PRelu node as Strata's PRelu layer: a float32 slope of one value or one per channel, the
+// channels `last` or on axis 1 (onnx_import_ops.cpp).
+void prelu_layer(Importer& im, const pb::NodeProto& node, const nn::Symbol& x, const Tensor& slope, bool last);
 // Operators computed while importing when all their inputs are constants (shape arithmetic,
 // onnx_import_constants.cpp): the node's output becomes a constant of the graph.
 using ConstantFold = Tensor (*)(const Importer& im, const pb::NodeProto& node);
 const std::map<std::string, ConstantFold>& constant_folds();
+const std::map<std::string, ConstantFold>& shape_folds();
 // A Reshape node's target for an input of fixed shape `in` (0 copies an axis, -1 takes the rest),
 // checked to hold the same elements.
 Shape reshaped(const Importer& im, const pb::NodeProto& node, const Shape& in, const Tensor& target);
@@ -88,11 +114,10 @@ struct SliceRange {
   int64_t length() const { return end > start ? (end - start + step - 1) / step : 0; }
 };
 std::vector<SliceRange> slice_ranges(const Importer& im, const pb::NodeProto& node, const Shape& shape);
-// Slice, Split, Where and the comparisons feeding it, on values (onnx_import_select.cpp).
+// Slice, Split and GatherElements on values (onnx_import_select.cpp).
 void slice_op(Importer& im, const pb::NodeProto& node);
 void split_op(Importer& im, const pb::NodeProto& node);
-void where_op(Importer& im, const pb::NodeProto& node);
-void compare_op(Importer& im, const pb::NodeProto& node);
+void gather_elements_op(Importer& im, const pb::NodeProto& node);
 // Shape of a value whose shape is fixed: a constant (onnx_import_constants.cpp).
 void shape_op(Importer& im, const pb::NodeProto& node);
 // RNN, LSTM and GRU (onnx_import_recurrent.cpp).

@@ -103,13 +103,16 @@ Tensor slice_fold(const Importer& im, const pb::NodeProto& node) {
 }
 
 Tensor cast_fold(const Importer& im, const pb::NodeProto& node) {
-  const int64_t to = int_attribute(node, "to", 0);
-  require(to == pb::TensorProto::FLOAT || to == pb::TensorProto::INT64, im, node, "only casts to float32 and int64 are supported");
+  const DType to = cast_target(im, node);
   const Tensor x = im.constant(node, 0);
-  if (to == pb::TensorProto::INT64 && x.dtype() == kFloat32)  // a float outside int64 has no value there
-    for (float v : x.to_vector<float>())
-      require(std::isfinite(v) && std::abs(v) < 9.2e18f, im, node, "a value cast to int64 is not finite or too large");
-  return cast(x, to == pb::TensorProto::FLOAT ? kFloat32 : kInt64);
+  if (to == kBool) return ne(x, zeros_like(x));
+  if (!is_floating(to) && is_floating(x.dtype())) {  // a float outside the integer type has no value there
+    const double limit = to == kInt64 ? 9.2e18 : to == kInt32 ? 2147483647.0 : 255.0;
+    for (double v : cast(x, kFloat64).to_vector<double>())
+      require(std::isfinite(v) && std::abs(v) <= limit && (to != kUInt8 || v >= 0), im, node,
+              std::string("a value cast to ") + dtype_name(to) + " is not finite or out of its range");
+  }
+  return cast(x, to);
 }
 
 Tensor sqrt_fold(const Importer& im, const pb::NodeProto& node) {
@@ -197,11 +200,15 @@ void shape_op(Importer& im, const pb::NodeProto& node) {
 }
 
 const std::map<std::string, ConstantFold>& constant_folds() {
-  static const std::map<std::string, ConstantFold> table = {
+  static const std::map<std::string, ConstantFold> table = [] {
+    std::map<std::string, ConstantFold> t = {
       {"Gather", gather}, {"Unsqueeze", unsqueeze_fold}, {"Concat", concat_fold}, {"Expand", expand_fold},
       {"Identity", identity_fold}, {"Reshape", reshape_fold}, {"Slice", slice_fold},  {"Cast", cast_fold},
       {"Sqrt", sqrt_fold},         {"Add", arithmetic_fold<'+'>}, {"Sub", arithmetic_fold<'-'>},
       {"Mul", arithmetic_fold<'*'>}, {"Div", arithmetic_fold<'/'>}, {"Mod", arithmetic_fold<'%'>}};
+    t.insert(shape_folds().begin(), shape_folds().end());
+    return t;
+  }();
   return table;
 }
 

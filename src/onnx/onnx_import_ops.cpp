@@ -1,6 +1,7 @@
-// How each supported ONNX operator becomes Strata layers. Weights are reordered into Strata's
-// layouts here (ONNX filters [O, C, k...] -> [k..., C, O]); attributes Strata cannot honour
-// (ceil_mode, SAME_LOWER, a softmax over another axis...) are refused naming the node.
+// How each supported ONNX operator becomes Strata layers (the families of element-wise math,
+// reductions, logic and moving elements have files of their own, onnx_import_*.cpp). Weights are
+// reordered into Strata's layouts here (ONNX filters [O, C, k...] -> [k..., C, O]); attributes
+// Strata cannot honour (ceil_mode, SAME_LOWER...) are refused naming the node.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -145,25 +146,6 @@ void global_pool(Importer& im, const pb::NodeProto& node) {
   im.set_output(node, im.layer(node, "reshape", {{"shape", shape}}, {y}));
 }
 
-// ReduceMean / ReduceMax over the spatial axes of a channels-last value without keepdims (as
-// Strata's export writes global pools), or over those of a channels-first one with keepdims.
-template <bool kMax>
-void reduce(Importer& im, const pb::NodeProto& node) {
-  const Symbol x = im.value(node, 0);
-  const int64_t r = rank_of(x);
-  std::vector<int64_t> axes = ints_attribute(node, "axes", {});
-  if (im.num_inputs(node) > 1) axes = im.constant(node, 1).to_vector<int64_t>();  // opset 18
-  for (int64_t& a : axes) a = a < 0 ? a + r : a;
-  std::vector<int64_t> last, first;
-  for (int64_t i = 1; i < r - 1; ++i) last.push_back(i), first.push_back(i + 1);
-  const bool keep = int_attribute(node, "keepdims", 1) != 0;
-  require(r >= 3 && r <= 5, im, node, "needs a 1, 2 or 3-d input");
-  const std::string kind = spatial_kind(kMax ? "globalmaxpool" : "globalmeanpool", r - 2);
-  if (axes == last && !keep) return im.set_output(node, im.layer(node, kind, json::object(), {x}));
-  require(axes == first && keep, im, node, "only a reduction over all the spatial axes (a global pool) is supported");
-  global_pool<kMax>(im, node);
-}
-
 void batch_norm(Importer& im, const pb::NodeProto& node) {
   const Symbol x = im.value(node, 0);
   require(int_attribute(node, "training_mode", 0) == 0 && node.output_size() == 1, im, node,
@@ -211,24 +193,6 @@ void instance_norm(Importer& im, const pb::NodeProto& node) {
   im.set_output(node, im.channels_first(node, y));
 }
 
-// PRelu with a constant slope: shared (one value) or one per channel, on the last axis
-// (channels-last, as Strata exports it) or on axis 1 of a channels-first value ([C, 1, ...]).
-void prelu(Importer& im, const pb::NodeProto& node) {
-  const Symbol x = im.value(node, 0);
-  const Tensor slope = im.constant(node, 1);
-  const int64_t r = rank_of(x), channels = x.shape()[r - 1];
-  require(slope.dtype() == kFloat32, im, node, "needs a float32 slope");
-  const bool shared = slope.numel() == 1;
-  const bool last = shared || (slope.dim() == 1 && slope.size(0) == channels);
-  const bool first = !last && r >= 3 && slope.numel() == x.shape()[1] && slope.size(0) == x.shape()[1];
-  require(last || first, im, node, "only a slope shared or per channel is supported, got " + slope.shape().str());
-  const int64_t c = last ? channels : x.shape()[1];
-  const json config = {{"channel_shared", shared}, {"in_channels", shared ? -1 : c}};
-  const std::vector<std::pair<std::string, Tensor>> w{{"alpha", slope.reshape({shared ? 1 : c})}};
-  if (last) return im.set_output(node, im.layer(node, "prelu", config, {x}, w));
-  im.set_output(node, im.channels_first(node, im.layer(node, "prelu", config, {im.channels_last(node, x)}, w)));
-}
-
 // A registered function of nn::Lambda (onnx_functions.cpp) with these parameters as weights.
 void lambda(Importer& im, const pb::NodeProto& node, const std::string& function, const Symbol& x,
             const std::vector<std::pair<std::string, Tensor>>& params = {}) {
@@ -244,24 +208,18 @@ void listed_unary(Importer& im, const pb::NodeProto& node) {
   require(false, im, node, "is not an operator of the unary list");
 }
 
-// `table` and the unary list's operators, those in `table` first (Selu, which checks its attributes).
+// `table` and the families of operators in files of their own.
+std::map<std::string, OpImport> with_families(std::map<std::string, OpImport> table) {
+  for (const auto* family : {&math_imports(), &reduce_imports(), &logic_imports(), &shape_imports()})
+    table.insert(family->begin(), family->end());
+  return table;
+}
+
+// `table` and the unary list's operators, those in `table` first (Selu, whose attributes are weights).
 std::map<std::string, OpImport> with_listed_unary(std::map<std::string, OpImport> table) {
   for (const UnaryFunction& u : unary_functions())
     if (*u.onnx && !u.defaults) table.emplace(u.onnx, listed_unary);
   return table;
-}
-
-void selu(Importer& im, const pb::NodeProto& node) {
-  require(std::abs(float_attribute(node, "alpha", 1.67326319f) - 1.67326319f) < 1e-6f &&
-              std::abs(float_attribute(node, "gamma", 1.05070102f) - 1.05070102f) < 1e-6f,
-          im, node, "only SELU's standard alpha and gamma are supported");
-  lambda(im, node, "onnx.selu", im.value(node, 0));
-}
-
-void softmax(Importer& im, const pb::NodeProto& node) {
-  const Symbol x = im.value(node, 0);
-  require(axis_attribute(im, node, -1, rank_of(x)) == rank_of(x) - 1, im, node, "only a softmax over the last axis is supported");
-  lambda(im, node, "onnx.softmax", x);
 }
 
 void leaky_relu(Importer& im, const pb::NodeProto& node) {
@@ -286,38 +244,9 @@ void clip(Importer& im, const pb::NodeProto& node) {
          {{"min", bound(1, -std::numeric_limits<float>::max())}, {"max", bound(2, std::numeric_limits<float>::max())}});
 }
 
-// Binary arithmetic: with a constant operand, a Lambda holding it; between two values, an
-// Elementwise merge.
-template <const char* kOp>
-void binary(Importer& im, const pb::NodeProto& node) {
-  const std::string op = kOp;
-  require(im.num_inputs(node) == 2, im, node, "needs two inputs");
-  const bool commutes = op == "add" || op == "mul";
-  if (im.is_constant(node, 1) || (commutes && im.is_constant(node, 0))) {
-    const int c = im.is_constant(node, 1) ? 1 : 0;
-    const Symbol x = im.value(node, 1 - c);
-    const Tensor k = im.constant(node, c);
-    require(k.dtype() == kFloat32 && k.dim() <= rank_of(x), im, node, "a float32 constant no larger than the input is needed");
-    return lambda(im, node, "onnx." + op, x, {{"value", k}});
-  }
-  require(commutes, im, node, "is supported with a constant second operand only");
-  im.set_output(node, im.layer(node, "elementwise", {{"combine", op == "add" ? "add" : "multiply"}, {"act", ""}},
-                               {im.value(node, 0), im.value(node, 1)}));
-}
-constexpr char kAdd[] = "add", kSub[] = "sub", kMul[] = "mul", kDiv[] = "div";
-
-template <const char* kCombine>
-void variadic(Importer& im, const pb::NodeProto& node) {
-  std::vector<Symbol> xs;
-  for (size_t i = 0; i < im.num_inputs(node); ++i) xs.push_back(im.value(node, static_cast<int>(i)));
-  if (xs.size() == 1) return im.set_output(node, xs[0]);
-  require(!xs.empty(), im, node, "needs inputs");
-  im.set_output(node, im.layer(node, "elementwise", {{"combine", kCombine}, {"act", ""}}, xs));
-}
-constexpr char kSum[] = "add", kMax[] = "maximum", kMin[] = "minimum", kMean[] = "mean";
-
 // Gemm: y = alpha A B' + beta C as a Dense layer (B and C constants, A not transposed).
 void gemm(Importer& im, const pb::NodeProto& node) {
+  if (!im.is_constant(node, 1)) return gemm_values(im, node);
   const Symbol a = im.value(node, 0);
   require(int_attribute(node, "transA", 0) == 0 && rank_of(a) == 2, im, node, "needs an untransposed 2-d A");
   Tensor w = im.constant(node, 1);
@@ -428,42 +357,7 @@ void concat(Importer& im, const pb::NodeProto& node) {
   im.set_output(node, im.layer(node, "concat", {{"concat_dim", axis}}, xs));
 }
 
-// Zero padding of the spatial axes, in either layout (the batch and channel axes unpadded).
-void pad(Importer& im, const pb::NodeProto& node) {
-  const Symbol x = im.value(node, 0);
-  const int64_t r = rank_of(x);
-  require(string_attribute(node, "mode", "constant") == "constant", im, node, "only constant padding is supported");
-  if (im.num_inputs(node) > 2) {
-    const Tensor v = im.constant(node, 2);
-    require(v.numel() == 1 && v.item<double>() == 0.0, im, node, "only zero padding is supported");
-  }
-  require(im.num_inputs(node) <= 3, im, node, "the axes input is not supported");
-  const std::vector<int64_t> pads = im.constant(node, 1).to_vector<int64_t>();
-  require(static_cast<int64_t>(pads.size()) == 2 * r && r >= 3 && r <= 5, im, node, "needs 2 pads per axis of a 3 to 5-d input");
-  for (int64_t p : pads) require(p >= 0 && p <= 4096, im, node, "pads must be between 0 and 4096");
-  auto pairs = [&](int64_t from) {
-    std::vector<std::vector<int64_t>> out;
-    for (int64_t i = from; i < from + r - 2; ++i) out.push_back({pads[i], pads[r + i]});
-    return out;
-  };
-  const std::string kind = spatial_kind("zeropad", r - 2);
-  if (pads[0] == 0 && pads[r] == 0 && pads[r - 1] == 0 && pads[2 * r - 1] == 0)  // channels-last already
-    return im.set_output(node, im.layer(node, kind, {{"padding", pairs(1)}}, {x}));
-  require(pads[0] == 0 && pads[r] == 0 && pads[1] == 0 && pads[r + 1] == 0, im, node,
-          "only padding of the spatial axes is supported");
-  const Symbol y = im.layer(node, kind, {{"padding", pairs(2)}}, {im.channels_last(node, x)});
-  im.set_output(node, im.channels_first(node, y));
-}
-
-// Identity, and Dropout at inference (its mask output unsupported).
-void identity(Importer& im, const pb::NodeProto& node) {
-  require(node.output_size() == 1, im, node, "only the first output is supported");
-  if (node.op_type() == "Dropout" && im.num_inputs(node) > 2) {
-    const Tensor training = im.constant(node, 2);
-    require(training.numel() == 1 && training.item<double>() == 0.0, im, node, "training mode is not supported");
-  }
-  im.set_output(node, im.value(node, 0));
-}
+void identity(Importer& im, const pb::NodeProto& node) { im.set_output(node, im.value(node, 0)); }
 
 // Gather from a constant table by integer ids: an Embedding; from a value by one constant index
 // (attention's q, k, v out of one projection): a selection, the index the lambda's weight.
@@ -498,6 +392,17 @@ void squeeze_op(Importer& im, const pb::NodeProto& node) {
 
 }  // namespace
 
+// PRelu as Strata's layer, with a constant float32 slope shared (one value) or one per channel:
+// on the last axis (channels-last, as Strata exports it) or on axis 1 of a channels-first value.
+void prelu_layer(Importer& im, const pb::NodeProto& node, const Symbol& x, const Tensor& slope, bool last) {
+  const int64_t r = rank_of(x), c = last ? x.shape()[r - 1] : x.shape()[1];
+  const bool shared = slope.numel() == 1;
+  const json config = {{"channel_shared", shared}, {"in_channels", shared ? -1 : c}};
+  const std::vector<std::pair<std::string, Tensor>> w{{"alpha", slope.reshape({shared ? 1 : c})}};
+  if (last) return im.set_output(node, im.layer(node, "prelu", config, {x}, w));
+  im.set_output(node, im.channels_first(node, im.layer(node, "prelu", config, {im.channels_last(node, x)}, w)));
+}
+
 Symbol squeeze(Importer& im, const pb::NodeProto& node, const Symbol& x, std::vector<int64_t> axes, bool unsqueeze) {
   const int64_t rank = rank_of(x) + (unsqueeze ? static_cast<int64_t>(axes.size()) : 0);
   for (int64_t& a : axes) {
@@ -519,55 +424,38 @@ Symbol squeeze(Importer& im, const pb::NodeProto& node, const Symbol& x, std::ve
 }
 
 const std::map<std::string, OpImport>& op_imports() {
-  static const std::map<std::string, OpImport> table = with_listed_unary({
+  static const std::map<std::string, OpImport> table = with_listed_unary(with_families({
       {"Conv", conv},
       {"ConvTranspose", conv_transpose},
       {"MaxPool", pool<true>},
       {"AveragePool", pool<false>},
       {"GlobalMaxPool", global_pool<true>},
       {"GlobalAveragePool", global_pool<false>},
-      {"ReduceMax", reduce<true>},
-      {"ReduceMean", reduce<false>},
       {"BatchNormalization", batch_norm},
       {"LayerNormalization", layer_norm},
-      {"PRelu", prelu},
       {"InstanceNormalization", instance_norm},
-      {"Selu", selu},
-      {"Softmax", softmax},
       {"LeakyRelu", leaky_relu},
       {"Elu", elu},
       {"HardSigmoid", hard_sigmoid},
       {"Clip", clip},
-      {"Add", binary<kAdd>},
-      {"Sub", binary<kSub>},
-      {"Mul", binary<kMul>},
-      {"Div", binary<kDiv>},
-      {"Sum", variadic<kSum>},
-      {"Max", variadic<kMax>},
-      {"Min", variadic<kMin>},
-      {"Mean", variadic<kMean>},
       {"Gemm", gemm},
       {"MatMul", matmul},
       {"Flatten", flatten},
       {"Reshape", reshape_op},
       {"Transpose", transpose_op},
       {"Concat", concat},
-      {"Pad", pad},
       {"Identity", identity},
-      {"Dropout", identity},
       {"Gather", gather},
       {"Shape", shape_op},
       {"Slice", slice_op},
       {"Split", split_op},
-      {"Where", where_op},
-      {"Greater", compare_op},
-      {"Less", compare_op},
+      {"GatherElements", gather_elements_op},
       {"Squeeze", squeeze_op},
       {"Unsqueeze", squeeze_op},
       {"RNN", recurrent},
       {"LSTM", recurrent},
       {"GRU", recurrent},
-  });
+  }));
   return table;
 }
 

@@ -1,9 +1,7 @@
-// Selecting parts of values: Slice and Split (PyTorch's chunk, x[:, a:b], torch.split), and Where with the
-// comparisons that feed it (torch.where(h > 0, h, 0.1 * h)). A slice's start and step are its
+// Selecting parts of values: Slice and Split (PyTorch's chunk, x[:, a:b], torch.split), and
+// GatherElements. A slice's start and step are its
 // lambda's weights and its length the shape of a third, so that a saved model, whose config keeps
 // weights' shapes but not their values, declares the same output shapes when it loads.
-// Comparisons give float32 0/1 (Strata's layers pass float values), which Where reads as ONNX's
-// booleans.
 #include <algorithm>
 
 #include "strata/core/error.hpp"
@@ -91,25 +89,19 @@ void split_op(Importer& im, const pb::NodeProto& node) {
     if (!node.output(i).empty()) im.set_output(node, slice(im, node, x, axis, start, 1, sizes[i]), i);
 }
 
-// Greater / Less of a value and a constant, or of two values: 1 where it holds, else 0.
-void compare_op(Importer& im, const pb::NodeProto& node) {
-  const std::string function = node.op_type() == "Greater" ? "onnx.greater" : "onnx.less";
-  require(im.num_inputs(node) == 2 && !im.is_constant(node, 0), im, node, "needs a value as its first input");
-  if (im.is_constant(node, 1)) {
-    const Tensor k = im.constant(node, 1);
-    require(k.dtype() == kFloat32 && k.dim() <= static_cast<int64_t>(im.value(node, 0).shape().size()), im, node,
-            "a float32 constant no larger than the input is needed");
-    return im.set_output(node, im.function(node, function, {im.value(node, 0)}, {{"value", k}}));
-  }
-  im.set_output(node, im.function(node, function, {im.value(node, 0), im.value(node, 1)}));
-}
-
-// Where(condition, a, b) of three values.
-void where_op(Importer& im, const pb::NodeProto& node) {
-  require(im.num_inputs(node) == 3, im, node, "needs three inputs");
-  std::vector<nn::Symbol> xs;
-  for (int i = 0; i < 3; ++i) xs.push_back(im.value(node, i));
-  im.set_output(node, im.function(node, "onnx.where", xs));
+// GatherElements of a value along a constant axis 0-7, by indices computed or constant (then of
+// the value's rank, their shape the output's; a symbolic batch must stay the data's own).
+void gather_elements_op(Importer& im, const pb::NodeProto& node) {
+  const nn::Symbol x = im.value(node, 0);
+  const int64_t rank = static_cast<int64_t>(x.shape().size()), axis = axis_attribute(im, node, 0, rank);
+  require(axis < 8, im, node, "axes past 7 are not supported");
+  const std::string function = "onnx.gather_elements." + std::to_string(axis);
+  if (!im.is_constant(node, 1)) return im.set_output(node, im.function(node, function, {x, im.value(node, 1)}));
+  const Tensor indices = im.constant(node, 1);
+  require((indices.dtype() == kInt64 || indices.dtype() == kInt32) && indices.dim() == rank, im, node,
+          "needs integer indices of the data's rank");
+  require(x.shape()[0] >= 1, im, node, "constant indices into a symbolic batch are not supported");
+  im.set_output(node, im.function(node, function, {x}, {{"indices", indices}}));
 }
 
 }  // namespace strata::onnx::detail

@@ -1,6 +1,9 @@
 #include "onnx_proto.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
@@ -103,36 +106,91 @@ std::string string_attribute(const pb::NodeProto& node, const std::string& name,
 }
 
 namespace {
-// The values of `p`, from its raw bytes or its typed field, checked against its dims' `count`.
-template <class T, class Field>
-Tensor values(const pb::TensorProto& p, const Shape& shape, uint64_t count, const Field& field, const std::string& what) {
+// The values of `p` as T, from its raw bytes (of `Stored`, little-endian as ONNX writes them) or
+// its typed field, checked against its dims' `count`; `convert` maps a stored value to T.
+template <class T, class Stored, class Field, class Convert>
+std::vector<T> values(const pb::TensorProto& p, uint64_t count, const Field& field, const std::string& what,
+                      Convert convert) {
   std::vector<T> v(count);
   if (p.has_raw_data()) {
-    const uint64_t bytes = count * sizeof(T);
+    const uint64_t bytes = count * sizeof(Stored);
     STRATA_CHECK(p.raw_data().size() == bytes, what, ": ", p.raw_data().size(), " bytes of data for dims holding ",
                  bytes);
-    std::memcpy(v.data(), p.raw_data().data(), bytes);
+    for (uint64_t i = 0; i < count; ++i) {
+      Stored s;
+      std::memcpy(&s, p.raw_data().data() + i * sizeof(Stored), sizeof(Stored));
+      v[i] = convert(s);
+    }
   } else {
     STRATA_CHECK(static_cast<uint64_t>(field.size()) == count, what, ": ", field.size(), " values for dims holding ",
                  count);
-    std::copy(field.begin(), field.end(), v.begin());
+    for (uint64_t i = 0; i < count; ++i) v[i] = convert(static_cast<Stored>(field[static_cast<int>(i)]));
   }
-  return from_vector(v, shape);
+  return v;
+}
+
+template <class T>
+std::vector<T> same(const pb::TensorProto& p, uint64_t count, const auto& field, const std::string& what) {
+  return values<T, T>(p, count, field, what, [](T x) { return x; });
+}
+
+// IEEE binary16 -> float32, exact: every half value is a float.
+float half_to_float(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16;
+  const int exponent = (h >> 10) & 0x1f;
+  const uint32_t mantissa = h & 0x3ff;
+  float magnitude;
+  if (exponent == 0x1f)
+    magnitude = mantissa == 0 ? std::numeric_limits<float>::infinity() : std::numeric_limits<float>::quiet_NaN();
+  else if (exponent == 0)
+    magnitude = std::ldexp(static_cast<float>(mantissa), -24);  // subnormal
+  else
+    magnitude = std::ldexp(static_cast<float>(mantissa | 0x400), exponent - 25);
+  uint32_t bits;
+  std::memcpy(&bits, &magnitude, sizeof(bits));
+  bits |= sign;
+  float out;
+  std::memcpy(&out, &bits, sizeof(out));
+  return out;
+}
+
+size_t stored_size(int32_t type) {
+  switch (type) {
+    case pb::TensorProto::FLOAT: case pb::TensorProto::INT32: return 4;
+    case pb::TensorProto::INT64: case pb::TensorProto::DOUBLE: return 8;
+    case pb::TensorProto::FLOAT16: return 2;
+    case pb::TensorProto::UINT8: case pb::TensorProto::BOOL: return 1;
+    default: return 0;
+  }
 }
 }  // namespace
 
 Tensor tensor_from(const pb::TensorProto& p) {
   const std::string what = "initializer '" + p.name() + "'";
   STRATA_CHECK(p.data_location() != pb::TensorProto::EXTERNAL, what, ": external data is not supported");
-  STRATA_CHECK(p.data_type() == pb::TensorProto::FLOAT || p.data_type() == pb::TensorProto::INT64, what,
-               ": element type ", p.data_type(), " is not supported (float32 and int64 are)");
-  const size_t item = p.data_type() == pb::TensorProto::FLOAT ? 4 : 8;
+  const int32_t type = p.data_type();
+  const size_t item = stored_size(type);
+  STRATA_CHECK(item > 0, what, ": element type ",
+               pb::TensorProto::DataType_IsValid(type) ? pb::TensorProto::DataType_Name(type) : std::to_string(type),
+               " is not supported (float, float16, double, int64, int32, uint8 and bool are)");
   const std::vector<int64_t> dims(p.dims().begin(), p.dims().end());
-  const CheckedSize size = checked_size(dims, item, what);  // before anything is allocated
+  // Bounded by the larger of the stored and the held item (float16 is held as float32).
+  const CheckedSize size = checked_size(dims, std::max<size_t>(item, 4), what);  // before anything is allocated
   const Shape& shape = size.shape;
   const uint64_t count = static_cast<uint64_t>(size.numel);
-  return p.data_type() == pb::TensorProto::FLOAT ? values<float>(p, shape, count, p.float_data(), what)
-                                                : values<int64_t>(p, shape, count, p.int64_data(), what);
+  switch (type) {
+    case pb::TensorProto::FLOAT: return from_vector(same<float>(p, count, p.float_data(), what), shape);
+    case pb::TensorProto::DOUBLE: return from_vector(same<double>(p, count, p.double_data(), what), shape);
+    case pb::TensorProto::INT64: return from_vector(same<int64_t>(p, count, p.int64_data(), what), shape);
+    case pb::TensorProto::INT32: return from_vector(same<int32_t>(p, count, p.int32_data(), what), shape);
+    // The typed field of the narrow types is int32_data, one value (a half's bits) per entry.
+    case pb::TensorProto::UINT8:
+      return from_vector(values<uint8_t, uint8_t>(p, count, p.int32_data(), what, [](uint8_t x) { return x; }), shape);
+    case pb::TensorProto::BOOL:
+      return from_vector(values<bool, uint8_t>(p, count, p.int32_data(), what, [](uint8_t x) { return x != 0; }), shape);
+    default:  // FLOAT16
+      return from_vector(values<float, uint16_t>(p, count, p.int32_data(), what, half_to_float), shape);
+  }
 }
 
 }  // namespace strata::onnx::detail

@@ -36,7 +36,9 @@ std::string string_attribute(const pb::NodeProto& node, const std::string& name,
 std::string node_str(const pb::NodeProto& node);
 
 // An initializer's values as a Strata tensor; its byte count is checked against its dims and
-// against limits().max_tensor_bytes. Float32 and int64 only (other types are refused by name).
+// against limits().max_tensor_bytes. Float, double, int64, int32, uint8 and bool keep their type;
+// float16 becomes float32 (exactly; the importer lets only a Cast read it, since arithmetic in
+// float32 would round differently); other types are refused by name.
 Tensor tensor_from(const pb::TensorProto& proto);
 
 }  // namespace strata::onnx::detail

@@ -135,8 +135,8 @@ save("embedding_mean", embed_nodes, [tensor("ids", ["N", 4], TensorProto.INT64)]
 
 # Hostile: an operator the import lacks, an initializer with fewer bytes than its dims hold, an
 # input whose row would overflow 64 bits.
-save("unknown_op", [helper.make_node("Cosh", ["x"], ["y"], name="cosh_1")], [tensor("x", ["N", 3])],
-     [tensor("y", ["N", 3])], [], None)
+save("unknown_op", [helper.make_node("Det", ["x"], ["y"], name="det_1")], [tensor("x", ["N", 3, 3])],
+     [tensor("y", ["N"])], [], None)
 short = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[4, 3], raw_data=np.zeros(5, np.float32).tobytes())
 save("short_initializer", [helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")], [tensor("x", ["N", 4])],
      [tensor("y", ["N", 3])], [short], None, check=False)

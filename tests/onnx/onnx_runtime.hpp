@@ -29,6 +29,16 @@ inline std::filesystem::path onnx_temp_dir(const std::string& name) {
   return dir;
 }
 
+// A fresh folder `name` holding what the generator tests/onnx/`script` writes into it (run in
+// the venv; its stderr dropped).
+inline std::filesystem::path onnx_generated_files(const std::string& script, const std::string& name) {
+  auto dir = onnx_temp_dir(name);
+  const std::string command = "'" + onnx_python() + "' '" + STRATA_TESTS_DIR + "/onnx/" + script + "' '" +
+                              dir.string() + "' 2>/dev/null";
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  return dir;
+}
+
 // The outputs onnxruntime computes for the ONNX file at `model`.
 inline std::vector<Tensor> onnxruntime_outputs(const std::filesystem::path& model, const std::vector<Tensor>& inputs) {
   const auto dir = model.parent_path();

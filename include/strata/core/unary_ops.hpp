@@ -29,18 +29,18 @@
 #pragma once
 
 #define STRATA_UNARY_OP_LIST(X, ctx)                                                                         \
-  X(ctx, neg,          "neg",          numbers, any,  fn,         "",         T(-v))                         \
-  X(ctx, abs,          "abs",          numbers, any,  fn,         "",         negative(v) ? T(-v) : v)       \
-  X(ctx, exp,          "exp",          floats,  any,  fn,         "",         M::exp(v))                     \
-  X(ctx, log,          "log",          floats,  any,  fn,         "",         M::log(v))                     \
+  X(ctx, neg,          "neg",          numbers, any,  fn,         "Neg",      T(-v))                         \
+  X(ctx, abs,          "abs",          numbers, any,  fn,         "Abs",      negative(v) ? T(-v) : v)       \
+  X(ctx, exp,          "exp",          floats,  any,  fn,         "Exp",      M::exp(v))                     \
+  X(ctx, log,          "log",          floats,  any,  fn,         "Log",      M::log(v))                     \
   X(ctx, log1p,        "log1p",        floats,  any,  fn,         "",         M::log1p(v))                   \
   X(ctx, expm1,        "expm1",        floats,  any,  fn,         "",         M::expm1(v))                   \
-  X(ctx, sqrt,         "sqrt",         floats,  any,  fn,         "",         M::sqrt(v))                    \
+  X(ctx, sqrt,         "sqrt",         floats,  any,  fn,         "Sqrt",     M::sqrt(v))                    \
   X(ctx, rsqrt,        "rsqrt",        floats,  any,  fn,         "",         T(1) / M::sqrt(v))             \
   X(ctx, square,       "square",       numbers, any,  fn,         "",         T(v * v))                      \
-  X(ctx, reciprocal,   "reciprocal",   floats,  any,  fn,         "",         T(1) / v)                      \
-  X(ctx, sin,          "sin",          floats,  any,  fn,         "",         M::sin(v))                     \
-  X(ctx, cos,          "cos",          floats,  any,  fn,         "",         M::cos(v))                     \
+  X(ctx, reciprocal,   "reciprocal",   floats,  any,  fn,         "Reciprocal", T(1) / v)                    \
+  X(ctx, sin,          "sin",          floats,  any,  fn,         "Sin",      M::sin(v))                     \
+  X(ctx, cos,          "cos",          floats,  any,  fn,         "Cos",      M::cos(v))                     \
   X(ctx, erf,          "erf",          floats,  any,  fn,         "Erf",      M::erf(v))                     \
   X(ctx, tanh,         "tanh",         floats,  any,  act,        "Tanh",     M::tanh(v))                    \
   X(ctx, sigmoid,      "sigmoid",      floats,  any,  act,        "Sigmoid",  M::sigmoid(v))                 \
@@ -64,11 +64,11 @@
   X(ctx, hard_sigmoid, "hard_sigmoid", floats,  any,  act,        "",         clip(T((v + 3) / 6), T(0), T(1))) \
   X(ctx, hard_tanh,    "hard_tanh",    floats,  any,  act,        "",         clip(v, T(-1), T(1)))          \
   /* sign, floor, ceil and round have a zero gradient */                                                   \
-  X(ctx, sign,         "sign",         numbers, any,  fn,         "",         T((v > 0) - negative(v)))      \
-  X(ctx, floor,        "floor",        floats,  any,  fn,         "",         M::floor(v))                   \
-  X(ctx, ceil,         "ceil",         floats,  any,  fn,         "",         M::ceil(v))                    \
+  X(ctx, sign,         "sign",         numbers, any,  fn,         "Sign",     T((v > 0) - negative(v)))      \
+  X(ctx, floor,        "floor",        floats,  any,  fn,         "Floor",    M::floor(v))                   \
+  X(ctx, ceil,         "ceil",         floats,  any,  fn,         "Ceil",     M::ceil(v))                    \
   /* halves to even, as NumPy */                                                                           \
-  X(ctx, round,        "round",        floats,  any,  fn,         "",         M::nearbyint(v))               \
+  X(ctx, round,        "round",        floats,  any,  fn,         "Round",    M::nearbyint(v))               \
   /* a = low, b = high */                                                                                  \
   X(ctx, clamp,        "clamp",        numbers, any,  params,     "",         clip(v, a, b))                 \
   X(ctx, logical_not,  "logical_not",  logical, none, fn,         "",         v == T(0))                     \

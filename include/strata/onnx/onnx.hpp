@@ -1,6 +1,6 @@
 // ONNX, the exchange format serving stacks and most frameworks read (docs/interop.md).
-// Static models (nn::Model) go out as ONNX graphs of opset 17 and ONNX graphs come back in as
-// static models, through Debian's libonnx proto library; protobuf stays inside src/onnx.
+// Static models (nn::Model) go out as ONNX graphs of opset 17 and ONNX graphs (opsets 11 to 28)
+// come back in as static models, through Debian's libonnx proto library; protobuf stays inside src/onnx.
 //
 //   onnx::save_onnx(net, "net.onnx");           // or net.export_onnx("net.onnx")
 //   auto back = onnx::load_onnx("net.onnx");    // a static model; back->run({x})
@@ -15,6 +15,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "strata/nn/model.hpp"
 
@@ -31,5 +32,13 @@ void save_onnx(const nn::Model& model, const std::string& path);
 // `what` names the bytes in errors.
 std::shared_ptr<nn::Model> from_onnx(const std::string& bytes, const std::string& what = "ONNX model");
 std::shared_ptr<nn::Model> load_onnx(const std::string& path);
+
+// The ONNX operators (default domain) the import reads, sorted, with the opsets at which it
+// reads them; docs/interop.md lists them.
+struct ImportedOperator {
+  std::string name;
+  int64_t first_opset, last_opset;
+};
+std::vector<ImportedOperator> imported_operators();
 
 }  // namespace strata::onnx

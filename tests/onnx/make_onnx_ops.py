@@ -1,0 +1,319 @@
+"""Writes one-operator ONNX files and onnxruntime's outputs for tests/onnx/test_onnx_ops.cpp:
+make_onnx_ops.py OUTDIR.
+
+OUTDIR/cases/NAME.onnx and NAME.npz (input_0, ..., output_0, ...): random inputs, several
+attribute settings, constants of each element type; onnxruntime computes the outputs.
+OUTDIR/node/NAME.onnx and NAME.npz: the onnx package's own node test cases
+(onnx.backend.test.case.node, the cases behind onnx/backend/test/data/node, which the wheel does
+not ship), their first data set; OUTDIR/node/cases.txt lists "NAME OP[,OP...]" per case.
+OUTDIR/opsets.txt: the opsets after 21 at which each operator's definition changed.
+OUTDIR/refuse/NAME.onnx: files the import must refuse (test_onnx_ops.cpp lists why).
+Run from the tests' virtual environment (onnx==1.23.2, onnxruntime==1.32.0).
+"""
+import os
+import sys
+import warnings
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
+
+out = sys.argv[1]
+rng = np.random.default_rng(42)
+F = TensorProto.FLOAT
+
+
+def save_case(name, nodes, inputs, outputs, feeds, initializers=(), opset=17):
+    graph = helper.make_graph(nodes, name, inputs, outputs, list(initializers))
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=8)
+    # (no onnx.checker: it wants output shapes, which onnxruntime infers while it loads the file)
+    path = os.path.join(out, "cases", name + ".onnx")
+    onnx.save(model, path)
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+    results = session.run(None, {i.name: f for i, f in zip(session.get_inputs(), feeds)})
+    arrays = {f"input_{k}": f for k, f in enumerate(feeds)}
+    arrays.update({f"output_{k}": r for k, r in enumerate(results)})
+    np.savez(os.path.join(out, "cases", name + ".npz"), **arrays)
+
+
+def info(name, array):
+    return helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(array.dtype), array.shape)
+
+
+def one_op(name, op, feeds, constants=(), opset=17, outputs=1, out_types=None, **attributes):
+    """A graph of one node: the feeds are its first inputs, then the constants (initializers).
+    Its outputs have the first feed's element type unless out_types says otherwise."""
+    types = out_types or [helper.np_dtype_to_tensor_dtype(feeds[0].dtype)] * outputs
+    names = [f"x{i}" for i in range(len(feeds))] + [f"c{i}" for i in range(len(constants))]
+    outs = [f"y{i}" for i in range(outputs)]
+    node = helper.make_node(op, names, outs, name=name, **attributes)
+    inits = [numpy_helper.from_array(c, f"c{i}") for i, c in enumerate(constants)]
+    save_case(name, [node], [info(n, f) for n, f in zip(names, feeds)],
+              [helper.make_tensor_value_info(o, t, None) for o, t in zip(outs, types)], feeds, inits, opset)
+
+
+def randn(*shape, scale=1.0):
+    return (rng.standard_normal(shape) * scale).astype(np.float32)
+
+
+def uniform(lo, hi, *shape):
+    return rng.uniform(lo, hi, shape).astype(np.float32)
+
+
+def write_cases():
+    os.makedirs(os.path.join(out, "cases"), exist_ok=True)
+    # unary math of the unary list and composed, on the domain each is defined on
+    domains = {"Neg": (-3, 3), "Abs": (-3, 3), "Exp": (-3, 3), "Log": (0.1, 5), "Sqrt": (0.01, 5),
+               "Reciprocal": (0.5, 3), "Sign": (-3, 3), "Floor": (-3, 3), "Ceil": (-3, 3), "Round": (-3, 3),
+               "Erf": (-2, 2), "Sin": (-4, 4), "Cos": (-4, 4), "Tan": (-1.2, 1.2), "Sinh": (-3, 3),
+               "Cosh": (-3, 3), "Asinh": (-50, 50), "Acosh": (1, 20), "Atanh": (-0.9, 0.9), "Tanh": (-3, 3),
+               "Sigmoid": (-4, 4), "Relu": (-3, 3), "Softplus": (-4, 4), "Softsign": (-4, 4),
+               "HardSwish": (-5, 5), "Mish": (-4, 4)}
+    for op, (lo, hi) in domains.items():
+        one_op(f"unary_{op}", op, [uniform(lo, hi, 2, 3, 4)], opset=18 if op == "Mish" else 17)
+    one_op("unary_Neg_int64", "Neg", [rng.integers(-9, 9, (3, 4)).astype(np.int64)])
+    one_op("unary_Abs_int64", "Abs", [rng.integers(-9, 9, (3, 4)).astype(np.int64)])
+    one_op("unary_Round_halves", "Round", [np.array([[-2.5, -1.5, -0.5, 0.5, 1.5, 2.5]], np.float32)])
+
+    # activations with attributes
+    one_op("act_Gelu", "Gelu", [randn(2, 5)], opset=20)
+    one_op("act_Gelu_tanh", "Gelu", [randn(2, 5)], opset=20, approximate="tanh")
+    one_op("act_Selu", "Selu", [randn(2, 5)])
+    one_op("act_Selu_attrs", "Selu", [randn(2, 5)], alpha=1.2, gamma=0.8)
+    one_op("act_Celu", "Celu", [randn(2, 5)], alpha=0.7)
+    one_op("act_Shrink", "Shrink", [randn(3, 5)], lambd=0.6, bias=0.2)
+    one_op("act_Shrink_default", "Shrink", [randn(3, 5)])
+    one_op("act_ThresholdedRelu", "ThresholdedRelu", [randn(3, 5)], alpha=0.3)
+    one_op("act_Elu", "Elu", [randn(3, 5)], alpha=0.5)
+    one_op("act_LeakyRelu", "LeakyRelu", [randn(3, 5)], alpha=0.2)
+    one_op("act_HardSigmoid", "HardSigmoid", [randn(3, 5)], alpha=0.3, beta=0.4)
+    one_op("act_PRelu_channels_first", "PRelu", [randn(2, 3, 4, 4)], [randn(3, 1, 1)])
+    one_op("act_PRelu_shared", "PRelu", [randn(2, 3, 4)], [np.array([0.3], np.float32)])
+    one_op("act_PRelu_broadcast", "PRelu", [randn(2, 3, 4)], [randn(3, 4)])
+    one_op("act_PRelu_values", "PRelu", [randn(2, 3, 4), randn(3, 4)])
+    for axis in (-1, 0, 1, 2):
+        one_op(f"act_Softmax_axis{axis}", "Softmax", [randn(2, 3, 4)], axis=axis)
+        one_op(f"act_LogSoftmax_axis{axis}", "LogSoftmax", [randn(2, 3, 4)], axis=axis)
+    one_op("act_Softmax_opset11", "Softmax", [randn(2, 3, 4)], opset=11)
+    one_op("act_LogSoftmax_opset11_axis0", "LogSoftmax", [randn(2, 3, 4)], opset=11, axis=0)
+
+    # binary math: two values (broadcasting), a constant on either side, integers
+    for op in ("Add", "Sub", "Mul", "Div", "Pow"):
+        base = uniform(0.5, 2, 2, 3, 4) if op == "Pow" else randn(2, 3, 4)
+        other = uniform(-2, 2, 3, 4) if op == "Pow" else uniform(0.5, 2, 3, 4) * np.sign(randn(3, 4))
+        one_op(f"binary_{op}_values", op, [base, other])
+        one_op(f"binary_{op}_const_right", op, [base], [other])
+        one_op(f"binary_{op}_const_left", op, [uniform(0.5, 2, 2, 1, 4)], [uniform(0.5, 2, 3, 1)])
+    one_op("binary_Pow_int_exponent", "Pow", [randn(2, 3)], [np.array([2, 3, 1], np.int64)])
+    ints = rng.integers(-20, 20, (3, 4)).astype(np.int64)
+    divisors = (rng.integers(1, 6, (4,)) * rng.choice([-1, 1], 4)).astype(np.int64)
+    one_op("binary_Div_int64", "Div", [ints, divisors])
+    one_op("binary_Mod_int64", "Mod", [ints, divisors])
+    one_op("binary_Mod_int64_fmod", "Mod", [ints, divisors], fmod=1)
+    one_op("binary_Mod_float_fmod", "Mod", [randn(3, 4, scale=5)], [uniform(0.5, 2, 4)], fmod=1)
+    one_op("binary_Mod_float_opset28", "Mod", [randn(3, 4, scale=5)], [uniform(0.5, 2, 4) * np.sign(randn(4))],
+           opset=28)
+    one_op("binary_Sub_int64", "Sub", [ints], [divisors])
+    for op in ("Sum", "Max", "Min", "Mean"):
+        one_op(f"variadic_{op}_broadcast", op, [randn(2, 3, 4), randn(3, 4), randn(4)])
+        one_op(f"variadic_{op}_same", op, [randn(2, 3), randn(2, 3)])
+        one_op(f"variadic_{op}_const", op, [randn(2, 3)], [randn(3)])
+
+    # reductions: axes as an attribute (opset 17; ReduceSum's an input) and as an input (18)
+    i64 = TensorProto.INT64
+    for op in ("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
+               "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"):
+        x = uniform(0.5, 1.5, 2, 3, 4) if op in ("ReduceLogSum", "ReduceProd") else randn(2, 3, 4)
+        for axes, keep in (([1], 1), ([0, 2], 0), ([-1], 0)):
+            tag = f"reduce_{op}_{'_'.join(str(a) for a in axes)}_keep{keep}"
+            if op == "ReduceSum":
+                one_op(tag, op, [x], [np.array(axes, np.int64)], keepdims=keep)
+            else:
+                one_op(tag, op, [x], axes=axes, keepdims=keep)
+            one_op(tag + "_opset18", op, [x], [np.array(axes, np.int64)], opset=18, keepdims=keep)
+        one_op(f"reduce_{op}_all", op, [x], opset=18, keepdims=0)
+        one_op(f"reduce_{op}_noop", op, [x], [np.array([], np.int64)], opset=18, noop_with_empty_axes=1)
+    ties = rng.integers(0, 3, (3, 4, 5)).astype(np.float32)
+    for op in ("ArgMax", "ArgMin"):
+        for axis, keep, last in ((1, 1, 0), (2, 0, 0), (0, 1, 1), (-1, 0, 1)):
+            one_op(f"reduce_{op}_{axis}_{keep}_{last}", op, [ties], out_types=[i64], axis=axis, keepdims=keep,
+                   select_last_index=last)
+    for axis, exclusive, reverse in ((1, 0, 0), (0, 1, 0), (2, 0, 1), (-1, 1, 1)):
+        one_op(f"reduce_CumSum_{axis}_{exclusive}_{reverse}", "CumSum", [randn(3, 4, 5)], [np.array(axis, np.int64)],
+               exclusive=exclusive, reverse=reverse)
+    for axis, largest in ((1, 1), (-1, 0), (0, 1)):
+        one_op(f"reduce_TopK_{axis}_{largest}", "TopK", [ties + randn(3, 4, 5, scale=0.01)], [np.array([2], np.int64)],
+               outputs=2, out_types=[F, i64], axis=axis, largest=largest)
+
+    # comparisons and logic (values, a constant on either side), Not, Where, Cast of values
+    B = TensorProto.BOOL
+    small = rng.integers(-2, 3, (3, 4)).astype(np.float32)  # ties, so that equality is tested
+    for op in ("Greater", "Less", "GreaterOrEqual", "LessOrEqual", "Equal"):
+        one_op(f"logic_{op}_values", op, [small, rng.integers(-2, 3, (4,)).astype(np.float32)], out_types=[B])
+        one_op(f"logic_{op}_const_right", op, [small], [np.array([0.0, 1.0, -1.0, 2.0], np.float32)], out_types=[B])
+        one_op(f"logic_{op}_const_left", op, [small], [np.array(1.0, np.float32)], out_types=[B])
+    bools = rng.integers(0, 2, (3, 4)).astype(np.bool_)
+    for op in ("And", "Or", "Xor"):
+        one_op(f"logic_{op}", op, [bools, rng.integers(0, 2, (4,)).astype(np.bool_)])
+    one_op("logic_Not", "Not", [bools])
+    cond = rng.integers(0, 2, (3, 4)).astype(np.bool_)
+    one_op("logic_Where_values", "Where", [cond, randn(3, 4), randn(4)], out_types=[F])
+    one_op("logic_Where_const_b", "Where", [cond, randn(3, 4)], [randn(3, 1)], out_types=[F])
+    one_op("logic_Where_const_a", "Where", [cond], [randn(4), randn(3, 4)], out_types=[F])
+    for to, np_to in ((TensorProto.INT64, np.int64), (TensorProto.INT32, np.int32), (TensorProto.DOUBLE, np.float64),
+                      (TensorProto.BOOL, np.bool_), (TensorProto.UINT8, np.uint8)):
+        x = np.abs(randn(3, 4, scale=5)) if np_to == np.uint8 else randn(3, 4, scale=5)
+        one_op(f"logic_Cast_float_to_{np.dtype(np_to).name}", "Cast", [x], out_types=[to], to=to)
+    one_op("logic_Cast_int64_to_float", "Cast", [rng.integers(-50, 50, (3, 4)).astype(np.int64)], out_types=[F], to=F)
+    one_op("logic_Cast_bool_to_float", "Cast", [bools], out_types=[F], to=F)
+
+    # padding, repeating and moving elements; generators folded while importing
+    x4 = randn(2, 3, 4, 5)
+    for mode in ("constant", "reflect", "edge"):
+        one_op(f"shape_Pad_{mode}", "Pad", [x4], [np.array([0, 1, 2, 1, 0, 2, 1, 3], np.int64)], mode=mode)
+        one_op(f"shape_Pad_{mode}_axes", "Pad", [x4], [np.array([1, 2, 3, 1], np.int64), np.array(0.5, np.float32),
+                                                          np.array([2, -1], np.int64)], opset=18, mode=mode)
+    one_op("shape_Pad_value", "Pad", [x4], [np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64), np.array(-2.0, np.float32)])
+    one_op("shape_Expand", "Expand", [randn(3, 1)], [np.array([2, 3, 4], np.int64)])
+    one_op("shape_Expand_same_rank", "Expand", [randn(1, 3, 1)], [np.array([2, 1, 5], np.int64)])
+    one_op("shape_Tile", "Tile", [randn(2, 3)], [np.array([2, 3], np.int64)])
+    picks = rng.integers(-3, 3, (2, 4, 3)).astype(np.int64)
+    one_op("shape_GatherElements_values", "GatherElements", [randn(2, 3, 3), picks], axis=1)
+    one_op("shape_GatherElements_const", "GatherElements", [randn(2, 3, 3)], [picks[:, :2, :]], axis=-2)
+    for mode in ("DCR", "CRD"):
+        one_op(f"shape_DepthToSpace_{mode}", "DepthToSpace", [randn(2, 8, 3, 4)], blocksize=2, mode=mode)
+    one_op("shape_SpaceToDepth", "SpaceToDepth", [randn(2, 3, 4, 6)], blocksize=2)
+    one_op("shape_SpaceToDepth_CRD", "SpaceToDepth", [randn(2, 3, 4, 6)], opset=28, blocksize=2, mode="CRD")
+    one_op("shape_LRN", "LRN", [randn(2, 6, 3, 3)], size=3, alpha=0.02, beta=0.6, bias=1.5)
+    one_op("shape_LRN_default", "LRN", [randn(1, 7, 2, 3)], size=5)
+    one_op("shape_Dropout_mask", "Dropout", [randn(3, 4)], outputs=2, out_types=[F, TensorProto.BOOL])
+    for ta, tb in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        a = randn(4, 3) if ta else randn(3, 4)
+        b = randn(5, 4) if tb else randn(4, 5)
+        one_op(f"shape_Gemm_values_{ta}{tb}", "Gemm", [a, b, randn(5)], transA=ta, transB=tb, alpha=0.5, beta=2.0)
+    one_op("shape_Gemm_values_const_c", "Gemm", [randn(3, 4), randn(4, 5)], [randn(3, 5)])
+    one_op("shape_Gemm_values_no_c", "Gemm", [randn(3, 4), randn(4, 5)], transA=0)
+    x = randn(2, 3)
+    nodes = [helper.make_node("Shape", ["x"], ["s"], name="shape"),
+             helper.make_node("ConstantOfShape", ["s"], ["k"], name="fill",
+                              value=numpy_helper.from_array(np.array([1.5], np.float32))),
+             helper.make_node("Range", ["r0", "r1", "r2"], ["r"], name="range"),
+             helper.make_node("Size", ["x"], ["n"], name="size"),
+             helper.make_node("Cast", ["n"], ["nf"], name="cast", to=F),
+             helper.make_node("Add", ["x", "k"], ["a"], name="add"),
+             helper.make_node("Mul", ["a", "r"], ["b"], name="mul"),
+             helper.make_node("Mul", ["b", "nf"], ["y"], name="scale")]
+    save_case("shape_generators", nodes, [info("x", x)], [helper.make_tensor_value_info("y", F, None)], [x],
+              [numpy_helper.from_array(np.array(v, np.float32), n) for n, v in (("r0", 0.5), ("r1", 2.0), ("r2", 0.5))])
+
+    # constants of each element type, read through a Cast (float16 too) or directly
+    for dtype, tag in ((np.int32, "int32"), (np.float64, "float64"), (np.uint8, "uint8"), (np.float16, "float16"),
+                       (np.bool_, "bool")):
+        c = (rng.integers(0, 3, (3, 4)) if dtype in (np.uint8, np.bool_) else rng.standard_normal((3, 4)) * 3)
+        node_cast = helper.make_node("Cast", ["c"], ["cf"], name="cast", to=F)
+        node_add = helper.make_node("Add", ["x", "cf"], ["y"], name="add")
+        save_case(f"dtype_{tag}_cast", [node_cast, node_add], [info("x", randn(2, 3, 4))],
+                  [helper.make_tensor_value_info("y", F, None)], [randn(2, 3, 4)],
+                  [numpy_helper.from_array(c.astype(dtype), "c")])
+    # tf2onnx's int32 shape constants: Cast to int64, then Reshape
+    node_cast = helper.make_node("Cast", ["s"], ["s64"], name="cast", to=TensorProto.INT64)
+    node_reshape = helper.make_node("Reshape", ["x", "s64"], ["y"], name="reshape")
+    save_case("dtype_int32_shape", [node_cast, node_reshape], [info("x", randn(2, 3, 4))],
+              [helper.make_tensor_value_info("y", F, None)], [randn(2, 3, 4)],
+              [numpy_helper.from_array(np.array([2, 12], np.int32), "s")])
+    one_op("dtype_float64_values", "Mul", [rng.standard_normal((2, 3)), rng.standard_normal((2, 3))])
+    one_op("dtype_int32_values", "Add", [rng.integers(-5, 5, (2, 3)).astype(np.int32)],
+           [rng.integers(-5, 5, (3,)).astype(np.int32)])
+
+
+def write_node_cases():
+    from onnx.backend.test.case.node import collect_testcases
+
+    folder = os.path.join(out, "node")
+    os.makedirs(folder, exist_ok=True)
+    lines = []
+    def array(a):  # some cases keep their data as TensorProtos or NumPy scalars
+        if isinstance(a, TensorProto):
+            return numpy_helper.to_array(a)
+        # C order for Strata's npz reader (np.ascontiguousarray would make a scalar 1-d)
+        return np.array(a, order="C") if isinstance(a, (np.generic, np.ndarray)) else a
+
+    for case in collect_testcases(None):
+        inputs, outputs = ([array(a) for a in data] for data in case.data_sets[0])
+        if not all(isinstance(a, np.ndarray) for a in inputs + outputs):
+            continue  # sequences, optionals: not tensors
+        onnx.save(case.model, os.path.join(folder, case.name + ".onnx"))
+        arrays = {f"input_{k}": a for k, a in enumerate(inputs)}
+        arrays.update({f"output_{k}": a for k, a in enumerate(outputs)})
+        np.savez(os.path.join(folder, case.name + ".npz"), **arrays)
+        ops = sorted({n.op_type for n in case.model.graph.node})
+        lines.append(case.name + " " + ",".join(ops))
+    with open(os.path.join(folder, "cases.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def write_opset_changes():
+    """OUTDIR/opsets.txt: "OP [VERSION...]" per operator of the default domain, the versions
+    after opset 21 (up to 28) at which its definition changed in more than the element types it
+    takes (its attributes, inputs, outputs or text)."""
+    from onnx import defs
+
+    history = {}
+    for schema in defs.get_all_schemas_with_history():
+        if schema.domain in ("", "ai.onnx"):
+            history.setdefault(schema.name, []).append(schema)
+
+    def definition(s):
+        return (sorted((a.name, str(a.default_value)) for a in s.attributes.values()),
+                [(i.name, i.option) for i in s.inputs], [(o.name, o.option) for o in s.outputs], s.doc)
+
+    lines = []
+    for name, schemas in sorted(history.items()):
+        schemas.sort(key=lambda s: s.since_version)
+        changes = [str(after.since_version) for before, after in zip(schemas, schemas[1:])
+                   if 21 < after.since_version <= 28 and definition(before) != definition(after)]
+        lines.append(" ".join([name] + changes))
+    with open(os.path.join(out, "opsets.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def write_refusals():
+    """OUTDIR/refuse/NAME.onnx: files the import must refuse, naming what it cannot honour."""
+    folder = os.path.join(out, "refuse")
+    os.makedirs(folder, exist_ok=True)
+
+    def refuse(name, nodes, inputs, initializers=(), opset=17):
+        graph = helper.make_graph(nodes, name, inputs, [helper.make_tensor_value_info("y", F, None)],
+                                  list(initializers))
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=8)
+        onnx.save(model, os.path.join(folder, name + ".onnx"))
+
+    x = helper.make_tensor_value_info("x", F, [2, 3, 4])
+    half = numpy_helper.from_array(np.ones((3, 4), np.float16), "c")
+    refuse("float16_arithmetic", [helper.make_node("Mul", ["c", "c"], ["m"], name="square"),
+                                  helper.make_node("Cast", ["m"], ["mf"], name="cast", to=F),
+                                  helper.make_node("Add", ["x", "mf"], ["y"], name="add")], [x], [half])
+    text = helper.make_tensor("s", TensorProto.STRING, [1], [b"abc"])
+    refuse("string_initializer", [helper.make_node("Identity", ["x"], ["y"], name="id")], [x], [text])
+    refuse("int8_input", [helper.make_node("Cast", ["x"], ["y"], name="cast", to=F)],
+           [helper.make_tensor_value_info("x", TensorProto.INT8, [2, 3])])
+    refuse("cast_to_float16", [helper.make_node("Cast", ["x"], ["y"], name="to_half", to=TensorProto.FLOAT16)], [x])
+    pads = numpy_helper.from_array(np.array([0, 1, 1, 0, 1, 1], np.int64), "p")
+    refuse("pad_wrap", [helper.make_node("Pad", ["x", "p"], ["y"], name="wrap", mode="wrap")], [x], [pads])
+    negative = numpy_helper.from_array(np.array([0, -1, 0, 0, 0, 0], np.int64), "p")
+    refuse("pad_negative", [helper.make_node("Pad", ["x", "p"], ["y"], name="crop")], [x], [negative])
+    refuse("maxpool_opset22", [helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2])], [x], opset=22)
+    refuse("reduce_axes_input", [helper.make_node("ReduceSum", ["x", "a"], ["y"], name="sum")],
+           [x, helper.make_tensor_value_info("a", TensorProto.INT64, [1])])
+    refuse("gelu_approximate", [helper.make_node("Gelu", ["x"], ["y"], name="gelu", approximate="fast")], [x], opset=20)
+    refuse("opset9", [helper.make_node("Relu", ["x"], ["y"], name="relu")], [x], opset=9)
+
+
+warnings.filterwarnings("ignore")
+write_refusals()
+write_cases()
+write_node_cases()
+write_opset_changes()
