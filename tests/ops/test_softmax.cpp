@@ -86,6 +86,23 @@ TEST(SoftmaxTest, StableForLargeLogits) {
   EXPECT_NEAR(ly[3], -2002.4076f, 1e-2);
 }
 
+// log_softmax keeps the digits of (x - max) - log(sum) at large x, along the last axis and along
+// a strided one: x - (max + log(sum)) would round log(sum) to max's precision (float32's ulp at
+// 10000 is 1e-3).
+TEST(SoftmaxTest, LogSoftmaxOfLargeLogitsKeepsItsDigits) {
+  const std::vector<float> row = {10000.0f, 10000.5f, 10001.25f, 9999.0f};
+  std::vector<double> expected;
+  double sum = 0;
+  for (float v : row) sum += std::exp(static_cast<double>(v) - 10001.25);
+  for (float v : row) expected.push_back(static_cast<double>(v) - 10001.25 - std::log(sum));
+  const std::vector<float> last = log_softmax(from_vector(row, {1, 4})).to_vector<float>();
+  const std::vector<float> strided = log_softmax(from_vector(row, {4, 1}), 0).to_vector<float>();
+  for (size_t i = 0; i < row.size(); ++i) {
+    EXPECT_NEAR(last[i], expected[i], 1e-6) << i;
+    EXPECT_NEAR(strided[i], expected[i], 1e-6) << i;
+  }
+}
+
 TEST(SoftmaxTest, Errors) {
   EXPECT_THROW(softmax(tensor({1, 2, 3}), -1), Error);  // int64
   EXPECT_THROW(softmax(zeros({2, 3}), 2), Error);

@@ -66,13 +66,18 @@ void for_each_strip(const AxisView& v, F&& f) {
 // vectorised code, with its bounds in registers.
 template <class T>
 [[gnu::noinline]] void forward_row(const T* x, T* y, int64_t n, bool log) {
+  const T m = row_max(x, n);
   if (log) {
-    const T lse = row_logsumexp(x, n);
+    // (x - max) - log(sum), not x - (max + log(sum)): at large x the sum's log would be
+    // rounded to max's precision first (onnx's test_logsoftmax_large_number).
+    T s = 0;
+#pragma omp simd reduction(+ : s)
+    for (int64_t i = 0; i < n; ++i) s += math::exp(x[i] - m);
+    const T log_s = std::isinf(m) ? T(0) : std::log(s);  // all -inf or an inf: x - m says it
 #pragma omp simd
-    for (int64_t i = 0; i < n; ++i) y[i] = x[i] - lse;
+    for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - m) - log_s;
     return;
   }
-  const T m = row_max(x, n);
   // Two loops: GCC does not vectorise math::exp inside a simd reduction.
 #pragma omp simd
   for (int64_t i = 0; i < n; ++i) y[i] = math::exp(x[i] - m);
@@ -112,13 +117,13 @@ void forward_strided(const T* x, T* y, const AxisView& v, bool log) {
         s[j] += ex;
       }
     }
-    for (int64_t j = 0; j < w; ++j) s[j] = log ? m[j] + std::log(s[j]) : T(1) / s[j];
+    for (int64_t j = 0; j < w; ++j) s[j] = log ? std::log(s[j]) : T(1) / s[j];
     for (int64_t k = 0; k < v.n; ++k) {
       const T* xk = x + base + k * v.inner;
       T* yk = y + base + k * v.inner;
       if (log) {
 #pragma omp simd
-        for (int64_t j = 0; j < w; ++j) yk[j] = xk[j] - s[j];
+        for (int64_t j = 0; j < w; ++j) yk[j] = (xk[j] - m[j]) - s[j];
       } else {
 #pragma omp simd
         for (int64_t j = 0; j < w; ++j) yk[j] *= s[j];
