@@ -2,6 +2,8 @@
 vectorised PPO against the number of agents, one line per thread count, with the ideal line
 (linear in the agents from the 1-agent rate).  /usr/bin/python3 (python3-matplotlib) or any
 Python with matplotlib:  python3 bench/rl/plot_scaling.py scaling.csv docs/rl_scaling.png
+Optional third and fourth arguments replace the title and the x axis's label (bench/rl/
+impala_scaling.sh's CSV, whose "agents" are actor processes).
 """
 import csv
 import sys
@@ -23,9 +25,10 @@ def main():
                 label=f"ideal ({threads} thread(s))")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xlabel("agents (environment copies)")
+    ax.set_xlabel(sys.argv[4] if len(sys.argv) > 4 else "agents (environment copies)")
     ax.set_ylabel("environment steps per second")
-    ax.set_title("Vectorised PPO on CartPole-v1 (strata_ppo), 2-core machine under load", fontsize=9)
+    title = sys.argv[3] if len(sys.argv) > 3 else "Vectorised PPO on CartPole-v1 (strata_ppo), 2-core machine under load"
+    ax.set_title(title, fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(sys.argv[2], dpi=100)

@@ -5,6 +5,7 @@
 
 #include "strata/core/error.hpp"
 #include "rl/classic_control.hpp"
+#include "strata/rl/pong.hpp"
 
 namespace strata::rl {
 namespace {
@@ -14,6 +15,7 @@ const std::map<std::string, std::function<std::unique_ptr<Env>()>>& factories() 
       {"Acrobot-v1", [] { return make_acrobot(); }},
       {"MountainCar-v0", [] { return make_mountain_car(); }},
       {"Pendulum-v1", [] { return make_pendulum(); }},
+      {"Pong-v0", [] { return make_pong(); }},
   };
   return table;
 }
