@@ -348,6 +348,11 @@ void write_hdf5_file(const std::string& target, const std::string& path, const s
   STRATA_CHECK(file.ok(), path, ": cannot create the HDF5 file");
   H5Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
   H5Pset_create_intermediate_group(lcpl.get(), 1);  // weight names like "dense_1/W:0" nest
+  // No modification times in the object headers: the same weights make the same bytes (a save
+  // that fails is checked to leave the old or the new file, byte for byte).
+  H5Handle gcpl(H5Pcreate(H5P_GROUP_CREATE), H5Pclose), dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  H5Pset_obj_track_times(gcpl.get(), 0);
+  H5Pset_obj_track_times(dcpl.get(), 0);
   std::vector<std::string> names;
   for (const auto& l : layers) names.push_back(l.layer);
   write_strings(file.get(), "layer_names", names, path);
@@ -355,7 +360,7 @@ void write_hdf5_file(const std::string& target, const std::string& path, const s
   for (const auto& l : layers) {
     STRATA_CHECK(!l.layer.empty() && H5Lexists(file.get(), l.layer.c_str(), H5P_DEFAULT) <= 0, path, ": layer name '",
                  l.layer, "' is empty or appears twice");
-    H5Handle g(H5Gcreate2(file.get(), l.layer.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    H5Handle g(H5Gcreate2(file.get(), l.layer.c_str(), lcpl.get(), gcpl.get(), H5P_DEFAULT), H5Gclose);
     STRATA_CHECK(g.ok(), path, ": cannot create group '", l.layer, "'");
     std::vector<std::string> weight_names;
     for (const auto& [name, t] : l.weights) weight_names.push_back(name);
@@ -366,7 +371,7 @@ void write_hdf5_file(const std::string& target, const std::string& path, const s
       std::vector<hsize_t> dims(c.shape().begin(), c.shape().end());
       H5Handle space(c.dim() == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(c.dim(), dims.data(), nullptr), H5Sclose);
       H5Handle type = file_type(c.dtype());
-      H5Handle ds(H5Dcreate2(g.get(), name.c_str(), type.get(), space.get(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Handle ds(H5Dcreate2(g.get(), name.c_str(), type.get(), space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
                   H5Dclose);
       STRATA_CHECK(ds.ok(), path, ": cannot create dataset '", name, "' in layer '", l.layer, "' (name used twice?)");
       STRATA_CHECK(c.numel() == 0 ||
