@@ -12,6 +12,7 @@
 #include "strata/dispatch/pointcloud.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/indexing.hpp"
+#include "strata/ops/pairwise_distances.hpp"
 #include "strata/ops/linalg.hpp"
 #include "strata/ops/reduce.hpp"
 #include "strata/ops/shape.hpp"
@@ -103,6 +104,11 @@ Tensor three_interpolate(const Tensor& features, const Tensor& known, const Tens
   return sum(group_points(features, idx) * unsqueeze(weights, 3), {2});         // [B, Q, C]
 }
 
+Tensor pairwise_squared_distances(const Tensor& a, const Tensor& b) {
+  return clamp(unsqueeze(sum(a * a, {2}), 2) + unsqueeze(sum(b * b, {2}), 1) - 2.0 * matmul(a, b.transpose(1, 2)), 0.0,
+               std::numeric_limits<double>::infinity());
+}
+
 Tensor chamfer_distance(const Tensor& a, const Tensor& b) {
   ops::check_defined(a, "chamfer_distance", "a");
   ops::check_defined(b, "chamfer_distance", "b");
@@ -110,11 +116,7 @@ Tensor chamfer_distance(const Tensor& a, const Tensor& b) {
                "chamfer_distance: expected clouds [B, N, D] and [B, M, D], got ", a.shape().str(), " and ",
                b.shape().str());
   STRATA_CHECK(a.size(1) > 0 && b.size(1) > 0, "chamfer_distance: a cloud is empty");
-  // |x - y|^2 = |x|^2 + |y|^2 - 2 x.y as one [B, N, M] matrix (no [B, N, M, D] difference),
-  // clamped at 0 where rounding makes it negative.
-  const Tensor cross = matmul(a, b.transpose(1, 2));
-  const Tensor d2 = clamp(unsqueeze(sum(a * a, {2}), 2) + unsqueeze(sum(b * b, {2}), 1) - 2.0 * cross, 0.0,
-                          std::numeric_limits<double>::infinity());
+  const Tensor d2 = pairwise_squared_distances(a, b);
   return mean(amin(d2, {2}), {1}) + mean(amin(d2, {1}), {1});
 }
 

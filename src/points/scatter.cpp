@@ -2,7 +2,6 @@
 
 #include <array>
 #include <cmath>
-#include <limits>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -12,7 +11,7 @@
 #include "strata/core/factory.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/indexing.hpp"
-#include "strata/ops/linalg.hpp"
+#include "strata/ops/pairwise_distances.hpp"
 #include "strata/ops/reduce.hpp"
 #include "strata/ops/shape.hpp"
 
@@ -103,17 +102,12 @@ Tensor earth_movers_distance(const Tensor& a, const Tensor& b, double epsilon, i
   STRATA_CHECK(a.size(1) > 0, "earth_movers_distance: the clouds are empty");
   STRATA_CHECK(std::isfinite(epsilon) && epsilon > 0 && iterations >= 1,
                "earth_movers_distance: expected epsilon > 0 and iterations >= 1, got ", epsilon, " and ", iterations);
-  // |x - y|^2 = |x|^2 + |y|^2 - 2 x.y as one [B, N, N] matrix, clamped at 0 against rounding.
-  auto squared_distances = [](const Tensor& x, const Tensor& y) {
-    return clamp(unsqueeze(sum(x * x, {2}), 2) + unsqueeze(sum(y * y, {2}), 1) - 2.0 * matmul(x, y.transpose(1, 2)), 0.0,
-                 std::numeric_limits<double>::infinity());
-  };
   Tensor plan;
   {
     NoGradGuard no_grad;
     // Sinkhorn in the log domain with uniform weights 1/N on both sides, in float64 so that
     // exp(-cost / eps) neither underflows to a zero row nor loses the plan's small entries.
-    const Tensor cost = squared_distances(cast(a.detach(), kFloat64), cast(b.detach(), kFloat64));
+    const Tensor cost = pairwise_squared_distances(cast(a.detach(), kFloat64), cast(b.detach(), kFloat64));
     const int64_t n = a.size(1);
     const double eps = epsilon * std::max(mean(cost).item<double>(), 1e-12), log_n = std::log(static_cast<double>(n));
     const Tensor scaled = cost * (-1.0 / eps);
@@ -124,7 +118,7 @@ Tensor earth_movers_distance(const Tensor& a, const Tensor& b, double epsilon, i
     }
     plan = cast(exp(scaled + f + g), a.dtype());  // [B, N, N], sums to 1
   }
-  return sum(plan * squared_distances(a, b), {1, 2});
+  return sum(plan * pairwise_squared_distances(a, b), {1, 2});
 }
 
 }  // namespace strata::points

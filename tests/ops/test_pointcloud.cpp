@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 
 #include "strata/autograd/gradcheck.hpp"
+#include "strata/ops/pairwise_distances.hpp"
 #include "strata/ops/pointcloud.hpp"
 #include "strata/strata.hpp"
 
@@ -218,6 +219,22 @@ TEST(PointCloudOps, ChamferDistanceMatchesTheDefinitionAndItsGradient) {
                                      {a.clone().requires_grad_(), b.clone().requires_grad_()});
   EXPECT_TRUE(r.ok) << r.message;
   EXPECT_NEAR(chamfer_distance(a, a).sum().item<double>(), 0, 1e-12);
+}
+
+TEST(PointCloudOps, PairwiseSquaredDistancesAreEveryPairsAndNeverNegative) {
+  const Tensor a = clouds(2, 5, 12), b = clouds(2, 4, 13);
+  const std::vector<double> got = pairwise_squared_distances(a, b).to_vector<double>();
+  for (int64_t s = 0; s < 2; ++s) {
+    const std::vector<double> p = a.narrow(0, s, 1).to_vector<double>(), q = b.narrow(0, s, 1).to_vector<double>();
+    for (int64_t i = 0; i < 5; ++i)
+      for (int64_t j = 0; j < 4; ++j) EXPECT_NEAR(got[static_cast<size_t>((s * 5 + i) * 4 + j)], d2(p, i, q, j), 1e-12);
+  }
+  // A point against itself: |a|^2 + |a|^2 - 2 a.a rounds to a tiny negative without the clamp.
+  const Tensor far = a * 1e4;
+  EXPECT_GE(amin(pairwise_squared_distances(far, far)).item<double>(), 0.0);
+  const auto r = autograd::gradcheck([](const std::vector<Tensor>& in) { return pairwise_squared_distances(in[0], in[1]); },
+                                     {a.clone().requires_grad_(), b.clone().requires_grad_()});
+  EXPECT_TRUE(r.ok) << r.message;
 }
 
 // The searches on the meta device give their shapes (and int64) without data.
