@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <numbers>
 #include <string>
@@ -20,7 +19,7 @@
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
-#include <strata/io/keras.hpp>
+#include <strata/nn/zoo/pretrained.hpp>
 #include <strata/nn/zoo/vgg_module.hpp>
 #include <strata/strata.hpp>
 
@@ -191,28 +190,12 @@ struct Features {
   }
 };
 
-// Keras's VGG19 layers are block<b>_conv<c>; Strata's zoo names them conv<b>_<c>.
-void load_vgg19(nn::zoo::VGG& vgg, const std::string& path) {
-  vgg(zeros({1, 32, 32, 3}));
-  std::map<std::string, Tensor> keras;
-  for (auto& [name, t] : io::load_keras_weights(path)) keras[name] = t;
-  std::vector<Tensor> ordered;
-  for (const auto& [name, w] : vgg.named_weights()) {
-    const size_t conv = name.find("conv");
-    STRATA_CHECK(conv != std::string::npos, "strata_srgan: unexpected VGG weight ", name);
-    const std::string layer = name.substr(conv, name.find('/', conv) - conv);  // conv<b>_<c>
-    const std::string keras_name = "block" + layer.substr(4, 1) + "_conv" + layer.substr(6) + name.substr(name.rfind('/'));
-    STRATA_CHECK(keras.count(keras_name), "strata_srgan: ", path, " has no weight ", keras_name, " (for ", name, ")");
-    ordered.push_back(keras.at(keras_name));
-  }
-  nn::assign_weights(vgg, ordered);
-}
-
 Features make_features(const Flags& f, const std::vector<Tensor>& photos) {
   Features feat;
   if (!f.vgg19.empty()) {
     feat.vgg = std::make_unique<nn::zoo::VGG>(19, "conv5_4");
-    load_vgg19(*feat.vgg, f.vgg19);
+    (*feat.vgg)(zeros({1, 32, 32, 3}));  // builds the layers, so that the weights exist to load
+    nn::zoo::load_pretrained(*feat.vgg, f.vgg19);  // Keras's block<b>_conv<c> names included
     feat.vgg->eval();
     std::printf("feature network: VGG19 up to conv5_4, %zu weights from %s\n", feat.vgg->all_weights().size(),
                 f.vgg19.c_str());

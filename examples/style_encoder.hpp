@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include <strata/io/keras.hpp>
 #include <strata/nn/zoo/pretrained.hpp>
 #include <strata/nn/zoo/vgg.hpp>
 #include <strata/strata.hpp>
@@ -67,15 +66,8 @@ struct Encoder {
   }
 };
 
-// Keras's applications name VGG's convolutions block<b>_conv<c>; TensorLayer and nn::zoo name
-// them conv<b>_<c>. Other names are kept.
-inline std::string zoo_vgg_name(const std::string& name) {
-  if (name.size() < 12 || !name.starts_with("block") || name.compare(6, 5, "_conv") != 0) return name;
-  return "conv" + name.substr(5, 1) + "_" + name.substr(11);
-}
-
-// VGG-<depth> up to relu4_1 with the weights of `path`: a TensorLayer .npz by order
-// (nn::zoo::load_pretrained), or a Keras / TensorLayer .h5 by layer name, under either naming.
+// VGG-<depth> up to relu4_1 with the weights of `path` (nn::zoo::load_pretrained): a TensorLayer
+// .npz by order, or a Keras / TensorLayer .h5 by layer name, under either naming.
 // The file's layers after conv4_1 are skipped. Throws strata::Error naming the file when a
 // weight is missing or has another shape.
 inline Encoder vgg_encoder(int depth, const std::string& path, int64_t side) {
@@ -84,21 +76,7 @@ inline Encoder vgg_encoder(int depth, const std::string& path, int64_t side) {
   Encoder e{depth == 16 ? nn::zoo::vgg16("conv4_1", input) : nn::zoo::vgg19("conv4_1", input), {}, {64, 128, 256, 512},
             {2, 2, depth == 16 ? 3 : 4}, true};
   e.layers = layer_names(e.convs);
-  const size_t total = e.net->all_weights().size();
-  if (path.ends_with(".h5") || path.ends_with(".hdf5")) {
-    io::NamedTensors weights = io::load_keras_weights(path);
-    for (auto& [name, t] : weights) name = zoo_vgg_name(name);
-    size_t assigned = 0;
-    try {
-      assigned = nn::assign_weights_by_name(*e.net, weights, /*skip_unknown=*/true);
-    } catch (const Error& error) {  // it names the weight and the shapes; the user needs the file too
-      throw Error(path + ": " + error.what());
-    }
-    STRATA_CHECK(assigned == total, path, ": holds ", assigned, " of the ", total, " weights of VGG", depth,
-                 " up to conv4_1 (conv1_1/W ... conv4_1/b, or Keras's block1_conv1 ... block4_conv1)");
-  } else {
-    nn::zoo::load_pretrained(*e.net, path);
-  }
+  nn::zoo::load_pretrained(*e.net, path);
   e.net->eval();
   return e;
 }

@@ -9,6 +9,7 @@
 #include "support/expect_error.hpp"
 #include "support/python_script.hpp"
 #include "strata/io/npz.hpp"
+#include "strata/nn/interop.hpp"
 #include "strata/nn/zoo/zoo.hpp"
 #include "strata/strata.hpp"
 
@@ -77,6 +78,25 @@ TEST_F(ZooPretrainedTest, TensorLayerSqueezeNetLoadsByOrder) {
   auto front = nn::zoo::squeezenet_v1("fire2", {-1, 64, 64, 3});
   EXPECT_EQ(nn::zoo::load_pretrained(*front, path("squeezenet_v1.npz")), 8u);
   EXPECT_TRUE(allclose(front->get_layer("fire2.expand3x3").all_weights()[0], params[6], 0, 0));
+}
+
+// Keras's applications name VGG's convolutions block<b>_conv<c>, the zoo conv<b>_<c>: a file
+// written by a model with Keras's names loads into the static and the dynamic zoo VGG.
+TEST_F(ZooPretrainedTest, KerasVggNamesLoadIntoTheZooVgg) {
+  const nn::Symbol x = nn::Input({-1, 8, 8, 3});
+  nn::Symbol h = nn::Conv2d(64, {3, 3}, "relu", nn::Conv2d::same_padding(), "block1_conv1")(x);
+  h = nn::Conv2d(64, {3, 3}, "relu", nn::Conv2d::same_padding(), "block1_conv2")(h);
+  nn::Model keras(x, h, "keras_vgg");
+  nn::save_keras_hdf5(keras, path("keras_vgg.h5"));
+
+  auto static_vgg = nn::zoo::vgg16("conv1_2", {-1, 8, 8, 3});
+  nn::zoo::VGG dynamic_vgg(16, "conv1_2");
+  dynamic_vgg(zeros({1, 8, 8, 3}));
+  for (nn::Layer* net : {static_cast<nn::Layer*>(static_vgg.get()), static_cast<nn::Layer*>(&dynamic_vgg)}) {
+    EXPECT_EQ(nn::zoo::load_pretrained(*net, path("keras_vgg.h5")), 4u);
+    EXPECT_TRUE(allclose(weight(*net, "conv1_1/W"), weight(keras, "block1_conv1/W"), 0, 0));
+    EXPECT_TRUE(allclose(weight(*net, "conv1_2/b"), weight(keras, "block1_conv2/b"), 0, 0));
+  }
 }
 
 TEST_F(ZooPretrainedTest, WrongFilesAreRefused) {

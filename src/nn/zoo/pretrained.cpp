@@ -1,5 +1,6 @@
 #include "strata/nn/zoo/pretrained.hpp"
 
+#include <cctype>
 #include <set>
 
 #include "strata/io/keras.hpp"
@@ -18,8 +19,22 @@ size_t by_order(Layer& model, const std::string& path) {
   return n;
 }
 
+// Keras's applications name VGG's convolutions block<b>_conv<c>; TensorLayer and the zoo name
+// them conv<b>_<c> (zoo/vgg.hpp). A file weight of the Keras name goes to the zoo's weight when
+// the model has no weight of the Keras name itself. Other names are kept.
+std::string zoo_name_of(const std::string& file_name, const std::set<std::string>& model_names) {
+  const std::string& n = file_name;
+  const bool keras_vgg = n.size() > 12 && n.starts_with("block") && std::isdigit(static_cast<unsigned char>(n[5])) &&
+                         n.compare(6, 5, "_conv") == 0 && std::isdigit(static_cast<unsigned char>(n[11]));
+  if (!keras_vgg || model_names.count(n)) return n;
+  return "conv" + n.substr(5, 1) + "_" + n.substr(11);
+}
+
 size_t by_name(Layer& model, const std::string& path) {
-  const io::NamedTensors weights = io::load_keras_weights(path);
+  std::set<std::string> model_names;
+  for (const auto& [name, t] : model.named_weights()) model_names.insert(name);
+  io::NamedTensors weights = io::load_keras_weights(path);
+  for (auto& [name, t] : weights) name = zoo_name_of(name, model_names);
   const size_t assigned = assign_weights_by_name(model, weights, /*skip_unknown=*/true);
   std::set<std::string> in_file;
   for (const auto& [name, t] : weights) in_file.insert(name);

@@ -14,7 +14,7 @@ namespace strata::nn::zoo {
 //   end_with takes the first weights of the list, as TensorLayer's restore_params does.
 // - .h5 / .hdf5: Keras's save_weights or model.save (io::load_keras_weights), assigned by
 //   layer and weight name; the file's layers the model lacks (those after end_with, or another
-//   top) are skipped.
+//   top) are skipped. Keras's VGG names (block<b>_conv<c>) load into the zoo's (conv<b>_<c>).
 // Every weight of the model must come from the file. Returns how many were assigned. Throws
 // strata::Error naming the file and the weight for another extension, a weight the file lacks,
 // or a shape that differs.
