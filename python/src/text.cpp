@@ -1,9 +1,11 @@
-// strata.data's text corpora (data/text_corpus.hpp, data/vocabulary.hpp): words from files and
-// running text, vocabularies, Penn Treebank and line corpora as word ids, PTB's batches.
+// strata.data's text corpora (data/text_corpus.hpp, data/vocabulary.hpp, data/sword_text.hpp): words
+// from files and running text, the verses of a SWORD Bible module, vocabularies, Penn Treebank and
+// line corpora as word ids, PTB's batches.
 // strata.tl.files.load_ptb_dataset and strata.tl.iterate.ptb_iterator are built on these.
 #include "bindings.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/data/iterate.hpp"
+#include "strata/data/sword_text.hpp"
 #include "strata/data/text_corpus.hpp"
 #include "strata/data/vocabulary.hpp"
 
@@ -48,6 +50,12 @@ void bind_text(py::module_& m) {
     return data::read_words(path, eos);
   }, py::arg("path"), py::arg("eos") = "<eos>",
      "The file's whitespace-separated words, eos (unless empty) after every line (TensorLayer's nlp.read_words).");
+  m.def("read_sword_ztext", [](const std::string& dir) {
+    py::gil_scoped_release release;
+    return data::read_sword_ztext(dir);
+  }, py::arg("dir") = data::kWorldEnglishBible,
+     "The verses of a SWORD zText module (default: Debian's sword-text-web, the World English Bible), "
+     "Old Testament first, markup removed: a public-domain English corpus without a download.");
   m.def("tokenize_words", &data::tokenize_words, py::arg("text"),
         "Running text to lower-case words; punctuation separates them, apostrophes inside a word stay.");
   m.def("load_ptb", [](const std::string& dir) {

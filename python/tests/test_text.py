@@ -80,3 +80,21 @@ def test_ptb_iterator_as_tensorlayers():
     for i, (x, y) in enumerate(batches):
         np.testing.assert_array_equal(x, rows[:, 3 * i:3 * i + 3])
         np.testing.assert_array_equal(y, rows[:, 3 * i + 1:3 * i + 4])
+
+
+WORLD_ENGLISH_BIBLE = "/usr/share/sword/modules/texts/ztext/engWEB2015eb"
+
+
+@pytest.mark.skipif(not os.path.isdir(WORLD_ENGLISH_BIBLE), reason="Debian's sword-text-web is not installed")
+def test_read_sword_ztext_reads_the_world_english_bible_in_order():
+    verses = data.read_sword_ztext()  # Debian's module by default
+    assert len(verses) > 30000  # 31,102 verses in the Protestant canon, less headings-only entries
+    # verses[0] is the module's preface; Genesis 1:1 follows, and Revelation 22:21 ends it.
+    assert data.tokenize_words(verses[1])[:6] == ["in", "the", "beginning", "god", "created", "the"]
+    assert data.tokenize_words(verses[-1])[:5] == ["the", "grace", "of", "the", "lord"]
+    assert not any("<" in v for v in verses)  # the markup is gone
+
+
+def test_read_sword_ztext_names_what_is_missing(tmp_path):
+    with pytest.raises(strata.Error, match="no zText module"):
+        data.read_sword_ztext(str(tmp_path))
