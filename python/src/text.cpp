@@ -50,12 +50,15 @@ void bind_text(py::module_& m) {
     return data::read_words(path, eos);
   }, py::arg("path"), py::arg("eos") = "<eos>",
      "The file's whitespace-separated words, eos (unless empty) after every line (TensorLayer's nlp.read_words).");
-  m.def("read_sword_ztext", [](const std::string& dir) {
-    py::gil_scoped_release release;
-    return data::read_sword_ztext(dir);
-  }, py::arg("dir") = data::kWorldEnglishBible,
-     "The verses of a SWORD zText module (default: Debian's sword-text-web, the World English Bible), "
-     "Old Testament first, markup removed: a public-domain English corpus without a download.");
+  m.def(
+      "read_sword_ztext",
+      [](const std::string& dir) {
+        py::gil_scoped_release release;
+        return data::read_sword_ztext(dir);
+      },
+      py::arg("dir") = data::kWorldEnglishBible,
+      "The verses of a SWORD zText module (default: Debian's sword-text-web, the World English Bible), "
+      "Old Testament first, markup removed: a public-domain English corpus without a download.");
   m.def("tokenize_words", &data::tokenize_words, py::arg("text"),
         "Running text to lower-case words; punctuation separates them, apostrophes inside a word stay.");
   m.def("load_ptb", [](const std::string& dir) {
