@@ -5,6 +5,7 @@
 
 #include "cases.hpp"
 #include "strata/strata.hpp"
+#include "mnist_cnn.hpp"
 
 namespace bench {
 namespace {
@@ -23,33 +24,6 @@ torch::nn::Sequential torch_mlp() {
   return tnn::Sequential(tnn::Linear(784, 800), tnn::ReLU(), tnn::Dropout(0.5), tnn::Linear(800, 800), tnn::ReLU(),
                          tnn::Dropout(0.5), tnn::Linear(800, 10));
 }
-
-// conv 32 5x5 - pool - conv 64 5x5 - pool - dense 256 - dense 10: TensorLayer's CNN tutorial.
-struct StrataCnn : strata::nn::Module {
-  strata::nn::Conv2d c1{32, {5, 5}, strata::nn::relu}, c2{64, {5, 5}, strata::nn::relu};
-  strata::nn::MaxPool2d p1, p2;
-  strata::nn::Flatten flat;
-  strata::nn::Dense hidden{256, strata::nn::relu}, out{10};
-  strata::Tensor forward(const strata::Tensor& x) override { return out(hidden(flat(p2(c2(p1(c1(x))))))); }
-};
-
-// The same network in libtorch, fed channels-last tensors so its convolutions run NHWC too.
-struct TorchCnnImpl : torch::nn::Module {
-  torch::nn::Conv2d c1{torch::nn::Conv2dOptions(1, 32, 5).padding(2)}, c2{torch::nn::Conv2dOptions(32, 64, 5).padding(2)};
-  torch::nn::Linear hidden{7 * 7 * 64, 256}, out{256, 10};
-  TorchCnnImpl() {
-    register_module("c1", c1);
-    register_module("c2", c2);
-    register_module("hidden", hidden);
-    register_module("out", out);
-  }
-  torch::Tensor forward(torch::Tensor x) {
-    x = torch::max_pool2d(torch::relu(c1(x)), 2);
-    x = torch::max_pool2d(torch::relu(c2(x)), 2);
-    return out(torch::relu(hidden(x.flatten(1))));
-  }
-};
-TORCH_MODULE(TorchCnn);
 
 template <class StrataNet, class TorchNet>
 Case train_case(const char* name, const char* what, std::shared_ptr<StrataNet> net, TorchNet tnet,
@@ -108,11 +82,13 @@ std::vector<Case> network_cases() {
       train_case("MLP training, Adam, batch 128", "nn::Module Dense/Dropout + optim::Adam / torch::nn + torch::optim",
                  std::make_shared<StrataMlp>(), torch_mlp(), x_flat, to_torch(x_flat)),
       train_case("CNN training, Adam, batch 128", "nn::Conv2d/MaxPool2d/Dense NHWC / torch::nn, channels_last",
-                 std::make_shared<StrataCnn>(), TorchCnn(), x_img, to_nchw_last(x_img)),
+                 std::make_shared<StrataMnistCnn>(256), TorchMnistCnn(256), x_img, to_nchw_last(x_img)),
+      train_case("TL CNN (dense 1024) training, Adam", "the same with dense 1024 (mnist_cnn.hpp)",
+                 std::make_shared<StrataMnistCnn>(1024), TorchMnistCnn(1024), x_img, to_nchw_last(x_img)),
       latency_case("MLP inference, batch 1", "eval mode, no grad", std::make_shared<StrataMlp>(), torch_mlp(), one_flat,
                    to_torch(one_flat)),
-      latency_case("CNN inference, batch 1", "eval mode, no grad", std::make_shared<StrataCnn>(), TorchCnn(), one_img,
-                   to_nchw_last(one_img)),
+      latency_case("CNN inference, batch 1", "eval mode, no grad", std::make_shared<StrataMnistCnn>(256),
+                   TorchMnistCnn(256), one_img, to_nchw_last(one_img)),
   };
 }
 

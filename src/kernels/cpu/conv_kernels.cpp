@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "kernels/cpu/conv_backward_as_forward.hpp"
 #include "kernels/cpu/conv_reference.hpp"
 #include "kernels/cpu/dnnl_window.hpp"
 #include "kernels/cpu/elementwise.hpp"
@@ -191,6 +192,8 @@ Tensor conv_backward_data(const Tensor& dy_in, const Tensor& w_in, const ConvGeo
   }
   dy.check_dtype(kFloat32, "conv_backward_data");
   if (dx.numel() == 0) return dx;
+  if (backward_data_runs_forward(g) && dy.numel() > 0)
+    return conv_forward(dy, flipped_transposed_weights(w, g), Tensor(), backward_data_as_forward(g));
   BackwardData& p = backward_data_primitive(g);
   memory weights = primitive_weights(p.weights_in, p.pd.weights_desc(), g, w);
   run_primitive(p.prim, p.pd,
