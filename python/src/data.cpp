@@ -12,6 +12,9 @@
 #include "strata/data/stream.hpp"
 
 namespace strata::python {
+
+void bind_tl_data(py::module_& data);  // TensorLayer's data sets and nlp tools (tl_data.cpp)
+
 namespace {
 
 data::Example example_of(py::handle value) {
@@ -206,6 +209,7 @@ void bind_data(py::module_& parent) {
       .def("skip", &data::Dataset::skip, py::arg("n"))
       .def("stream", &data::Dataset::stream);
   bind_text(m);
+  bind_tl_data(m);
 }
 
 }  // namespace strata::python

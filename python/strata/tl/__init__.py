@@ -5,3 +5,4 @@ Model definitions and data code of a TensorLayer script run unchanged; TensorFlo
 ``strata.optim``, ``strata.relu`` or ``"relu"``). docs/python.md shows ported tutorials.
 """
 from . import cost, files, initializers, iterate, layers, models, prepro  # noqa: F401
+from . import nlp  # noqa: F401
