@@ -233,6 +233,14 @@ class InstanceNorm(Layer):
     """A layer of kind 'instancenorm'; options as in docs/layers.md."""
     def __new__(cls, act: Activation = '', epsilon: float = 1e-05, num_features: int = -1, *, name: str = '', beta_init: Union[str, Dict[str, Any], None] = None, gamma_init: Union[str, Dict[str, Any], None] = None) -> Layer: ...
 
+class Int8Conv2d(Layer):
+    """A layer of kind 'int8_conv2d'; options as in docs/layers.md."""
+    def __new__(cls, n_filter: int = 0, filter_size: Sequence[int] = [3, 3], act: Activation = '', options: Dict[str, Any] = {'dilation': [1], 'groups': 1, 'padding': 'same', 'stride': [1]}, in_channels: int = -1, use_bias: bool = True, input_scale: float = 1.0, input_zero_point: int = 0, *, name: str = '') -> Layer: ...
+
+class Int8Dense(Layer):
+    """A layer of kind 'int8_dense'; options as in docs/layers.md."""
+    def __new__(cls, units: int = 0, act: Activation = '', in_units: int = -1, use_bias: bool = True, input_scale: float = 1.0, input_zero_point: int = 0, *, name: str = '') -> Layer: ...
+
 class LSTM(Layer):
     """A layer of kind 'lstm'; options as in docs/layers.md."""
     def __new__(cls, units: int = 0, num_layers: int = 1, return_sequences: bool = True, dropout: float = 0.0, reverse: bool = False, act: Activation = '', *, name: str = '') -> Layer: ...
