@@ -6,6 +6,7 @@
 #include <array>
 #include <tuple>
 
+#include "ops/op_geometry.hpp"
 #include "ops/op_common.hpp"
 #include "ops/sliding_window.hpp"
 #include "strata/dispatch/conv.hpp"
@@ -67,8 +68,10 @@ Tensor channel_sum(const Tensor& g) {
   return sum(g, axes);
 }
 
-Tensor conv_nd(Op id, int nsp, const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& opt) {
-  const char* op = ops::op_name(id);
+}  // namespace
+
+ConvGeometry ops::conv_geometry(const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& opt, int nsp,
+                                const char* op) {
   ConvGeometry g;
   read_weights(g, x, w, b, opt, nsp, op);
   const std::string shapes = shapes_of(x, w) + ", groups " + std::to_string(opt.groups);
@@ -79,7 +82,14 @@ Tensor conv_nd(Op id, int nsp, const Tensor& x, const Tensor& w, const Tensor& b
                " input channels per group, x has ", g.in_channels, " channels in ", g.groups, " group(s); ",
                shapes);
   ops::resolve_padding(g.win, opt.padding, op, shapes);
+  return g;
+}
 
+namespace {
+
+Tensor conv_nd(Op id, int nsp, const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& opt) {
+  const char* op = ops::op_name(id);
+  ConvGeometry g = ops::conv_geometry(x, w, b, opt, nsp, op);
   g.relu = opt.fuse_relu;
   Tensor y = dispatch::conv_forward(x, w, b, g);
   g.relu = false;  // the backward passes take the relu's gradient first, below

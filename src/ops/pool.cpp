@@ -2,6 +2,7 @@
 #include "strata/ops/pool.hpp"
 
 #include "ops/op_common.hpp"
+#include "ops/op_geometry.hpp"
 #include "ops/sliding_window.hpp"
 #include "strata/dispatch/pool.hpp"
 #include "strata/ops/reduce.hpp"
@@ -13,9 +14,10 @@ using dispatch::PoolGeometry;
 using dispatch::PoolWorkspace;
 using ops::Grads;
 
-Tensor pool_nd(ops::Op id, int nsp, bool max, const Tensor& x, const SpatialSizes& kernel,
-               const PoolOptions& opt) {
-  const char* op = ops::op_name(id);
+}  // namespace
+
+PoolGeometry ops::pool_geometry(const Tensor& x, const SpatialSizes& kernel, const PoolOptions& opt, int nsp,
+                                bool max, const char* op) {
   PoolGeometry g;
   g.max = max;
   ops::read_input(g.win, x, nsp, op);
@@ -28,7 +30,14 @@ Tensor pool_nd(ops::Op id, int nsp, bool max, const Tensor& x, const SpatialSize
     STRATA_CHECK(g.win.pad_before[a] < g.win.kernel[a] && g.win.pad_after[a] < g.win.kernel[a], op,
                  ": padding must be smaller than the kernel, got padding ", g.win.pad_before[a], " / ",
                  g.win.pad_after[a], " for kernel ", g.win.kernel[a], "; ", shapes);
+  return g;
+}
 
+namespace {
+
+Tensor pool_nd(ops::Op id, int nsp, bool max, const Tensor& x, const SpatialSizes& kernel,
+               const PoolOptions& opt) {
+  const PoolGeometry g = ops::pool_geometry(x, kernel, opt, nsp, max, ops::op_name(id));
   const bool grad = autograd::needs_grad({&x});
   std::shared_ptr<PoolWorkspace> workspace;
   Tensor y = dispatch::pool_forward(x, g, grad ? &workspace : nullptr);

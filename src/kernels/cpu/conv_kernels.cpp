@@ -4,20 +4,16 @@
 
 #include "kernels/cpu/conv_backward_as_forward.hpp"
 #include "kernels/cpu/conv_reference.hpp"
+#include "kernels/cpu/conv_weights_md.hpp"
 #include "kernels/cpu/dnnl_window.hpp"
 #include "kernels/cpu/elementwise.hpp"
 
 namespace strata::kernels::cpu {
-namespace {
 
 using dnnl::memory;
 using tag = memory::format_tag;
 constexpr auto f32 = memory::data_type::f32;
 
-Tensor dense(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
-
-// Our weights [k..., C/groups, O] described in oneDNN's logical order, (O, C, k...) or with
-// groups (G, O/G, C/G, k...), by strides: oneDNN reads and writes them in place.
 memory::desc user_weights_md(const ConvGeometry& g) {
   const int64_t O = g.out_channels, Cg = g.in_channels / g.groups, Og = O / g.groups;
   memory::dims kdims = real_axes(g.win, g.win.kernel), kstrides(kdims.size());
@@ -38,6 +34,10 @@ memory::desc user_weights_md(const ConvGeometry& g) {
   strides.insert(strides.end(), kstrides.begin(), kstrides.end());
   return memory::desc(dims, f32, strides);
 }
+
+namespace {
+
+Tensor dense(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
 
 // The weights' logical dims with format `any`: the primitive picks its blocked layout.
 memory::desc any_weights_md(const ConvGeometry& g) {
