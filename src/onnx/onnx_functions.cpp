@@ -31,6 +31,9 @@ struct Registration {
     nn::register_function("onnx.hard_sigmoid",
                           [](const Tensor& x, Ws w) { return clamp(x * scalar(w, 0) + scalar(w, 1), 0.0, 1.0); });
     nn::register_function("onnx.matmul", [](const std::vector<Tensor>& xs, Ws) { return matmul(xs.at(0), xs.at(1)); });
+    // MatMul with a constant operand on one side (the weight) that a Dense layer cannot be.
+    nn::register_function("onnx.matmul_left", [](const Tensor& x, Ws w) { return matmul(w.at(0), x); });
+    nn::register_function("onnx.matmul_right", [](const Tensor& x, Ws w) { return matmul(x, w.at(0)); });
     // onnx.add, onnx.sub, ... (onnx_import_math.cpp); onnx.greater, onnx.where, ... (onnx_import_logic.cpp).
     // One function per axis ("onnx.squeeze.1"): an axis decides the output's shape, which must be
     // right while a model is declared, before weights get their values.

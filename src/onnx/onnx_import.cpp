@@ -11,6 +11,7 @@
 #include "strata/nn/layer_config.hpp"
 #include "strata/nn/load_weights.hpp"
 #include "strata/onnx/onnx.hpp"
+#include "onnx_import_legacy.hpp"
 
 namespace strata::onnx {
 
@@ -18,15 +19,17 @@ namespace detail {
 
 namespace {
 
-// The default domain's opsets the import reads. Past 21, an operator is read at an opset only
+// The default domain's opsets the import reads (files before opset 11 are adapted to it first,
+// onnx_import_legacy.cpp). Past 21, an operator is read at an opset only
 // while its definition is one the import was written for: the versions below changed more than
 // the element types an operator takes (its attributes, inputs, outputs or text), as onnx
 // 1.23.2's schemas tell (tests/onnx/make_onnx_ops.py lists them; OnnxOpsets checks this list).
 // Not here, because the import follows them: Mod's opset 28 (floats with fmod 0,
-// onnx_import_math.cpp) and SpaceToDepth's (a mode, onnx_import_shape.cpp).
-constexpr int64_t kFirstOpset = 11, kLastOpset = 28;
-const std::map<std::string, int64_t> kChangedAfter21 = {
-    {"AveragePool", 22}, {"MaxPool", 22}, {"Cast", 24}, {"CastLike", 24}, {"Range", 27}};
+// onnx_import_math.cpp), SpaceToDepth's (a mode, onnx_import_shape.cpp) and AveragePool's and
+// MaxPool's opset 22 (windows starting in the right padding are dropped: that concerns ceil_mode
+// only, which the import refuses).
+constexpr int64_t kLastOpset = 28;
+const std::map<std::string, int64_t> kChangedAfter21 = {{"Cast", 24}, {"CastLike", 24}, {"Range", 27}};
 
 // Bounds on a hostile graph's structure (its tensors are bounded by max_tensor_bytes).
 constexpr int kMaxNodes = 100000;
@@ -232,6 +235,9 @@ std::shared_ptr<nn::Model> Importer::run(const std::string& name) {
       add_constant(node.output(0), read_tensor(v->t()), v->t().data_type() == pb::TensorProto::FLOAT16);
       continue;
     }
+    require(opset_ >= first_opset(node.op_type()), *this, node,
+            "operator '" + node.op_type() + "' does not exist at opset " + std::to_string(opset_) +
+                " (ONNX introduced it at opset " + std::to_string(first_opset(node.op_type())) + ")");
     require(opset_ <= last_opset(node.op_type()), *this, node,
             "operator '" + node.op_type() + "' at opset " + std::to_string(opset_) +
                 " is not supported: its definition changed after opset " + std::to_string(last_opset(node.op_type())) +
@@ -275,13 +281,17 @@ std::shared_ptr<nn::Model> from_onnx(const std::string& bytes, const std::string
   int64_t opset = 0;
   for (const auto& op : proto.opset_import()) {
     if (!op.domain().empty() && op.domain() != "ai.onnx") continue;  // unused domains are harmless; nodes are checked
-    STRATA_CHECK(op.version() >= detail::kFirstOpset && op.version() <= detail::kLastOpset, what, ": opset ",
-                 op.version(), " is not supported (", detail::kFirstOpset, " to ", detail::kLastOpset, " are)");
+    STRATA_CHECK(op.version() >= detail::kOldestOpset && op.version() <= detail::kLastOpset, what, ": opset ",
+                 op.version(), " is not supported (", detail::kOldestOpset, " to ", detail::kLastOpset, " are)");
     opset = op.version();
   }
   STRATA_CHECK(opset > 0, what, ": the model imports no version of the default ONNX domain");
   const std::string name = proto.graph().name().empty() ? "onnx_model" : proto.graph().name();
   try {
+    if (opset < detail::kAdaptedOpset) {  // each node at its opset-11 definition, read as opset 11 reads it
+      const ::onnx::GraphProto adapted = detail::adapt_old_graph(proto.graph(), opset, what);
+      return detail::Importer(adapted, what, detail::kAdaptedOpset).run(name);
+    }
     return detail::Importer(proto.graph(), what, opset).run(name);
   } catch (const nlohmann::json::exception& e) {
     throw Error(what + ": " + e.what());
@@ -293,7 +303,7 @@ std::vector<ImportedOperator> imported_operators() {
   for (const auto& [op, fn] : detail::op_imports()) ops.insert(op);
   for (const auto& [op, fn] : detail::constant_folds()) ops.insert(op);
   std::vector<ImportedOperator> out;
-  for (const std::string& op : ops) out.push_back({op, detail::kFirstOpset, detail::last_opset(op)});
+  for (const std::string& op : ops) out.push_back({op, detail::first_opset(op), detail::last_opset(op)});
   return out;
 }
 

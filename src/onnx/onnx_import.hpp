@@ -91,6 +91,35 @@ const std::map<std::string, OpImport>& logic_imports();
 // Pad, Expand, Tile, DepthToSpace, Size, LRN, Dropout (onnx_import_shape.cpp), and the folds of
 // ConstantOfShape and Range, joined to constant_folds().
 const std::map<std::string, OpImport>& shape_imports();
+// GatherND, ScatterElements and ScatterND, and Gather of a value by indices of any shape, computed
+// or constant, or of a constant by computed indices (onnx_import_index.cpp).
+const std::map<std::string, OpImport>& index_imports();
+void gather_values(Importer& im, const pb::NodeProto& node);
+// A registered function of the node's first `count` inputs, each a value or a constant (then a
+// weight named names[i]), `extra` weights after those; its name gets ".c<mask>" (with_constants),
+// the bits of the constant operands, and function_operands puts the operands back in order.
+nn::Symbol operand_function(Importer& im, const pb::NodeProto& node, const std::string& fn, int count,
+                            const std::vector<std::string>& names,
+                            const std::vector<std::pair<std::string, Tensor>>& extra = {});
+std::string with_constants(const std::string& fn, int constants);
+std::vector<Tensor> function_operands(const std::vector<Tensor>& xs, const std::vector<Tensor>& w, int constants,
+                                      int count);
+int64_t rank_of_input(Importer& im, const pb::NodeProto& node, int i);
+// LayerNormalization over any axes from `axis` with scale and bias values or constants, and its
+// Mean and InvStdDev outputs (onnx_import_norm.cpp).
+void layer_norm_values(Importer& im, const pb::NodeProto& node);
+// GroupNormalization, and InstanceNormalization with a computed scale or bias, as functions.
+void group_norm_values(Importer& im, const pb::NodeProto& node);
+const std::map<std::string, OpImport>& norm_imports();
+// MaxPool, AveragePool and LpPool by their definition, for what Strata's pooling layers do not
+// take (dilations, ceil_mode, count_include_pad with padding, SAME_LOWER); LpPool and
+// GlobalLpPool (onnx_import_pool.cpp).
+void pool_values(Importer& im, const pb::NodeProto& node);
+const std::map<std::string, OpImport>& pool_imports();
+// Einsum of one or two operands (onnx_import_einsum.cpp).
+void einsum_op(Importer& im, const pb::NodeProto& node);
+// Resize (onnx_import_resize.cpp).
+const std::map<std::string, OpImport>& resize_imports();
 // Gemm of two computed operands (onnx_import_shape.cpp).
 void gemm_values(Importer& im, const pb::NodeProto& node);
 // A Cast node's target dtype, refused by name when Strata has none for it.

@@ -102,6 +102,27 @@ Tensor slice_fold(const Importer& im, const pb::NodeProto& node) {
   return contiguous(x);
 }
 
+// Size of a constant: its element count, an int64 scalar.
+Tensor size_fold(const Importer& im, const pb::NodeProto& node) {
+  return from_vector(std::vector<int64_t>{im.constant(node, 0).numel()}, Shape{});
+}
+
+// Equal, Less, Greater of constants of one element type (broadcasting): booleans.
+template <char kOp>
+Tensor compare_fold(const Importer& im, const pb::NodeProto& node) {
+  const Tensor a = im.constant(node, 0), b = im.constant(node, 1);
+  require(a.dtype() == b.dtype(), im, node, "needs operands of one element type");
+  checked_size(broadcast(im, node, a.shape(), b.shape()).vec(), 1, im.what() + ": " + node_str(node));
+  return kOp == '=' ? eq(a, b) : kOp == '<' ? lt(a, b) : gt(a, b);
+}
+
+// Not of a boolean constant.
+Tensor not_fold(const Importer& im, const pb::NodeProto& node) {
+  const Tensor x = im.constant(node, 0);
+  require(x.dtype() == kBool, im, node, "needs a boolean operand");
+  return eq(x, zeros_like(x));
+}
+
 Tensor cast_fold(const Importer& im, const pb::NodeProto& node) {
   const DType to = cast_target(im, node);
   const Tensor x = im.constant(node, 0);
@@ -205,7 +226,9 @@ const std::map<std::string, ConstantFold>& constant_folds() {
       {"Gather", gather}, {"Unsqueeze", unsqueeze_fold}, {"Concat", concat_fold}, {"Expand", expand_fold},
       {"Identity", identity_fold}, {"Reshape", reshape_fold}, {"Slice", slice_fold},  {"Cast", cast_fold},
       {"Sqrt", sqrt_fold},         {"Add", arithmetic_fold<'+'>}, {"Sub", arithmetic_fold<'-'>},
-      {"Mul", arithmetic_fold<'*'>}, {"Div", arithmetic_fold<'/'>}, {"Mod", arithmetic_fold<'%'>}};
+      {"Mul", arithmetic_fold<'*'>}, {"Div", arithmetic_fold<'/'>}, {"Mod", arithmetic_fold<'%'>},
+      {"Size", size_fold},           {"Equal", compare_fold<'='>},  {"Less", compare_fold<'<'>},
+      {"Greater", compare_fold<'>'>}, {"Not", not_fold}};
     t.insert(shape_folds().begin(), shape_folds().end());
     return t;
   }();

@@ -106,7 +106,10 @@ void logic_where(Importer& im, const pb::NodeProto& node) {
   for (int i = 0; i < 3; ++i) {
     if (im.is_constant(node, i)) {
       pattern += 'w';
-      weights.push_back({"input_" + std::to_string(i), im.constant(node, i)});
+      // A boolean condition is kept as int64 (read as non-zero): a saved model's config sizes
+      // bool and uint8 weights as float32 ones, so they would not load back.
+      const Tensor c = im.constant(node, i);
+      weights.push_back({"input_" + std::to_string(i), c.dtype() == kBool ? cast(c, kInt64) : c});
     } else {
       pattern += 'v';
       xs.push_back(im.value(node, i));

@@ -120,13 +120,18 @@ void pool(Importer& im, const pb::NodeProto& node) {
   const Symbol x = im.value(node, 0);
   const int64_t spatial = rank_of(x) - 2;
   require(spatial >= 1 && spatial <= 3, im, node, "needs a 1, 2 or 3-d input");
-  require(int_attribute(node, "ceil_mode", 0) == 0, im, node, "ceil_mode is not supported");
   require(node.output_size() == 1, im, node, "MaxPool's indices output is not supported");
-  for (int64_t d : ints_attribute(node, "dilations", {})) require(d == 1, im, node, "dilations are not supported");
+  // What Strata's pooling layers do not take is computed by the pool's definition
+  // (onnx_import_pool.cpp); Strata's average divides by the real (unpadded) elements.
+  const std::vector<int64_t> dilations = ints_attribute(node, "dilations", {});
+  const auto pads = ints_attribute(node, "pads", {});
+  if (int_attribute(node, "ceil_mode", 0) != 0 || string_attribute(node, "auto_pad", "NOTSET") == "SAME_LOWER" ||
+      std::any_of(dilations.begin(), dilations.end(), [](int64_t d) { return d != 1; }) ||
+      (!kMax && int_attribute(node, "count_include_pad", 0) != 0 &&
+       (string_attribute(node, "auto_pad", "NOTSET") != "NOTSET" ||
+        std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p != 0; }))))
+    return pool_values(im, node);
   const json padding = padding_of(im, node, spatial);
-  if (!kMax)  // Strata's average divides by the real (unpadded) elements
-    require(int_attribute(node, "count_include_pad", 0) == 0 || padding == "valid", im, node,
-            "count_include_pad is not supported with padding");
   const json config = {{"filter_size", window_attribute(im, node, "kernel_shape", spatial, 0)},
                        {"options", {{"stride", window_attribute(im, node, "strides", spatial, 1)}, {"padding", padding}}}};
   const Symbol y = im.layer(node, spatial_kind(kMax ? "maxpool" : "meanpool", spatial), config, {im.channels_last(node, x)});
@@ -163,21 +168,22 @@ void batch_norm(Importer& im, const pb::NodeProto& node) {
   im.set_output(node, channels_first ? im.channels_first(node, y) : y);
 }
 
-// LayerNormalization over the axes from `axis`, with constant scale and bias over the same axes.
+// LayerNormalization over the axes from `axis`, with constant scale and bias over the same axes,
+// as Strata's LayerNorm layer; any other as a function (onnx_import_norm.cpp).
 void layer_norm(Importer& im, const pb::NodeProto& node) {
   const Symbol x = im.value(node, 0);
   const int64_t r = rank_of(x);
   const int64_t axis = axis_attribute(im, node, -1, r);
-  require(axis >= 1 && node.output_size() == 1, im, node,
-          "needs an axis after the batch and only the first output");
+  const bool center = im.num_inputs(node) > 2;
+  if (axis < 1 || node.output_size() > 1 || !im.is_constant(node, 1) || (center && !im.is_constant(node, 2)))
+    return layer_norm_values(im, node);
   require(int_attribute(node, "stash_type", 1) == 1, im, node, "only stash_type 1 (float) is supported");
   const Shape& s = x.shape();
   const Shape normalized(std::vector<int64_t>(s.begin() + axis, s.end()));
   std::vector<std::pair<std::string, Tensor>> weights{{"gamma", im.constant(node, 1)}};
-  const bool center = im.num_inputs(node) > 2;
   if (center) weights.push_back({"beta", im.constant(node, 2)});
   for (const auto& [n, t] : weights)
-    require(t.shape() == normalized, im, node, n + " must have the normalized axes' shape " + normalized.str());
+    if (t.shape() != normalized) return layer_norm_values(im, node);  // broadcast
   im.set_output(node, im.layer(node, "layernorm",
                                {{"act", ""}, {"epsilon", float_attribute(node, "epsilon", 1e-5f)}, {"begin_norm_axis", axis},
                                 {"begin_params_axis", axis}, {"center", center}, {"scale", true}},
@@ -187,6 +193,7 @@ void layer_norm(Importer& im, const pb::NodeProto& node) {
 void instance_norm(Importer& im, const pb::NodeProto& node) {
   const Symbol x = im.value(node, 0);
   require(rank_of(x) >= 3, im, node, "needs an input with spatial axes");
+  if (!im.is_constant(node, 1) || !im.is_constant(node, 2)) return group_norm_values(im, node);
   const Symbol y = im.layer(node, "instancenorm",
                             {{"act", ""}, {"epsilon", float_attribute(node, "epsilon", 1e-5f)}, {"num_features", x.shape()[1]}},
                             {im.channels_last(node, x)}, {{"gamma", im.constant(node, 1)}, {"beta", im.constant(node, 2)}});
@@ -210,7 +217,8 @@ void listed_unary(Importer& im, const pb::NodeProto& node) {
 
 // `table` and the families of operators in files of their own.
 std::map<std::string, OpImport> with_families(std::map<std::string, OpImport> table) {
-  for (const auto* family : {&math_imports(), &reduce_imports(), &logic_imports(), &shape_imports()})
+  for (const auto* family : {&math_imports(), &reduce_imports(), &logic_imports(), &shape_imports(), &index_imports(),
+                              &resize_imports(), &pool_imports(), &norm_imports()})
     table.insert(family->begin(), family->end());
   return table;
 }
@@ -272,23 +280,41 @@ void gemm(Importer& im, const pb::NodeProto& node) {
 
 // MatMul by a constant 2-d matrix: a Dense layer without bias (over the last axis); of two
 // values (attention's q kᵀ and its weights times v): NumPy's batched matmul, a merge.
-void matmul(Importer& im, const pb::NodeProto& node) {
-  const Symbol a = im.value(node, 0);
-  if (!im.is_constant(node, 1)) {
-    const Symbol b = im.value(node, 1);
-    require(rank_of(a) >= 2 && rank_of(a) == rank_of(b), im, node, "needs two values of one rank, 2 or more");
-    // The product's size, bounded as a file's tensors are (a symbolic batch counted as 1):
-    // small operands can make a huge one ([1, n, 1] times [1, 1, n]).
-    std::vector<int64_t> out;
-    for (int64_t i = 0; i < rank_of(a) - 1; ++i) out.push_back(std::max({a.shape()[i], b.shape()[i], int64_t{1}}));
-    out.back() = std::max<int64_t>(a.shape()[rank_of(a) - 2], 1);
-    out.push_back(std::max<int64_t>(b.shape().back(), 1));
-    checked_size(out, 4, im.what() + ": " + node_str(node));
-    return im.set_output(node, im.function(node, "onnx.matmul", {a, b}));
+// The shape of NumPy's matmul of operands of these shapes (-1: the symbolic batch, counted as 1
+// for the bound), checked to fit; 1-d operands are vectors, leading axes broadcast.
+void matmul_shape(const Importer& im, const pb::NodeProto& node, Shape a, Shape b) {
+  require(!a.empty() && !b.empty() && a.size() <= 8 && b.size() <= 8, im, node, "needs operands of rank 1 to 8");
+  const std::string shapes = a.str() + " and " + b.str();
+  if (a.size() == 1) a = Shape{1, a[0]};
+  if (b.size() == 1) b = Shape{b[0], 1};
+  const size_t ra = a.size(), rb = b.size(), r = std::max(ra, rb);
+  require(a[ra - 1] == b[rb - 2] || a[ra - 1] == -1 || b[rb - 2] == -1, im, node, "operands " + shapes + " do not fit");
+  // The product's size, bounded as a file's tensors are: small operands can make a huge one
+  // ([1, n, 1] times [1, 1, n]).
+  std::vector<int64_t> out;
+  for (size_t i = 0; i + 2 < r; ++i) {
+    const int64_t x = i + ra >= r ? a[i + ra - r] : 1, y = i + rb >= r ? b[i + rb - r] : 1;
+    require(x == y || x == 1 || y == 1 || x == -1 || y == -1, im, node, "operands " + shapes + " do not broadcast");
+    out.push_back(std::max({x, y, int64_t{1}}));
   }
+  out.push_back(std::max<int64_t>(a[ra - 2], 1));
+  out.push_back(std::max<int64_t>(b[rb - 1], 1));
+  checked_size(out, 8, im.what() + ": " + node_str(node));
+}
+
+// MatMul: a constant 2-d float32 right operand as a Dense layer; any other operands (values,
+// or a constant on either side) as NumPy's matmul.
+void matmul(Importer& im, const pb::NodeProto& node) {
+  const bool left = im.is_constant(node, 0), right = im.is_constant(node, 1);
+  const Shape sa = left ? im.constant(node, 0).shape() : im.value(node, 0).shape(),
+              sb = right ? im.constant(node, 1).shape() : im.value(node, 1).shape();
+  matmul_shape(im, node, sa, sb);
+  if (left) return lambda(im, node, "onnx.matmul_left", im.value(node, 1), {{"A", im.constant(node, 0)}});
+  const Symbol a = im.value(node, 0);
+  if (!right) return im.set_output(node, im.function(node, "onnx.matmul", {a, im.value(node, 1)}));
   const Tensor w = im.constant(node, 1);
-  require(w.dim() == 2 && w.dtype() == kFloat32 && w.size(0) == a.shape().back(), im, node,
-          "needs a constant 2-d float32 right operand that fits the input");
+  if (w.dim() != 2 || w.dtype() != kFloat32 || sa.size() < 2) return lambda(im, node, "onnx.matmul_right", a, {{"B", w}});
+  require(w.size(0) == a.shape().back(), im, node, "needs a constant right operand that fits the input");
   im.set_output(node, im.layer(node, "dense", {{"units", w.size(1)}, {"act", ""}, {"in_units", w.size(0)}, {"use_bias", false}},
                                {a}, {{"W", w}}));
 }
@@ -361,21 +387,23 @@ void identity(Importer& im, const pb::NodeProto& node) { im.set_output(node, im.
 
 // Gather from a constant table by integer ids: an Embedding; from a value by one constant index
 // (attention's q, k, v out of one projection): a selection, the index the lambda's weight.
+// Gather: one constant index from a value as a select, a constant 2-d float32 table as an
+// Embedding layer, any other as a gather function (onnx_import_index.cpp).
 void gather(Importer& im, const pb::NodeProto& node) {
-  if (!im.is_constant(node, 0)) {
+  if (!im.is_constant(node, 0) && im.is_constant(node, 1) && im.constant(node, 1).dim() == 0) {
     const Symbol x = im.value(node, 0);
     const Tensor index = im.constant(node, 1);
     const int64_t axis = axis_attribute(im, node, 0, rank_of(x)), n = x.shape()[axis];
     // The index is kept as a float32 weight: exact up to 2^24.
-    require(index.dtype() == kInt64 && index.dim() == 0 && axis < 8 && n > 0 && n <= (1 << 24), im, node,
-            "from a computed value, only one int64 index (a scalar) on a fixed axis 0-7 of at most 2^24 is supported");
+    require(index.dtype() == kInt64 && axis < 8 && n > 0 && n <= (1 << 24), im, node,
+            "from a computed value, one int64 index (a scalar) is supported on a fixed axis 0-7 of at most 2^24");
     const int64_t i = index.item<int64_t>();
     require(i >= -n && i < n, im, node, "index " + std::to_string(i) + " is out of range for " + x.shape().str());
     return lambda(im, node, "onnx.select." + std::to_string(axis), x, {{"index", scalar(static_cast<float>(i < 0 ? i + n : i))}});
   }
+  if (!im.is_constant(node, 0) || im.is_constant(node, 1)) return gather_values(im, node);
   const Tensor table = im.constant(node, 0);
-  require(int_attribute(node, "axis", 0) == 0 && table.dim() == 2 && table.dtype() == kFloat32, im, node,
-          "only an embedding lookup (a constant 2-d float32 table, axis 0) is supported");
+  if (int_attribute(node, "axis", 0) != 0 || table.dim() != 2 || table.dtype() != kFloat32) return gather_values(im, node);
   im.set_output(node, im.layer(node, "embedding", {{"vocabulary_size", table.size(0)}, {"embedding_size", table.size(1)}},
                                {im.value(node, 1)}, {{"embeddings", table}}));
 }
@@ -440,6 +468,7 @@ const std::map<std::string, OpImport>& op_imports() {
       {"Clip", clip},
       {"Gemm", gemm},
       {"MatMul", matmul},
+      {"Einsum", einsum_op},
       {"Flatten", flatten},
       {"Reshape", reshape_op},
       {"Transpose", transpose_op},

@@ -80,8 +80,24 @@ Tensor shape_gemm(Xs xs, Ws w, bool ta, bool tb, char c) {
   return y + (c == 'v' ? xs.at(2) : w.at(2)) * w.at(1).item<double>();
 }
 
+// Pad in wrap mode: axis a gets its last b elements before it and its first e after it, b + 1
+// and e + 1 the lengths of weights 2a and 2a + 1.
+Tensor shape_pad_wrap(const Tensor& x, Ws w) {
+  STRATA_CHECK(w.size() == 2 * static_cast<size_t>(x.dim()), "onnx.pad_wrap: ", w.size() / 2, " padded axes for ",
+               x.shape().str());
+  Tensor y = x;
+  for (int64_t a = 0; a < x.dim(); ++a) {
+    const int64_t b = w[2 * a].numel() - 1, e = w[2 * a + 1].numel() - 1, n = x.size(a);
+    STRATA_CHECK(b <= n && e <= n, "onnx.pad_wrap: pads ", b, " and ", e, " exceed axis ", a, " of ", x.shape().str());
+    if (b == 0 && e == 0) continue;
+    y = concat({slice(y, a, n - b, n), y, slice(y, a, 0, e)}, a);
+  }
+  return y;
+}
+
 struct ShapeRegistration {
   ShapeRegistration() {
+    nn::register_function("onnx.pad_wrap", shape_pad_wrap);
     nn::register_function("onnx.expand", [](const Tensor& x, Ws w) {
       const Shape target(shape_lengths(w, 0));
       return contiguous(broadcast_to(x, broadcast_shapes(x.shape(), target, "Expand")));
@@ -124,8 +140,8 @@ void shape_pad(Importer& im, const pb::NodeProto& node) {
   const Symbol x = im.value(node, 0);
   const int64_t r = shape_rank(x);
   const std::string mode = string_attribute(node, "mode", "constant");
-  require(mode == "constant" || mode == "reflect" || mode == "edge", im, node,
-          "mode '" + mode + "' is not supported (constant, reflect and edge are)");
+  require(mode == "constant" || mode == "reflect" || mode == "edge" || mode == "wrap", im, node,
+          "mode '" + mode + "' is not supported (constant, reflect, edge and wrap are)");
   const std::vector<int64_t> pads = shape_ints(im, node, 1, "pads");
   std::vector<int64_t> axes = shape_ints(im, node, 3, "axes");
   if (axes.empty())
@@ -145,6 +161,14 @@ void shape_pad(Importer& im, const pb::NodeProto& node) {
     out[a] += before + after;
   }
   shape_bounded(im, node, out);
+  if (mode == "wrap") {  // the pads are the lengths of the function's weights
+    std::vector<std::pair<std::string, Tensor>> lengths;
+    for (int64_t a = 0; a < r; ++a) {
+      lengths.push_back({"before" + std::to_string(a), zeros(Shape{padding[a][0] + 1}, kInt64)});
+      lengths.push_back({"after" + std::to_string(a), zeros(Shape{padding[a][1] + 1}, kInt64)});
+    }
+    return im.set_output(node, im.function(node, "onnx.pad_wrap", {x}, lengths));
+  }
   double value = 0;
   if (im.num_inputs(node) > 2 && !node.input(2).empty()) {
     const Tensor v = im.constant(node, 2);

@@ -2,11 +2,13 @@
 make_onnx_ops.py OUTDIR.
 
 OUTDIR/cases/NAME.onnx and NAME.npz (input_0, ..., output_0, ...): random inputs, several
-attribute settings, constants of each element type; onnxruntime computes the outputs.
+attribute settings, constants of each element type, files of opsets 7 to 10; onnxruntime computes
+the outputs.
 OUTDIR/node/NAME.onnx and NAME.npz: the onnx package's own node test cases
 (onnx.backend.test.case.node, the cases behind onnx/backend/test/data/node, which the wheel does
 not ship), their first data set; OUTDIR/node/cases.txt lists "NAME OP[,OP...]" per case.
-OUTDIR/opsets.txt: the opsets after 21 at which each operator's definition changed.
+OUTDIR/opsets.txt: the opsets after 21 at which each operator's definition changed;
+OUTDIR/introduced.txt: "OP OPSET", the opset that introduced each operator.
 OUTDIR/refuse/NAME.onnx: files the import must refuse (test_onnx_ops.cpp lists why).
 Run from the tests' virtual environment (onnx==1.23.2, onnxruntime==1.32.0).
 """
@@ -24,9 +26,9 @@ rng = np.random.default_rng(42)
 F = TensorProto.FLOAT
 
 
-def save_case(name, nodes, inputs, outputs, feeds, initializers=(), opset=17):
+def save_case(name, nodes, inputs, outputs, feeds, initializers=(), opset=17, ir_version=8):
     graph = helper.make_graph(nodes, name, inputs, outputs, list(initializers))
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=8)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=ir_version)
     # (no onnx.checker: it wants output shapes, which onnxruntime infers while it loads the file)
     path = os.path.join(out, "cases", name + ".onnx")
     onnx.save(model, path)
@@ -172,7 +174,7 @@ def write_cases():
 
     # padding, repeating and moving elements; generators folded while importing
     x4 = randn(2, 3, 4, 5)
-    for mode in ("constant", "reflect", "edge"):
+    for mode in ("constant", "reflect", "edge", "wrap"):
         one_op(f"shape_Pad_{mode}", "Pad", [x4], [np.array([0, 1, 2, 1, 0, 2, 1, 3], np.int64)], mode=mode)
         one_op(f"shape_Pad_{mode}_axes", "Pad", [x4], [np.array([1, 2, 3, 1], np.int64), np.array(0.5, np.float32),
                                                           np.array([2, -1], np.int64)], opset=18, mode=mode)
@@ -209,6 +211,23 @@ def write_cases():
     save_case("shape_generators", nodes, [info("x", x)], [helper.make_tensor_value_info("y", F, None)], [x],
               [numpy_helper.from_array(np.array(v, np.float32), n) for n, v in (("r0", 0.5), ("r1", 2.0), ("r2", 0.5))])
 
+    # comparisons, Not and Size of constants folded while importing, feeding a Where of values
+    consts = {"ca": np.array([1, 5, 3, 4], np.int64), "cb": np.array([2, 5, 1, 4], np.int64)}
+    nodes = [helper.make_node("Equal", ["ca", "cb"], ["eq"], name="eq"),
+             helper.make_node("Less", ["ca", "cb"], ["lt"], name="lt"),
+             helper.make_node("Greater", ["ca", "cb"], ["gt"], name="gt"),
+             helper.make_node("Not", ["eq"], ["ne"], name="not"),
+             helper.make_node("Cast", ["lt"], ["ltf"], name="cast_lt", to=F),
+             helper.make_node("Cast", ["gt"], ["gtf"], name="cast_gt", to=F),
+             helper.make_node("Size", ["ca"], ["n"], name="size"),
+             helper.make_node("Cast", ["n"], ["nf"], name="cast", to=F),
+             helper.make_node("Where", ["ne", "x", "nf"], ["w"], name="where"),
+             helper.make_node("Mul", ["w", "ltf"], ["m"], name="mul"),
+             helper.make_node("Add", ["m", "gtf"], ["y"], name="add")]
+    x = randn(3, 4)
+    save_case("shape_constant_folds", nodes, [info("x", x)], [helper.make_tensor_value_info("y", F, None)], [x],
+              [numpy_helper.from_array(v, n) for n, v in consts.items()])
+
     # constants of each element type, read through a Cast (float16 too) or directly
     for dtype, tag in ((np.int32, "int32"), (np.float64, "float64"), (np.uint8, "uint8"), (np.float16, "float16"),
                        (np.bool_, "bool")):
@@ -229,6 +248,231 @@ def write_cases():
            [rng.integers(-5, 5, (3,)).astype(np.int32)])
 
 
+def write_index_cases():
+    """Gather, GatherND, ScatterElements, ScatterND with indices computed or constant (negative
+    ones too) and every reduction; MatMul of any ranks, with a constant on either side."""
+    i64 = TensorProto.INT64
+    data = randn(3, 4, 5)
+    picks = rng.integers(-4, 4, (2, 3)).astype(np.int64)
+    one_op("index_Gather_values_axis1", "Gather", [data, picks], axis=1)
+    one_op("index_Gather_const_axis2", "Gather", [data], [rng.integers(-5, 5, (4,)).astype(np.int64)], axis=-1)
+    one_op("index_Gather_values_axis0", "Gather", [data, rng.integers(-3, 3, (2, 2)).astype(np.int64)])
+    def mixed_op(name, op, args, opset=17, **attributes):  # args: (array, is_constant) in the node's order
+        names = [f"a{k}" for k in range(len(args))]
+        node = helper.make_node(op, names, ["y"], name=name, **attributes)
+        feeds = [a for a, constant in args if not constant]
+        save_case(name, [node], [info(n, a) for n, (a, constant) in zip(names, args) if not constant],
+                  [helper.make_tensor_value_info("y", F, None)], feeds,
+                  [numpy_helper.from_array(a, n) for n, (a, constant) in zip(names, args) if constant], opset)
+
+    mixed_op("index_Gather_const_table_axis1", "Gather", [(randn(4, 4, 2), True), (picks, False)], axis=1)
+    one_op("index_Gather_int64_data", "Gather", [rng.integers(0, 9, (3, 4)).astype(np.int64), picks[:, :2] % 3])
+    nd = rng.integers(-3, 3, (2, 3, 2)).astype(np.int64)
+    one_op("index_GatherND_values", "GatherND", [data, nd])
+    one_op("index_GatherND_const", "GatherND", [data], [np.array([[0, 1, 2], [-1, 0, 4]], np.int64)])
+    one_op("index_GatherND_batch1", "GatherND", [data, rng.integers(0, 4, (3, 2, 1)).astype(np.int64)], batch_dims=1)
+    x = randn(3, 4, 5)
+    for reduction in ("none", "add", "mul", "max", "min"):
+        # distinct positions for none (duplicates leave the order to the runtime), repeated ones otherwise
+        rows = (np.stack([rng.permutation(4)[:2] for _ in range(3 * 5)]).reshape(3, 5, 2).transpose(0, 2, 1)
+                if reduction == "none" else rng.integers(-4, 4, (3, 2, 5)))
+        one_op(f"index_ScatterElements_{reduction}", "ScatterElements", [x, rows.astype(np.int64), randn(3, 2, 5)],
+               opset=18, axis=1, reduction=reduction)
+        tuples = (np.array([[[0, 1], [2, 3]], [[1, 0], [-1, -2]]], np.int64) if reduction == "none"
+                  else rng.integers(-2, 2, (2, 2, 2)).astype(np.int64))
+        one_op(f"index_ScatterND_{reduction}", "ScatterND", [x, tuples, randn(2, 2, 5)], opset=18, reduction=reduction)
+    mixed_op("index_ScatterElements_const_indices", "ScatterElements",
+             [(x, False), (rng.integers(0, 5, (3, 4, 2)).astype(np.int64), True), (randn(3, 4, 2), False)], opset=16,
+             axis=-1, reduction="add")
+    one_op("index_ScatterND_const_updates", "ScatterND", [x, np.array([[1], [2]], np.int64)], [randn(2, 4, 5)])
+    one_op("index_Scatter_opset9", "Scatter", [randn(3, 4), np.array([[1, 0, 3], [2, 2, 0]], np.int64), randn(2, 3)],
+           opset=9, axis=1)
+    for tag, a, b in (("1d_3d", randn(4), randn(2, 4, 3)), ("4d_1d", randn(2, 3, 2, 4), randn(4)),
+                      ("broadcast", randn(2, 1, 3, 4), randn(5, 4, 2)), ("vectors", randn(4), randn(4))):
+        one_op(f"index_MatMul_{tag}", "MatMul", [a, b])
+    mixed_op("index_MatMul_const_left", "MatMul", [(randn(5, 4), True), (randn(2, 4, 3), False)])
+    one_op("index_MatMul_const_right_3d", "MatMul", [randn(2, 3, 4)], [randn(2, 4, 5)])
+    one_op("index_MatMul_const_vector", "MatMul", [randn(2, 3, 4)], [randn(4)])
+
+
+def write_resize_cases():
+    """Resize in each mode, rounding and coordinate transformation, by scales or sizes; Upsample and
+    Resize of opsets 7 to 10 (adapted); a symbolic batch kept by a scale of 1."""
+    x = randn(2, 3, 4, 5)
+
+    def resize(name, scales=None, sizes=None, opset=13, shape=None, **attributes):
+        inits = []
+        if scales is not None:
+            inits.append(numpy_helper.from_array(np.array(scales, np.float32), "scales"))
+        if sizes is not None:
+            inits.append(numpy_helper.from_array(np.array(sizes, np.int64), "sizes"))
+        names = ["x", "roi" if opset < 13 else "", "scales" if scales is not None else "", "sizes" if sizes is not None else ""]
+        if opset < 13:
+            inits.append(numpy_helper.from_array(np.array([], np.float32), "roi"))
+            if scales is None:
+                names[2] = "no_scales"
+                inits.append(numpy_helper.from_array(np.array([], np.float32), "no_scales"))
+        while names[-1] == "":
+            names.pop()
+        node = helper.make_node("Resize", names, ["y"], name=name, **attributes)
+        save_case(name, [node], [helper.make_tensor_value_info("x", F, shape or list(x.shape))],
+                  [helper.make_tensor_value_info("y", F, None)], [x], inits, opset)
+
+    # (scales whose output lengths are whole: align_corners and pytorch_half_pixel otherwise differ
+    # between onnx's reference and onnxruntime, and are refused)
+    for rounding in ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil"):
+        for coordinates in ("half_pixel", "asymmetric", "align_corners"):
+            resize(f"resize_nearest_{rounding}_{coordinates}_up", scales=[1, 1, 1.25, 2.0], mode="nearest",
+                   nearest_mode=rounding, coordinate_transformation_mode=coordinates)
+            resize(f"resize_nearest_{rounding}_{coordinates}_down", sizes=[2, 3, 3, 2], mode="nearest",
+                   nearest_mode=rounding, coordinate_transformation_mode=coordinates)
+    for coordinates in ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric"):
+        resize(f"resize_linear_{coordinates}_up", scales=[1, 1, 1.25, 3.0], mode="linear",
+               coordinate_transformation_mode=coordinates)
+        resize(f"resize_linear_{coordinates}_down", sizes=[2, 3, 3, 1], mode="linear",
+               coordinate_transformation_mode=coordinates)
+        resize(f"resize_cubic_{coordinates}", scales=[1, 1, 0.5, 2.0], mode="cubic",
+               coordinate_transformation_mode=coordinates)
+    resize("resize_linear_half_pixel_symmetric", scales=[1, 1, 1.6, 0.7], opset=19, mode="linear",
+           coordinate_transformation_mode="half_pixel_symmetric")
+    resize("resize_cubic_exclude_outside", scales=[1, 1, 2.0, 0.6], mode="cubic", cubic_coeff_a=-0.5, exclude_outside=1)
+    resize("resize_nearest_tf_half_pixel_for_nn", scales=[1, 1, 1.5, 2.0], opset=11, mode="nearest",
+           coordinate_transformation_mode="tf_half_pixel_for_nn")
+    resize("resize_linear_opset11_sizes", sizes=[2, 3, 7, 3], opset=11, mode="linear")
+    resize("resize_nearest_axes_not_larger", sizes=[7, 9], opset=18, axes=[2, 3], keep_aspect_ratio_policy="not_larger")
+    resize("resize_linear_not_smaller", sizes=[7, 9], opset=18, mode="linear", axes=[2, 3],
+           keep_aspect_ratio_policy="not_smaller")
+    resize("resize_symbolic_batch", scales=[1, 1, 2.0, 2.0], shape=["N", 3, 4, 5], mode="linear")
+    # opsets 7 to 10: asymmetric coordinates, nearest rounding down
+    for mode in ("nearest", "linear"):
+        one_op(f"resize_Upsample_opset7_{mode}", "Upsample", [x], opset=7, mode=mode, scales=[1.0, 1.0, 2.0, 3.0])
+        one_op(f"resize_Upsample_opset9_{mode}", "Upsample", [x], [np.array([1, 1, 1.5, 2.0], np.float32)], opset=9,
+               mode=mode)
+        one_op(f"resize_Resize_opset10_{mode}", "Resize", [x], [np.array([1, 1, 2.0, 1.6], np.float32)], opset=10,
+               mode=mode)
+    one_op("resize_Resize_opset10_linear_down", "Resize", [x], [np.array([1, 1, 0.5, 0.6], np.float32)], opset=10,
+           mode="linear")
+
+
+def write_norm_cases():
+    """LayerNormalization beyond Strata's layer: axis 0, computed or broadcast scale and bias, the
+    Mean and InvStdDev outputs."""
+    x = randn(2, 3, 4, scale=2.0)
+    one_op("norm_LayerNormalization_axis0", "LayerNormalization", [x], [randn(2, 3, 4), randn(2, 3, 4)], axis=0)
+    one_op("norm_LayerNormalization_values", "LayerNormalization", [x, randn(3, 4), randn(3, 4)], axis=-2,
+           epsilon=1e-3)
+    one_op("norm_LayerNormalization_broadcast_no_bias", "LayerNormalization", [x], [randn(4)], axis=1)
+    one_op("norm_LayerNormalization_stats", "LayerNormalization", [x], [randn(4), randn(4)], outputs=3)
+    x4 = randn(2, 6, 3, 4, scale=2.0)
+    one_op("norm_GroupNormalization_opset18", "GroupNormalization", [x4], [randn(3), randn(3)], opset=18,
+           num_groups=3, epsilon=1e-3)
+    one_op("norm_GroupNormalization_opset21_values", "GroupNormalization", [x4, randn(6), randn(6)], opset=21,
+           num_groups=2)
+    one_op("norm_InstanceNormalization_values", "InstanceNormalization", [x4, randn(6), randn(6)])
+
+
+def write_pool_cases():
+    """Pools beyond Strata's layers: dilations, ceil_mode, count_include_pad with pads,
+    SAME_LOWER; LpPool and GlobalLpPool."""
+    x4, x3, x5 = randn(2, 3, 7, 8), randn(2, 3, 9), randn(1, 2, 5, 6, 5)
+    for op in ("MaxPool", "AveragePool"):
+        one_op(f"pool_{op}_dilations", op, [x4], opset=19, kernel_shape=[3, 2], dilations=[2, 3], pads=[1, 0, 2, 1])
+        one_op(f"pool_{op}_ceil", op, [x4], kernel_shape=[3, 3], strides=[2, 3], pads=[1, 1, 1, 1], ceil_mode=1)
+        one_op(f"pool_{op}_same_lower", op, [x4], kernel_shape=[2, 3], strides=[2, 2], auto_pad="SAME_LOWER")
+        one_op(f"pool_{op}_1d_ceil_dilated", op, [x3], opset=19, kernel_shape=[2], strides=[2], dilations=[2],
+               ceil_mode=1)
+        one_op(f"pool_{op}_3d_dilations", op, [x5], opset=19, kernel_shape=[2, 2, 2], dilations=[2, 1, 2], pads=[1] * 6)
+    one_op("pool_AveragePool_count_include_pad", "AveragePool", [x4], kernel_shape=[3, 3], pads=[1, 2, 2, 1],
+           count_include_pad=1)
+    one_op("pool_AveragePool_count_include_pad_ceil", "AveragePool", [x4], kernel_shape=[3, 2], strides=[2, 3],
+           pads=[1, 1, 1, 1], count_include_pad=1, ceil_mode=1)
+    for p in (1, 2, 3):
+        one_op(f"pool_LpPool_p{p}", "LpPool", [x4], opset=18, kernel_shape=[2, 3], strides=[2, 1], pads=[0, 1, 1, 0], p=p)
+        one_op(f"pool_GlobalLpPool_p{p}", "GlobalLpPool", [x4], p=p)
+    one_op("pool_LpPool_1d_same_upper", "LpPool", [x3], opset=18, kernel_shape=[3], auto_pad="SAME_UPPER")
+    one_op("pool_GlobalLpPool_3d", "GlobalLpPool", [x5])
+
+
+def write_einsum_cases():
+    """Einsum: matmul, batched matmul, transposes, reductions, outer and dot products, a constant
+    operand, the implicit output."""
+    for tag, eq, args in (("matmul", "ij,jk->ik", [randn(3, 4), randn(4, 5)]),
+                          ("batched", "bij,bjk->bik", [randn(2, 3, 4), randn(2, 4, 5)]),
+                          ("attention", "bhqd,bhkd->bhqk", [randn(2, 2, 3, 4), randn(2, 2, 5, 4)]),
+                          ("transpose", "ijk->kij", [randn(2, 3, 4)]),
+                          ("reduce", "ijk->j", [randn(2, 3, 4)]),
+                          ("outer", "i,j->ij", [randn(3), randn(4)]),
+                          ("dot", "i,i", [randn(5), randn(5)]),
+                          ("implicit", "ij,jk", [randn(3, 4), randn(4, 2)]),
+                          ("broadcast_rows", "ij,j->ij", [randn(3, 4), randn(4)])):
+        one_op(f"einsum_{tag}", "Einsum", args, equation=eq)
+    one_op("einsum_constant", "Einsum", [randn(2, 3, 4)], [randn(5, 4)], equation="bti,oi->bto")
+
+
+def write_old_cases():
+    """Files of opsets 7 to 10, whose operators the import adapts to opset 11's definitions: the
+    attributes that became inputs, BatchNormalization's spatial, and an IR-3 file whose
+    initializers are listed among the graph's inputs too, as IR versions before 4 require."""
+    x = randn(3, 4, 5)
+    one_op("old_Slice_opset9", "Slice", [x], opset=9, starts=[1, -3], ends=[3, 1000], axes=[0, 2])
+    one_op("old_Slice_opset7_no_axes", "Slice", [x], opset=7, starts=[0, 1], ends=[2, -1])
+    one_op("old_TopK_opset9", "TopK", [x], opset=9, outputs=2, out_types=[F, TensorProto.INT64], axis=1, k=2)
+    x4 = randn(2, 3, 4, 5)
+    for opset in (7, 10):
+        one_op(f"old_Pad_opset{opset}_value", "Pad", [x4], opset=opset, pads=[0, 1, 2, 1, 0, 2, 1, 3], value=-1.5)
+        one_op(f"old_Pad_opset{opset}_reflect", "Pad", [x4], opset=opset, mode="reflect", pads=[0, 0, 1, 2, 0, 0, 2, 1])
+        one_op(f"old_Pad_opset{opset}_edge", "Pad", [x4], opset=opset, mode="edge", pads=[0, 1, 1, 0, 0, 0, 2, 3])
+    one_op("old_Clip_opset10", "Clip", [randn(3, 4)], opset=10, min=-0.5, max=0.7)
+    one_op("old_Clip_opset8_max", "Clip", [randn(3, 4)], opset=8, max=0.2)
+    one_op("old_Clip_opset8_min", "Clip", [randn(3, 4)], opset=8, min=-0.1)
+    c = 3
+    stats = [randn(c), randn(c), randn(c), uniform(0.5, 2, c)]
+    one_op("old_BatchNormalization_opset7_spatial", "BatchNormalization", [x4], stats, opset=7, spatial=1, epsilon=1e-3)
+    one_op("old_BatchNormalization_opset8", "BatchNormalization", [x4], stats, opset=8)
+    one_op("old_BatchNormalization_opset9", "BatchNormalization", [x4], stats, opset=9)
+    one_op("old_Dropout_opset7", "Dropout", [randn(3, 4)], opset=7, ratio=0.3)
+    one_op("old_Softmax_opset9", "Softmax", [x], opset=9, axis=1)
+    one_op("old_ReduceMean_opset10", "ReduceMean", [x], opset=10, axes=[0, 2], keepdims=0)
+    one_op("old_Gemm_opset7", "Gemm", [randn(2, 4)], [randn(5, 4), randn(5)], opset=7, transB=1, alpha=0.5, beta=2.0)
+    one_op("old_AveragePool_opset7", "AveragePool", [x4], opset=7, kernel_shape=[2, 2], pads=[1, 1, 1, 1],
+           count_include_pad=0)
+    one_op("old_MaxPool_opset8", "MaxPool", [x4], opset=8, kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])
+    # a small CNN of opset 8 in an IR-3 file: the weights are initializers and graph inputs
+    image = randn(2, 3, 6, 6)
+    weights = {"w": randn(4, 3, 3, 3, scale=0.3), "b": randn(4), "scale": uniform(0.5, 1.5, 4), "shift": randn(4),
+               "mean": randn(4), "var": uniform(0.5, 2, 4), "fc_w": randn(4 * 3 * 3, 5, scale=0.2), "fc_b": randn(5),
+               "shape": np.array([2, 36], np.int64)}
+    nodes = [helper.make_node("Conv", ["image", "w", "b"], ["conv"], name="conv", pads=[1, 1, 1, 1]),
+             helper.make_node("BatchNormalization", ["conv", "scale", "shift", "mean", "var"], ["bn"], name="bn",
+                              spatial=1),
+             helper.make_node("Relu", ["bn"], ["relu"], name="relu"),
+             helper.make_node("MaxPool", ["relu"], ["pool"], name="pool", kernel_shape=[2, 2], strides=[2, 2]),
+             helper.make_node("Reshape", ["pool", "shape"], ["flat"], name="flatten"),
+             helper.make_node("Gemm", ["flat", "fc_w", "fc_b"], ["fc"], name="fc"),
+             helper.make_node("Softmax", ["fc"], ["y"], name="softmax")]
+    save_case("old_cnn_ir3_initializers_as_inputs", nodes,
+              [info("image", image)] + [info(n, v) for n, v in weights.items()],
+              [helper.make_tensor_value_info("y", F, None)], [image],
+              [numpy_helper.from_array(v, n) for n, v in weights.items()], opset=8, ir_version=3)
+
+
+def unrounded(path, model, inputs, outputs):
+    """A few cases store float outputs written out to 4 decimals
+    (averagepool_2d_ceil_last_window_starts_on_pad): where every float output is so rounded and
+    onnxruntime's outputs round to them, onnxruntime's outputs are the ones compared."""
+    floats = [o for o in outputs if o.dtype == np.float32]
+    if not floats or not all(np.array_equal(o, np.round(o, 4).astype(o.dtype)) for o in floats) or \
+            all(np.array_equal(o, np.round(o)) for o in floats):
+        return outputs
+    try:
+        session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+        computed = session.run(None, {i.name: a for i, a in zip(model.graph.input, inputs)})
+    except Exception:  # onnxruntime does not run it: the stored outputs stay
+        return outputs
+    close = all(c.shape == o.shape and np.allclose(c, o, rtol=0, atol=6e-5) for c, o in zip(computed, outputs))
+    return computed if close and len(computed) == len(outputs) else outputs
+
+
 def write_node_cases():
     from onnx.backend.test.case.node import collect_testcases
 
@@ -246,6 +490,7 @@ def write_node_cases():
         if not all(isinstance(a, np.ndarray) for a in inputs + outputs):
             continue  # sequences, optionals: not tensors
         onnx.save(case.model, os.path.join(folder, case.name + ".onnx"))
+        outputs = unrounded(os.path.join(folder, case.name + ".onnx"), case.model, inputs, outputs)
         arrays = {f"input_{k}": a for k, a in enumerate(inputs)}
         arrays.update({f"output_{k}": a for k, a in enumerate(outputs)})
         np.savez(os.path.join(folder, case.name + ".npz"), **arrays)
@@ -278,6 +523,8 @@ def write_opset_changes():
         lines.append(" ".join([name] + changes))
     with open(os.path.join(out, "opsets.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
+    with open(os.path.join(out, "introduced.txt"), "w") as f:
+        f.write("".join(f"{name} {min(s.since_version for s in schemas)}\n" for name, schemas in sorted(history.items())))
 
 
 def write_refusals():
@@ -301,19 +548,50 @@ def write_refusals():
     refuse("int8_input", [helper.make_node("Cast", ["x"], ["y"], name="cast", to=F)],
            [helper.make_tensor_value_info("x", TensorProto.INT8, [2, 3])])
     refuse("cast_to_float16", [helper.make_node("Cast", ["x"], ["y"], name="to_half", to=TensorProto.FLOAT16)], [x])
-    pads = numpy_helper.from_array(np.array([0, 1, 1, 0, 1, 1], np.int64), "p")
-    refuse("pad_wrap", [helper.make_node("Pad", ["x", "p"], ["y"], name="wrap", mode="wrap")], [x], [pads])
+    pads = numpy_helper.from_array(np.array([0, 1, 4, 0, 1, 1], np.int64), "p")
+    refuse("pad_wrap_beyond", [helper.make_node("Pad", ["x", "p"], ["y"], name="wrap", mode="wrap")], [x], [pads])
     negative = numpy_helper.from_array(np.array([0, -1, 0, 0, 0, 0], np.int64), "p")
     refuse("pad_negative", [helper.make_node("Pad", ["x", "p"], ["y"], name="crop")], [x], [negative])
-    refuse("maxpool_opset22", [helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2])], [x], opset=22)
+    refuse("range_opset27", [helper.make_node("Range", ["r0", "r1", "r2"], ["r"], name="range"),
+                             helper.make_node("Add", ["x", "r"], ["y"], name="add")], [x],
+           [numpy_helper.from_array(np.array(v, np.float32), n) for n, v in (("r0", 0.0), ("r1", 4.0), ("r2", 1.0))],
+           opset=27)
     refuse("reduce_axes_input", [helper.make_node("ReduceSum", ["x", "a"], ["y"], name="sum")],
            [x, helper.make_tensor_value_info("a", TensorProto.INT64, [1])])
     refuse("gelu_approximate", [helper.make_node("Gelu", ["x"], ["y"], name="gelu", approximate="fast")], [x], opset=20)
-    refuse("opset9", [helper.make_node("Relu", ["x"], ["y"], name="relu")], [x], opset=9)
+    refuse("opset6", [helper.make_node("Relu", ["x"], ["y"], name="relu")], [x], opset=6)
+    stats = [numpy_helper.from_array(np.ones(3, np.float32), n) for n in ("s", "b", "m", "v")]
+    refuse("batchnorm_spatial0", [helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], name="bn",
+                                                   spatial=0)], [x], stats, opset=7)
+    limits = [numpy_helper.from_array(np.array(v, np.float32), n) for n, v in (("r0", 0.0), ("r1", 4.0), ("r2", 1.0))]
+    refuse("range_opset10", [helper.make_node("Range", ["r0", "r1", "r2"], ["r"], name="range"),
+                             helper.make_node("Add", ["x", "r"], ["y"], name="add")], [x], limits, opset=10)
+    refuse("matmul_mismatch", [helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")], [x],
+           [numpy_helper.from_array(np.ones((3, 2), np.float32), "w")])
+    refuse("scatter_reduction", [helper.make_node("ScatterND", ["x", "i", "x"], ["y"], name="put", reduction="avg")],
+           [x], [numpy_helper.from_array(np.zeros((2, 3, 4, 0), np.int64)[..., :0].reshape(2, 3, 4, 0), "i")], opset=18)
+    refuse("einsum_diagonal", [helper.make_node("Einsum", ["x"], ["y"], name="diag", equation="iij->ij")], [x])
+    refuse("slice_opset9_no_starts", [helper.make_node("Slice", ["x"], ["y"], name="cut", ends=[1])], [x], opset=9)
+    refuse("upsample_opset9_shrink", [helper.make_node("Upsample", ["x", "sc"], ["y"], name="up")], [x],
+           [numpy_helper.from_array(np.array([1, 1, 0.5], np.float32), "sc")], opset=9)
+    refuse("resize_crop", [helper.make_node("Resize", ["x", "", "sc"], ["y"], name="crop",
+                                            coordinate_transformation_mode="tf_crop_and_resize")], [x],
+           [numpy_helper.from_array(np.array([1, 1, 2], np.float32), "sc")], opset=13)
+    refuse("resize_align_corners_fraction", [helper.make_node("Resize", ["x", "", "sc"], ["y"], name="corners",
+                                                              coordinate_transformation_mode="align_corners")], [x],
+           [numpy_helper.from_array(np.array([1, 1, 1.3], np.float32), "sc")], opset=13)
+    refuse("resize_scales_input", [helper.make_node("Resize", ["x", "", "sc"], ["y"], name="grow")],
+           [x, helper.make_tensor_value_info("sc", F, [3])], opset=13)
 
 
 warnings.filterwarnings("ignore")
 write_refusals()
 write_cases()
+write_old_cases()
+write_index_cases()
+write_resize_cases()
+write_norm_cases()
+write_pool_cases()
+write_einsum_cases()
 write_node_cases()
 write_opset_changes()

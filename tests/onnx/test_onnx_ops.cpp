@@ -150,6 +150,14 @@ const OnnxOpsFamily kOnnxOpsFamilies[] = {
                           "ConstantOfShape", "Range", "GatherElements"}},
     {"Logic", "logic_", {"Greater", "Less", "GreaterOrEqual", "LessOrEqual", "Equal", "And", "Or", "Xor", "Not",
                          "Where", "Cast"}},
+    // Files of opsets 7 to 10 (adapted to opset 11 when imported); the node cases of old opsets
+    // are in the families of their operators.
+    {"OldOpsets", "old_", {}},
+    {"Resize", "resize_", {"Resize", "Upsample"}},
+    {"Normalization", "norm_", {"LayerNormalization", "GroupNormalization", "InstanceNormalization"}},
+    {"Einsum", "einsum_", {"Einsum"}},
+    {"Pools", "pool_", {"MaxPool", "AveragePool", "LpPool", "GlobalLpPool"}},
+    {"Indexing", "index_", {"Gather", "GatherND", "ScatterElements", "ScatterND", "Scatter", "MatMul"}},
     {"Reductions", "reduce_", {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1",
                                "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "ArgMax", "ArgMin",
                                "CumSum", "TopK"}},
@@ -196,12 +204,22 @@ TEST(OnnxOpsRefusals, NameWhatIsNotSupported) {
       {"string_initializer", {"initializer 's'", "element type STRING is not supported"}},
       {"int8_input", {"input 'x'", "element type INT8"}},
       {"cast_to_float16", {"node 'to_half' (Cast)", "a cast to FLOAT16 is not supported"}},
-      {"pad_wrap", {"node 'wrap' (Pad)", "mode 'wrap' is not supported"}},
+      {"pad_wrap_beyond", {"node 'wrap' (Pad)", "wrap padding needs pads smaller than the axis"}},
       {"pad_negative", {"node 'crop' (Pad)", "negative pads are not supported"}},
-      {"maxpool_opset22", {"node 'pool' (MaxPool)", "'MaxPool' at opset 22 is not supported"}},
+      {"range_opset27", {"node 'range' (Range)", "'Range' at opset 27 is not supported"}},
       {"reduce_axes_input", {"node 'sum' (ReduceSum)", "input 'a' must be a constant"}},
       {"gelu_approximate", {"node 'gelu' (Gelu)", "approximate 'fast' is not supported"}},
-      {"opset9", {"opset 9 is not supported (11 to 28 are)"}},
+      {"opset6", {"opset 6 is not supported (7 to 28 are)"}},
+      {"batchnorm_spatial0", {"node 'bn' (BatchNormalization) (opset 7)", "spatial 0"}},
+      {"range_opset10", {"node 'range' (Range)", "'Range' does not exist at opset 10 (ONNX introduced it at opset 11)"}},
+      {"matmul_mismatch", {"node 'mm' (MatMul)", "operands [2, 3, 4] and [3, 2] do not fit"}},
+      {"scatter_reduction", {"node 'put' (ScatterND)", "reduction 'avg' is not one of none, add, mul, max, min"}},
+      {"einsum_diagonal", {"node 'diag' (Einsum)", "a letter repeated within an operand (a diagonal) is not supported"}},
+      {"slice_opset9_no_starts", {"node 'cut' (Slice) (opset 9)", "lacks its attribute 'starts'"}},
+      {"upsample_opset9_shrink", {"node 'up' (Upsample) (opset 9)", "mode nearest needs constant scales of at least 1"}},
+      {"resize_crop", {"node 'crop' (Resize)", "coordinate_transformation_mode 'tf_crop_and_resize' is not supported"}},
+      {"resize_align_corners_fraction", {"node 'corners' (Resize)", "align_corners with a scale whose output length 5.2"}},
+      {"resize_scales_input", {"node 'grow' (Resize)", "input 'sc' must be a constant"}},
   };
   for (const auto& [name, fragments] : cases) {
     const auto file = onnx_ops_files() / "refuse" / (name + ".onnx");
@@ -271,8 +289,10 @@ TEST(OnnxNodeCases, NoneComputesWronglyAndTheDocsTableIsCurrent) {
 // after opset 21 in onnx's schemas that it does not follow (the importer's list is current).
 TEST(OnnxOpsets, LastOpsetsFollowOnnxSchemas) {
   if (onnx_python().empty()) GTEST_SKIP() << "onnx could not be installed from PyPI (offline?)";
-  // Changes the import follows: Mod's opset 28 (floats with fmod 0), SpaceToDepth's (a mode).
-  const std::set<std::pair<std::string, int64_t>> followed = {{"Mod", 28}, {"SpaceToDepth", 28}};
+  // Changes the import follows: Mod's opset 28 (floats with fmod 0), SpaceToDepth's (a mode),
+  // the pools' opset 22 (about ceil_mode, which the import refuses).
+  const std::set<std::pair<std::string, int64_t>> followed = {
+      {"Mod", 28}, {"SpaceToDepth", 28}, {"AveragePool", 22}, {"MaxPool", 22}};
   std::map<std::string, int64_t> last;
   std::ifstream in(onnx_ops_files() / "opsets.txt");
   for (std::string line; std::getline(in, line);) {
@@ -287,6 +307,21 @@ TEST(OnnxOpsets, LastOpsetsFollowOnnxSchemas) {
   for (const onnx::ImportedOperator& imported : onnx::imported_operators()) {
     ASSERT_TRUE(last.count(imported.name)) << imported.name << " is not an operator of onnx's default domain";
     EXPECT_EQ(imported.last_opset, last[imported.name]) << imported.name;
+  }
+}
+
+// Each operator is read from the opset ONNX introduced it at (files of opsets 7 to 10 adapted),
+// as onnx's schemas tell.
+TEST(OnnxOpsets, FirstOpsetsFollowOnnxSchemas) {
+  if (onnx_python().empty()) GTEST_SKIP() << "onnx could not be installed from PyPI (offline?)";
+  std::map<std::string, int64_t> introduced;
+  std::ifstream in(onnx_ops_files() / "introduced.txt");
+  std::string op;
+  for (int64_t v; in >> op >> v;) introduced[op] = v;
+  ASSERT_GT(introduced.size(), 100u);
+  for (const onnx::ImportedOperator& imported : onnx::imported_operators()) {
+    ASSERT_TRUE(introduced.count(imported.name)) << imported.name << " is not an operator of onnx's default domain";
+    EXPECT_EQ(imported.first_opset, std::max<int64_t>(7, introduced[imported.name])) << imported.name;
   }
 }
 
