@@ -4,6 +4,7 @@
 
 #include "strata/nn/functions.hpp"
 #include "strata/ops/shape.hpp"
+#include "weight_budget.hpp"
 
 namespace strata::nn {
 
@@ -30,6 +31,7 @@ Lambda::Lambda(Fn fn, std::vector<std::pair<std::string, Tensor>> weights, std::
 void Lambda::build(const Shape&) {
   for (auto& [n, t] : options_.weights) {
     Tensor init = clone(t.detach());
+    const detail::WeightDType as_made(init.dtype());  // charged as what it is, not as float32
     // Integer and boolean weights (an imported ONNX graph's int64 constants) cannot train.
     weights_.push_back(add_weight(n, init.shape(), [init](const Shape&, Generator*) { return clone(init); },
                                   is_floating(init.dtype())));

@@ -173,8 +173,12 @@ Layer& Layer::train(bool on) {
 }
 
 Tensor Layer::add_weight(const std::string& name, const Shape& shape, const Initializer& init, bool trainable) {
-  detail::charge_weight(shape, kFloat32, name_ + "/" + name);  // initializers make float32
+  // Charged before anything is allocated, as the dtype the weight is announced to have (float32,
+  // or a Lambda constant's own); an initializer that makes another is charged the difference.
+  const DType announced = detail::WeightDType::current();
+  detail::charge_weight(shape, announced, name_ + "/" + name);
   Tensor w = init(shape, nullptr);
+  detail::recharge_weight(shape, announced, w.dtype(), name_ + "/" + name);
   move_in_place(w, device_);
   STRATA_CHECK(w.shape() == shape, name_, ": initializer for ", name, " made shape ", w.shape().str(), " not ",
                shape.str());

@@ -6,6 +6,7 @@
 #include "strata/ops/combine.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/shape.hpp"
+#include "weight_budget.hpp"
 
 namespace strata::nn {
 
@@ -122,6 +123,7 @@ ElementwiseLambda::ElementwiseLambda(Fn fn, std::vector<std::pair<std::string, T
 void ElementwiseLambda::build_many(const std::vector<Shape>&) {
   for (auto& [n, t] : options_.weights) {
     Tensor init = clone(t.detach());
+    const detail::WeightDType as_made(init.dtype());  // charged as what it is, not as float32
     // Integer and boolean weights (an imported ONNX graph's int64 constants) cannot train.
     weights_.push_back(add_weight(n, init.shape(), [init](const Shape&, Generator*) { return clone(init); },
                                   is_floating(init.dtype())));

@@ -6,6 +6,7 @@ namespace strata::nn::detail {
 namespace {
 
 thread_local WeightBudget* innermost = nullptr;
+thread_local DType weight_dtype = kFloat32;
 
 }  // namespace
 
@@ -36,6 +37,27 @@ void charge_weight(const Shape& shape, DType dtype, const std::string& name) {
     b->left_ -= bytes;
   }
 }
+
+void recharge_weight(const Shape& shape, DType charged, DType actual, const std::string& name) {
+  if (itemsize(actual) > itemsize(charged)) {
+    const uint64_t bytes = tensor_bytes(shape, actual, name), before = tensor_bytes(shape, charged, name);
+    check_weight_size(shape, actual, name);
+    for (WeightBudget* b = innermost; b != nullptr; b = b->outer_) {
+      if (bytes - before > b->left_)
+        throw LimitError("weight " + name + " of shape " + shape.str() + " (" + std::to_string(bytes) +
+                         " bytes), with the " + std::to_string(b->total_ - b->left_ - before) +
+                         " bytes of weights made before it, needs more than " + b->source_);
+      b->left_ -= bytes - before;
+    }
+  } else if (itemsize(actual) < itemsize(charged)) {
+    const uint64_t refund = tensor_bytes(shape, charged, name) - tensor_bytes(shape, actual, name);
+    for (WeightBudget* b = innermost; b != nullptr; b = b->outer_) b->left_ += refund;
+  }
+}
+
+WeightDType::WeightDType(DType dtype) : previous_(weight_dtype) { weight_dtype = dtype; }
+WeightDType::~WeightDType() { weight_dtype = previous_; }
+DType WeightDType::current() { return weight_dtype; }
 
 WeightBudget::WeightBudget(uint64_t bytes, std::string source)
     : outer_(innermost), total_(bytes), left_(bytes), source_(std::move(source)) {

@@ -22,6 +22,25 @@ void check_weight_size(const Shape& shape, DType dtype, const std::string& name)
 // check_weight_size, then charges the weight to every open budget; throws LimitError naming it,
 // its shape and the budget it exceeds.
 void charge_weight(const Shape& shape, DType dtype, const std::string& name);
+// After a weight charged as `charged` was made as `actual` (an initializer's dtype is known only
+// once it has run): the open budgets get back the difference, or are charged the excess (throws
+// as charge_weight does).
+void recharge_weight(const Shape& shape, DType charged, DType actual, const std::string& name);
+
+// The dtype Layer::add_weight charges the budgets for, before the initializer allocates:
+// float32 (what initializers make) unless a WeightDType is open on the thread, as a Lambda opens
+// one for each of its constants (bool masks, uint8 tables, int64 indices of an imported graph).
+class WeightDType {
+ public:
+  explicit WeightDType(DType dtype);
+  ~WeightDType();
+  WeightDType(const WeightDType&) = delete;
+  WeightDType& operator=(const WeightDType&) = delete;
+  static DType current();
+
+ private:
+  DType previous_;
+};
 
 class WeightBudget {
  public:
@@ -34,6 +53,7 @@ class WeightBudget {
 
  private:
   friend void charge_weight(const Shape&, DType, const std::string&);
+  friend void recharge_weight(const Shape&, DType, DType, const std::string&);
   WeightBudget* outer_;
   uint64_t total_, left_;
   std::string source_;

@@ -27,6 +27,9 @@ const bool functions_registered = [] {
                           return xs[0] * w[0] + xs[1];
                         }));
   nn::register_function("test_affine", [](const Tensor& x, const std::vector<Tensor>& w) { return x * w[0] + w[1]; });
+  nn::register_function("test_masked_shift", [](const Tensor& x, const std::vector<Tensor>& w) {
+    return where(w[0], x + cast(w[1], kFloat32), x);
+  });
   return true;
 }();
 
@@ -315,6 +318,20 @@ TEST_F(ModelFileTest, AModelWithoutWeightsLoads) {
   auto loaded = nn::Model::load(path("weightless.safetensors"));
   const Tensor in = randn({4, 2, 3});
   EXPECT_TRUE(allclose(loaded->run({in})[0], in.reshape({4, 6}) * 2.0, 0, 0));
+}
+
+// Weights narrower than float32 (an imported ONNX graph's bool masks and uint8 tables): the loader
+// charges what they are, not float32, against the bytes the file holds.
+TEST_F(ModelFileTest, BoolAndUint8LambdaWeightsLoad) {
+  auto x = nn::Input({-1, 256});
+  std::vector<int64_t> every_third(256), sevenths(256);
+  for (int64_t i = 0; i < 256; ++i) every_third[i] = i % 3 == 0, sevenths[i] = i % 7;
+  const Tensor mask = cast(from_vector(every_third, {256}), kBool), shift = cast(from_vector(sevenths, {256}), kUInt8);
+  nn::Model net(x, nn::Lambda("test_masked_shift", {{"mask", mask}, {"shift", shift}})(x), "masked");
+  net.save(path("masked.safetensors"));
+  auto loaded = nn::Model::load(path("masked.safetensors"));
+  const Tensor in = randn({2, 256});
+  EXPECT_TRUE(allclose(loaded->run({in})[0], net.run({in})[0], 0, 0));
 }
 
 // The point-cloud layers (module points, above nn) are round-tripped in tests/points
