@@ -1,5 +1,10 @@
 #include "bindings.hpp"
 
+namespace strata::python {
+void bind_prepro(pybind11::module_& m);  // prepro.cpp: TensorLayer's prepro tools (strata/vision/prepro.hpp)
+void bind_tl_extras(pybind11::module_& m);  // tl_extras.cpp: TensorLayer's small tools outside prepro
+}
+
 PYBIND11_MODULE(_strata, m) {
   m.doc() = "Strata: deep learning in C++ (the _strata extension; import strata)";
   strata::python::bind_errors(m);
@@ -13,4 +18,6 @@ PYBIND11_MODULE(_strata, m) {
   strata::python::bind_rl(m);
   strata::python::bind_workflow(m);
   strata::python::bind_serve(m);
+  strata::python::bind_prepro(m);
+  strata::python::bind_tl_extras(m);
 }
