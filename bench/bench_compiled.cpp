@@ -35,28 +35,29 @@ int main(int argc, char** argv) {
   int iters = 2000, rounds = 7;
   std::vector<int64_t> batches = {1, 32};
   for (int i = 1; i < argc; ++i) try {
-    const std::string a = argv[i];
-    const bool has_value = i + 1 < argc;
-    if (a == "--help" || a == "-h") {
-      std::printf("bench_compiled [--iters N=2000] [--rounds R=7] [--batches 1,32]\n"
-                  "  eager vs compiled inference of the make-run CNN; iters are scaled down by the batch size\n");
-      return 0;
-    } else if (a == "--iters" && has_value) {
-      iters = std::stoi(argv[++i]);
-    } else if (a == "--rounds" && has_value) {
-      rounds = std::stoi(argv[++i]);
-    } else if (a == "--batches" && has_value) {
-      batches.clear();
-      for (const char* p = argv[++i]; *p; p += std::strcspn(p, ",") + (p[std::strcspn(p, ",")] ? 1 : 0))
-        batches.push_back(std::stoll(p));
-    } else {
-      std::fprintf(stderr, "bench_compiled: unknown or incomplete argument '%s' (see --help)\n", a.c_str());
+      const std::string a = argv[i];
+      const bool has_value = i + 1 < argc;
+      if (a == "--help" || a == "-h") {
+        std::printf(
+            "bench_compiled [--iters N=2000] [--rounds R=7] [--batches 1,32]\n"
+            "  eager vs compiled inference of the make-run CNN; iters are scaled down by the batch size\n");
+        return 0;
+      } else if (a == "--iters" && has_value) {
+        iters = std::stoi(argv[++i]);
+      } else if (a == "--rounds" && has_value) {
+        rounds = std::stoi(argv[++i]);
+      } else if (a == "--batches" && has_value) {
+        batches.clear();
+        for (const char* p = argv[++i]; *p; p += std::strcspn(p, ",") + (p[std::strcspn(p, ",")] ? 1 : 0))
+          batches.push_back(std::stoll(p));
+      } else {
+        std::fprintf(stderr, "bench_compiled: unknown or incomplete argument '%s' (see --help)\n", a.c_str());
+        return 2;
+      }
+    } catch (const std::exception&) {  // stoi / stoll on a value that is not a number
+      std::fprintf(stderr, "bench_compiled: '%s' is not a number (see --help)\n", argv[i]);
       return 2;
     }
-  } catch (const std::exception&) {  // stoi / stoll on a value that is not a number
-    std::fprintf(stderr, "bench_compiled: '%s' is not a number (see --help)\n", argv[i]);
-    return 2;
-  }
   if (iters < 1 || iters > 10000000 || rounds < 1 || rounds > 1000 || batches.empty()) {
     std::fprintf(stderr, "bench_compiled: --iters must be in [1, 1e7], --rounds in [1, 1000], --batches non-empty\n");
     return 2;

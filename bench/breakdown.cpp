@@ -213,9 +213,11 @@ Net tl_mlp() {
   }
   Net net;
   net.layers = {
-      {"dense 784->800 + relu", strata_layer(a), [ta](const torch::Tensor& x) mutable { return torch::relu(ta->forward(x)); }},
+      {"dense 784->800 + relu", strata_layer(a),
+       [ta](const torch::Tensor& x) mutable { return torch::relu(ta->forward(x)); }},
       {"dropout 0.5", strata_layer(drop), [tdrop](const torch::Tensor& x) mutable { return tdrop->forward(x); }},
-      {"dense 800->800 + relu", strata_layer(b), [tb](const torch::Tensor& x) mutable { return torch::relu(tb->forward(x)); }},
+      {"dense 800->800 + relu", strata_layer(b),
+       [tb](const torch::Tensor& x) mutable { return torch::relu(tb->forward(x)); }},
       {"dropout 0.5", strata_layer(drop), [tdrop](const torch::Tensor& x) mutable { return tdrop->forward(x); }},
       {"dense 800->10", strata_layer(out), [tout](const torch::Tensor& x) mutable { return tout->forward(x); }},
   };

@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "cases.hpp"
-#include "strata/strata.hpp"
 #include "mnist_cnn.hpp"
+#include "strata/strata.hpp"
 
 namespace bench {
 namespace {

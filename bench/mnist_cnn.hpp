@@ -23,7 +23,8 @@ struct StrataMnistCnn : strata::nn::Module {
 
 // The same net in libtorch; fed channels-last tensors, its convolutions run NHWC too.
 struct TorchMnistCnnImpl : torch::nn::Module {
-  torch::nn::Conv2d c1{torch::nn::Conv2dOptions(1, 32, 5).padding(2)}, c2{torch::nn::Conv2dOptions(32, 64, 5).padding(2)};
+  torch::nn::Conv2d c1{torch::nn::Conv2dOptions(1, 32, 5).padding(2)},
+      c2{torch::nn::Conv2dOptions(32, 64, 5).padding(2)};
   torch::nn::Linear hidden, out;
   explicit TorchMnistCnnImpl(int64_t hidden_units) : hidden(7 * 7 * 64, hidden_units), out(hidden_units, 10) {
     register_module("c1", c1);

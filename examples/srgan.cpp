@@ -194,7 +194,7 @@ Features make_features(const Flags& f, const std::vector<Tensor>& photos) {
   Features feat;
   if (!f.vgg19.empty()) {
     feat.vgg = std::make_unique<nn::zoo::VGG>(19, "conv5_4");
-    (*feat.vgg)(zeros({1, 32, 32, 3}));  // builds the layers, so that the weights exist to load
+    (*feat.vgg)(zeros({1, 32, 32, 3}));            // builds the layers, so that the weights exist to load
     nn::zoo::load_pretrained(*feat.vgg, f.vgg19);  // Keras's block<b>_conv<c> names included
     feat.vgg->eval();
     std::printf("feature network: VGG19 up to conv5_4, %zu weights from %s\n", feat.vgg->all_weights().size(),

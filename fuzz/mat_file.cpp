@@ -1,8 +1,8 @@
 // A MATLAB level-5 MAT-file (data/mat_file.hpp): plain and zlib-compressed elements, cells and
 // structs nested, each numeric array read whole. The seeds are scipy's files from
 // tests/data/tl_fixtures (every class and container, compressed and not, SVHN and MPII layouts).
-#include "fuzz_input.hpp"
 #include "strata/data/mat_file.hpp"
+#include "fuzz_input.hpp"
 
 namespace {
 

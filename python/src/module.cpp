@@ -1,9 +1,9 @@
 #include "bindings.hpp"
 
 namespace strata::python {
-void bind_prepro(pybind11::module_& m);  // prepro.cpp: TensorLayer's prepro tools (strata/vision/prepro.hpp)
+void bind_prepro(pybind11::module_& m);     // prepro.cpp: TensorLayer's prepro tools (strata/vision/prepro.hpp)
 void bind_tl_extras(pybind11::module_& m);  // tl_extras.cpp: TensorLayer's small tools outside prepro
-}
+}  // namespace strata::python
 
 PYBIND11_MODULE(_strata, m) {
   m.doc() = "Strata: deep learning in C++ (the _strata extension; import strata)";

@@ -18,7 +18,8 @@ bool spaced_punctuation(char c) {
 }
 
 std::string replace_all(std::string s, std::string_view from, std::string_view to) {
-  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
   return s;
 }
 
@@ -74,7 +75,8 @@ std::string bleu_tokenize_13a(std::string_view line) {
   auto str = [](char a) { return std::string(1, a); };
   s = two_char_rule(spaced, not_digit, period_or_comma, [&](char a, char b) { return str(a) + " " + b + " "; });
   s = two_char_rule(s, period_or_comma, not_digit, [&](char a, char b) { return " " + str(a) + " " + b; });
-  s = two_char_rule(s, is_digit, [](char c) { return c == '-'; }, [&](char a, char b) { return str(a) + " " + b + " "; });
+  s = two_char_rule(
+      s, is_digit, [](char c) { return c == '-'; }, [&](char a, char b) { return str(a) + " " + b + " "; });
   std::string out;
   for (const std::string& w : detail::split_ascii_whitespace(s)) out += (out.empty() ? "" : " ") + w;
   return out;
@@ -95,8 +97,10 @@ BleuScore corpus_bleu(const std::vector<std::string>& hypotheses,
       const std::vector<std::string> ref = detail::split_ascii_whitespace(prepare(stream[i], lowercase));
       for (const auto& [gram, count] : ngrams(ref)) most[gram] = std::max(most[gram], count);
       const long len = long(ref.size()), diff = std::labs(long(hyp.size()) - len);
-      if (closest_diff == -1 || diff < closest_diff) closest_diff = diff, closest_len = len;
-      else if (diff == closest_diff && len < closest_len) closest_len = len;
+      if (closest_diff == -1 || diff < closest_diff)
+        closest_diff = diff, closest_len = len;
+      else if (diff == closest_diff && len < closest_len)
+        closest_len = len;
     }
     b.hypothesis_length += long(hyp.size());
     b.reference_length += closest_len;

@@ -29,13 +29,28 @@ class ReviewsUnpickler {
     for (;;) {
       const unsigned char op = take(1)[0];
       switch (op) {
-        case 0x80: take(1); break;                            // PROTO
-        case 0x95: take(8); break;                            // FRAME: a size hint
-        case '(': push({ReviewsItem::mark}); break;           // MARK
-        case ']': push(new_node()); break;                    // EMPTY_LIST
-        case ')': push(new_node()); break;                    // EMPTY_TUPLE
-        case 'l': case 't': push(from_mark()); break;         // LIST, TUPLE
-        case 0x85: case 0x86: case 0x87: {                    // TUPLE1..3
+        case 0x80:
+          take(1);
+          break;  // PROTO
+        case 0x95:
+          take(8);
+          break;  // FRAME: a size hint
+        case '(':
+          push({ReviewsItem::mark});
+          break;  // MARK
+        case ']':
+          push(new_node());
+          break;  // EMPTY_LIST
+        case ')':
+          push(new_node());
+          break;  // EMPTY_TUPLE
+        case 'l':
+        case 't':
+          push(from_mark());
+          break;  // LIST, TUPLE
+        case 0x85:
+        case 0x86:
+        case 0x87: {  // TUPLE1..3
           const size_t n = op - 0x84;
           STRATA_CHECK(stack_.size() >= n, source_, ": pickle TUPLE", n, " on a stack of ", stack_.size());
           const ReviewsItem tuple = new_node();
@@ -44,22 +59,28 @@ class ReviewsUnpickler {
           push(tuple);
           break;
         }
-        case 'a': {                                           // APPEND
+        case 'a': {  // APPEND
           const ReviewsItem v = pop();
           add(top(), v);
           break;
         }
-        case 'e': {                                           // APPENDS
+        case 'e': {  // APPENDS
           const size_t m = last_mark();
           STRATA_CHECK(m > 0, source_, ": pickle APPENDS with no list under its mark");
           for (size_t i = m + 1; i < stack_.size(); ++i) add(stack_[m - 1], stack_[i]);
           stack_.resize(m);
           break;
         }
-        case 'K': push({ReviewsItem::integer, take(1)[0]}); break;
-        case 'M': push({ReviewsItem::integer, int64_t(le(2))}); break;
-        case 'J': push({ReviewsItem::integer, int64_t(int32_t(le(4)))}); break;
-        case 0x8a: {                                          // LONG1: n little-endian two's-complement bytes
+        case 'K':
+          push({ReviewsItem::integer, take(1)[0]});
+          break;
+        case 'M':
+          push({ReviewsItem::integer, int64_t(le(2))});
+          break;
+        case 'J':
+          push({ReviewsItem::integer, int64_t(int32_t(le(4)))});
+          break;
+        case 0x8a: {  // LONG1: n little-endian two's-complement bytes
           const size_t n = take(1)[0];
           STRATA_CHECK(n <= 8, source_, ": pickled integer of ", n, " bytes does not fit int64");
           uint64_t v = n ? le(n) : 0;
@@ -67,14 +88,29 @@ class ReviewsUnpickler {
           push({ReviewsItem::integer, int64_t(v)});
           break;
         }
-        case 'I': case 'L': push({ReviewsItem::integer, text_int(op)}); break;  // INT, LONG (protocol 0)
-        case 'p': line(); break;                              // PUT (text): no GET is accepted,
-        case 'q': take(1); break;                             // BINPUT      so the memo is not kept
-        case 'r': take(4); break;                             // LONG_BINPUT
-        case 0x94: break;                                     // MEMOIZE
-        case '0': pop(); break;                               // POP
-        case '1': stack_.resize(last_mark()); break;          // POP_MARK
-        case '.': return result(pop());                       // STOP
+        case 'I':
+        case 'L':
+          push({ReviewsItem::integer, text_int(op)});
+          break;  // INT, LONG (protocol 0)
+        case 'p':
+          line();
+          break;  // PUT (text): no GET is accepted,
+        case 'q':
+          take(1);
+          break;  // BINPUT      so the memo is not kept
+        case 'r':
+          take(4);
+          break;  // LONG_BINPUT
+        case 0x94:
+          break;  // MEMOIZE
+        case '0':
+          pop();
+          break;  // POP
+        case '1':
+          stack_.resize(last_mark());
+          break;  // POP_MARK
+        case '.':
+          return result(pop());  // STOP
         default:
           STRATA_CHECK(false, source_, ": pickle opcode 0x", hex(op), " at byte ", pos_ - 1,
                        " is not one of lists of integers (only token-id data is read)");
@@ -97,7 +133,8 @@ class ReviewsUnpickler {
   }
   std::string_view line() {
     const size_t end = b_.find('\n', pos_);
-    STRATA_CHECK(end != std::string_view::npos, source_, ": pickle text argument at byte ", pos_, " has no end of line");
+    STRATA_CHECK(end != std::string_view::npos, source_, ": pickle text argument at byte ", pos_,
+                 " has no end of line");
     const std::string_view s = b_.substr(pos_, end - pos_);
     pos_ = end + 1;
     return s;
@@ -148,8 +185,10 @@ class ReviewsUnpickler {
     STRATA_CHECK(into.kind == ReviewsItem::node && v.kind != ReviewsItem::mark, source_,
                  ": pickle appends to something other than a list");
     ReviewsNode& n = nodes_[into.value];
-    if (v.kind == ReviewsItem::integer) n.ints.push_back(v.value);
-    else n.lists.push_back(size_t(v.value));
+    if (v.kind == ReviewsItem::integer)
+      n.ints.push_back(v.value);
+    else
+      n.lists.push_back(size_t(v.value));
     STRATA_CHECK(n.ints.empty() || n.lists.empty(), source_, ": a pickled list mixes integers and lists");
   }
   PickledReviews result(const ReviewsItem& root) {
@@ -227,8 +266,10 @@ Imdb load_imdb(const std::string& dir, const ImdbOptions& o) {
     std::vector<int64_t> kept;
     for (int64_t w : s) {
       const bool out = w >= nb_words || w < o.skip_top;
-      if (!out) kept.push_back(w);
-      else if (o.oov_char) kept.push_back(*o.oov_char);
+      if (!out)
+        kept.push_back(w);
+      else if (o.oov_char)
+        kept.push_back(*o.oov_char);
     }
     s = std::move(kept);
   }

@@ -24,21 +24,44 @@ using Bytes = std::span<const unsigned char>;
 
 // Data types (miXXX) and array classes (mxXXX) of the MathWorks document.
 enum : uint32_t {
-  miINT8 = 1, miUINT8 = 2, miINT16 = 3, miUINT16 = 4, miINT32 = 5, miUINT32 = 6, miSINGLE = 7,
-  miDOUBLE = 9, miINT64 = 12, miUINT64 = 13, miMATRIX = 14, miCOMPRESSED = 15, miUTF8 = 16,
-  miUTF16 = 17, miUTF32 = 18,
+  miINT8 = 1,
+  miUINT8 = 2,
+  miINT16 = 3,
+  miUINT16 = 4,
+  miINT32 = 5,
+  miUINT32 = 6,
+  miSINGLE = 7,
+  miDOUBLE = 9,
+  miINT64 = 12,
+  miUINT64 = 13,
+  miMATRIX = 14,
+  miCOMPRESSED = 15,
+  miUTF8 = 16,
+  miUTF16 = 17,
+  miUTF32 = 18,
 };
 enum : uint32_t {
-  mxCELL = 1, mxSTRUCT = 2, mxOBJECT = 3, mxCHAR = 4, mxSPARSE = 5, mxDOUBLE = 6, mxSINGLE = 7,
-  mxINT8 = 8, mxUINT8 = 9, mxINT16 = 10, mxUINT16 = 11, mxINT32 = 12, mxUINT32 = 13, mxINT64 = 14,
+  mxCELL = 1,
+  mxSTRUCT = 2,
+  mxOBJECT = 3,
+  mxCHAR = 4,
+  mxSPARSE = 5,
+  mxDOUBLE = 6,
+  mxSINGLE = 7,
+  mxINT8 = 8,
+  mxUINT8 = 9,
+  mxINT16 = 10,
+  mxUINT16 = 11,
+  mxINT32 = 12,
+  mxUINT32 = 13,
+  mxINT64 = 14,
   mxUINT64 = 15,
 };
 constexpr uint32_t kComplexFlag = 0x08, kLogicalFlag = 0x02;  // in the array flags' second byte
 
 const char* class_name_of(uint32_t cls) {
-  static const char* const names[] = {"",      "cell",  "struct", "object", "char",   "sparse",
-                                      "double", "single", "int8",  "uint8",  "int16",  "uint16",
-                                      "int32",  "uint32", "int64", "uint64"};
+  static const char* const names[] = {"",     "cell",  "struct", "object", "char",  "sparse", "double", "single",
+                                      "int8", "uint8", "int16",  "uint16", "int32", "uint32", "int64",  "uint64"};
   return cls < std::size(names) ? names[cls] : "unknown";
 }
 
@@ -71,15 +94,16 @@ class Cursor {
     if ((first >> 16) != 0) {  // small data element: type and count in one word, data in the next
       e.type = first & 0xFFFF;
       const uint32_t n = first >> 16;
-      STRATA_CHECK(n <= 4, "MAT-file ", name_, ": ", what, ": a small data element holds at most 4 bytes, its tag says ", n);
+      STRATA_CHECK(n <= 4, "MAT-file ", name_, ": ", what,
+                   ": a small data element holds at most 4 bytes, its tag says ", n);
       e.data = bytes_.subspan(pos_ + 4, n);
       pos_ += 8;
       return e;
     }
     e.type = first;
     const uint64_t n = load<uint32_t>(p + 4, swap_);
-    STRATA_CHECK(n <= left - 8, "MAT-file ", name_, ": ", what, ": the data element claims ", n, " bytes, ",
-                 left - 8, " are left");
+    STRATA_CHECK(n <= left - 8, "MAT-file ", name_, ": ", what, ": the data element claims ", n, " bytes, ", left - 8,
+                 " are left");
     e.data = bytes_.subspan(pos_ + 8, n);
     // Elements are padded to 8 bytes, except compressed ones; a missing last pad is tolerated.
     const uint64_t padded = e.type == miCOMPRESSED ? n : (n + 7) / 8 * 8;
@@ -97,11 +121,25 @@ class Cursor {
 
 size_t mi_size(uint32_t type) {
   switch (type) {
-    case miINT8: case miUINT8: case miUTF8: return 1;
-    case miINT16: case miUINT16: case miUTF16: return 2;
-    case miINT32: case miUINT32: case miSINGLE: case miUTF32: return 4;
-    case miDOUBLE: case miINT64: case miUINT64: return 8;
-    default: return 0;
+    case miINT8:
+    case miUINT8:
+    case miUTF8:
+      return 1;
+    case miINT16:
+    case miUINT16:
+    case miUTF16:
+      return 2;
+    case miINT32:
+    case miUINT32:
+    case miSINGLE:
+    case miUTF32:
+      return 4;
+    case miDOUBLE:
+    case miINT64:
+    case miUINT64:
+      return 8;
+    default:
+      return 0;
   }
 }
 
@@ -109,16 +147,26 @@ size_t mi_size(uint32_t type) {
 template <class V>
 V mi_value(const unsigned char* p, uint32_t type, bool swap) {
   switch (type) {
-    case miINT8: return static_cast<V>(static_cast<int8_t>(*p));
-    case miUINT8: return static_cast<V>(*p);
-    case miINT16: return static_cast<V>(load<int16_t>(p, swap));
-    case miUINT16: return static_cast<V>(load<uint16_t>(p, swap));
-    case miINT32: return static_cast<V>(load<int32_t>(p, swap));
-    case miUINT32: return static_cast<V>(load<uint32_t>(p, swap));
-    case miINT64: return static_cast<V>(load<int64_t>(p, swap));
-    case miSINGLE: return static_cast<V>(load<float>(p, swap));
-    case miDOUBLE: return static_cast<V>(load<double>(p, swap));
-    default: return static_cast<V>(load<uint64_t>(p, swap));  // miUINT64; callers check the range
+    case miINT8:
+      return static_cast<V>(static_cast<int8_t>(*p));
+    case miUINT8:
+      return static_cast<V>(*p);
+    case miINT16:
+      return static_cast<V>(load<int16_t>(p, swap));
+    case miUINT16:
+      return static_cast<V>(load<uint16_t>(p, swap));
+    case miINT32:
+      return static_cast<V>(load<int32_t>(p, swap));
+    case miUINT32:
+      return static_cast<V>(load<uint32_t>(p, swap));
+    case miINT64:
+      return static_cast<V>(load<int64_t>(p, swap));
+    case miSINGLE:
+      return static_cast<V>(load<float>(p, swap));
+    case miDOUBLE:
+      return static_cast<V>(load<double>(p, swap));
+    default:
+      return static_cast<V>(load<uint64_t>(p, swap));  // miUINT64; callers check the range
   }
 }
 
@@ -139,11 +187,11 @@ void convert(Dst* out, const Element& e, int64_t n, bool swap, const std::string
                    what, ": value ", v, " does not fit its integer class");
       out[i] = static_cast<Dst>(v);
     } else {
-      STRATA_CHECK(e.type != miUINT64 || load<uint64_t>(p, swap) <= uint64_t(std::numeric_limits<int64_t>::max()),
-                   what, ": a uint64 value above 2^63 - 1 does not fit int64");
+      STRATA_CHECK(e.type != miUINT64 || load<uint64_t>(p, swap) <= uint64_t(std::numeric_limits<int64_t>::max()), what,
+                   ": a uint64 value above 2^63 - 1 does not fit int64");
       const int64_t v = mi_value<int64_t>(p, e.type, swap);
-      STRATA_CHECK(v >= std::numeric_limits<Dst>::min() && v <= std::numeric_limits<Dst>::max(), what, ": value ",
-                   v, " does not fit its class");
+      STRATA_CHECK(v >= std::numeric_limits<Dst>::min() && v <= std::numeric_limits<Dst>::max(), what, ": value ", v,
+                   " does not fit its class");
       out[i] = static_cast<Dst>(v);
     }
   }
@@ -152,11 +200,19 @@ void convert(Dst* out, const Element& e, int64_t n, bool swap, const std::string
 DType dtype_of_class(uint32_t cls, bool logical) {
   if (logical) return kBool;
   switch (cls) {
-    case mxDOUBLE: return kFloat64;
-    case mxSINGLE: return kFloat32;
-    case mxUINT8: return kUInt8;
-    case mxINT8: case mxINT16: case mxUINT16: case mxINT32: return kInt32;
-    default: return kInt64;  // uint32, int64, uint64
+    case mxDOUBLE:
+      return kFloat64;
+    case mxSINGLE:
+      return kFloat32;
+    case mxUINT8:
+      return kUInt8;
+    case mxINT8:
+    case mxINT16:
+    case mxUINT16:
+    case mxINT32:
+      return kInt32;
+    default:
+      return kInt64;  // uint32, int64, uint64
   }
 }
 
@@ -217,14 +273,16 @@ class Parser {
     Cursor c(bytes, swap_, name_);
     const Element flags = c.next("array flags");
     STRATA_CHECK(flags.type == miUINT32 && flags.data.size() == 8, "MAT-file ", name_,
-                 ": array flags must be 8 bytes of miUINT32, came type ", flags.type, " with ", flags.data.size(), " bytes");
+                 ": array flags must be 8 bytes of miUINT32, came type ", flags.type, " with ", flags.data.size(),
+                 " bytes");
     const uint32_t word = load<uint32_t>(flags.data.data(), swap_);
     const uint32_t cls = word & 0xFF, bits = (word >> 8) & 0xFF;
     v.class_name = class_name_of(cls);
     const Element dims = c.next("dimensions");
-    STRATA_CHECK(dims.type == miINT32 && dims.data.size() % 4 == 0 && dims.data.size() >= 8 && dims.data.size() <= 4 * 32,
-                 "MAT-file ", name_, ": dimensions must be 2 to 32 miINT32 values, came type ", dims.type, " with ",
-                 dims.data.size(), " bytes");
+    STRATA_CHECK(
+        dims.type == miINT32 && dims.data.size() % 4 == 0 && dims.data.size() >= 8 && dims.data.size() <= 4 * 32,
+        "MAT-file ", name_, ": dimensions must be 2 to 32 miINT32 values, came type ", dims.type, " with ",
+        dims.data.size(), " bytes");
     for (size_t i = 0; i < dims.data.size(); i += 4) {
       const int32_t d = load<int32_t>(&dims.data[i], swap_);
       STRATA_CHECK(d >= 0, "MAT-file ", name_, ": negative dimension ", d);
@@ -278,8 +336,8 @@ class Parser {
   void numeric(Cursor& c, MatValue& v, uint32_t cls, bool logical, const std::string& what) {
     const Element real = c.next("real part");
     const size_t step = mi_size(real.type);
-    STRATA_CHECK(step != 0 && real.type < miUTF8 && real.data.size() % step == 0, what,
-                 ": numeric data of type ", real.type, " and ", real.data.size(), " bytes");
+    STRATA_CHECK(step != 0 && real.type < miUTF8 && real.data.size() % step == 0, what, ": numeric data of type ",
+                 real.type, " and ", real.data.size(), " bytes");
     // Column-major data is a row-major array of the reversed dims; permuting back gives scipy's.
     std::vector<int64_t> reversed(v.dims.rbegin(), v.dims.rend());
     const DType dtype = dtype_of_class(cls, logical);
@@ -288,12 +346,24 @@ class Parser {
                  " elements, the data holds ", real.data.size() / step);
     Tensor column_major = Tensor::empty(size.shape, dtype);
     switch (dtype) {
-      case kFloat64: convert(column_major.data<double>(), real, size.numel, swap_, what); break;
-      case kFloat32: convert(column_major.data<float>(), real, size.numel, swap_, what); break;
-      case kUInt8: convert(column_major.data<uint8_t>(), real, size.numel, swap_, what); break;
-      case kInt32: convert(column_major.data<int32_t>(), real, size.numel, swap_, what); break;
-      case kBool: convert(column_major.data<bool>(), real, size.numel, swap_, what); break;
-      default: convert(column_major.data<int64_t>(), real, size.numel, swap_, what); break;
+      case kFloat64:
+        convert(column_major.data<double>(), real, size.numel, swap_, what);
+        break;
+      case kFloat32:
+        convert(column_major.data<float>(), real, size.numel, swap_, what);
+        break;
+      case kUInt8:
+        convert(column_major.data<uint8_t>(), real, size.numel, swap_, what);
+        break;
+      case kInt32:
+        convert(column_major.data<int32_t>(), real, size.numel, swap_, what);
+        break;
+      case kBool:
+        convert(column_major.data<bool>(), real, size.numel, swap_, what);
+        break;
+      default:
+        convert(column_major.data<int64_t>(), real, size.numel, swap_, what);
+        break;
     }
     std::vector<int64_t> order(v.dims.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = int64_t(order.size() - 1 - i);
@@ -316,10 +386,12 @@ class Parser {
   void structure(Cursor& c, MatValue& v, int depth, size_t bytes, const std::string& what) {
     v.kind = MatValue::Kind::structure;
     const Element length = c.next("field name length");
-    STRATA_CHECK(length.type == miINT32 && length.data.size() == 4, what, ": the field name length must be one miINT32");
+    STRATA_CHECK(length.type == miINT32 && length.data.size() == 4, what,
+                 ": the field name length must be one miINT32");
     const int32_t len = load<int32_t>(length.data.data(), swap_);
     const Element names = c.next("field names");
-    STRATA_CHECK(names.type == miINT8 || names.type == miUINT8, what, ": field names must be miINT8, came type ", names.type);
+    STRATA_CHECK(names.type == miINT8 || names.type == miUINT8, what, ": field names must be miINT8, came type ",
+                 names.type);
     if (!names.data.empty()) {
       STRATA_CHECK(len > 0 && names.data.size() % len == 0, what, ": ", names.data.size(),
                    " bytes of field names are not a whole number of ", len, "-byte names");
@@ -369,8 +441,8 @@ std::vector<unsigned char> inflate_element(Bytes in, const std::string& name) {
     produced += before - z.avail_out;
     if (rc != Z_OK && rc != Z_STREAM_END && !(rc == Z_BUF_ERROR && produced == out.size())) {
       inflateEnd(&z);
-      STRATA_CHECK(false, "MAT-file ", name, ": a compressed element is ",
-                   rc == Z_BUF_ERROR ? "truncated" : "corrupt", " (zlib: ", z.msg ? z.msg : "no message", ")");
+      STRATA_CHECK(false, "MAT-file ", name, ": a compressed element is ", rc == Z_BUF_ERROR ? "truncated" : "corrupt",
+                   " (zlib: ", z.msg ? z.msg : "no message", ")");
     }
   }
   inflateEnd(&z);
@@ -417,8 +489,8 @@ const MatValue& MatValue::cell(int64_t i) const {
 }
 
 double MatValue::scalar() const {
-  STRATA_CHECK(kind == Kind::numeric && array.defined() && array.numel() == 1, "MAT value: a number was expected, came a ",
-               class_name, " value with ", numel(), " elements");
+  STRATA_CHECK(kind == Kind::numeric && array.defined() && array.numel() == 1,
+               "MAT value: a number was expected, came a ", class_name, " value with ", numel(), " elements");
   return array.item<double>();
 }
 
@@ -437,8 +509,8 @@ const MatValue& MatFile::at(const std::string& name) const {
 }
 
 MatFile parse_mat(std::span<const unsigned char> bytes, const std::string& name, const MatFileOptions& options) {
-  STRATA_CHECK(bytes.size() >= 128, "MAT-file ", name, ": a level-5 MAT-file starts with a 128-byte header, the file has ",
-               bytes.size(), " bytes");
+  STRATA_CHECK(bytes.size() >= 128, "MAT-file ", name,
+               ": a level-5 MAT-file starts with a 128-byte header, the file has ", bytes.size(), " bytes");
   const bool little = bytes[126] == 'I' && bytes[127] == 'M';
   STRATA_CHECK(little || (bytes[126] == 'M' && bytes[127] == 'I'), "MAT-file ", name,
                ": no endian mark ('IM' or 'MI') at byte 126: not a level-5 MAT-file (a v4 file?)");
@@ -455,10 +527,12 @@ MatFile parse_mat(std::span<const unsigned char> bytes, const std::string& name,
       const std::vector<unsigned char> inflated = inflate_element(e.data, name);
       Cursor inner(inflated, swap, name);
       const Element m = inner.next("a compressed variable");
-      STRATA_CHECK(m.type == miMATRIX, "MAT-file ", name, ": a compressed element must hold miMATRIX, came type ", m.type);
+      STRATA_CHECK(m.type == miMATRIX, "MAT-file ", name, ": a compressed element must hold miMATRIX, came type ",
+                   m.type);
       file.variables.push_back(parser.matrix(m.data, 0));
     } else {
-      STRATA_CHECK(e.type == miMATRIX, "MAT-file ", name, ": a variable must be miMATRIX or miCOMPRESSED, came type ", e.type);
+      STRATA_CHECK(e.type == miMATRIX, "MAT-file ", name, ": a variable must be miMATRIX or miCOMPRESSED, came type ",
+                   e.type);
       file.variables.push_back(parser.matrix(e.data, 0));
     }
   }

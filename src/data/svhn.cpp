@@ -17,8 +17,8 @@ SvhnSplit read_svhn_mat(const std::string& path) {
   STRATA_CHECK(x.kind == MatValue::Kind::numeric && x.array.dtype() == kUInt8 && x.dims.size() == 4, "SVHN ", path,
                ": X must be uint8 [H, W, C, N], came ", x.class_name, " with ", x.dims.size(), " dimensions");
   const int64_t n = x.dims[3];
-  STRATA_CHECK(y.kind == MatValue::Kind::numeric && y.numel() == n, "SVHN ", path, ": y must hold one label per image (",
-               n, "), came ", y.class_name, " with ", y.numel(), " elements");
+  STRATA_CHECK(y.kind == MatValue::Kind::numeric && y.numel() == n, "SVHN ", path,
+               ": y must hold one label per image (", n, "), came ", y.class_name, " with ", y.numel(), " elements");
   SvhnSplit split;
   split.images = x.array.permute({3, 0, 1, 2}).contiguous();
   std::vector<int64_t> labels;
@@ -34,7 +34,8 @@ SvhnSplit read_svhn_mat(const std::string& path) {
 
 SvhnCropped load_svhn_cropped(const std::string& dir, bool include_extra) {
   const std::filesystem::path root(dir);
-  SvhnCropped svhn{read_svhn_mat((root / "train_32x32.mat").string()), read_svhn_mat((root / "test_32x32.mat").string())};
+  SvhnCropped svhn{read_svhn_mat((root / "train_32x32.mat").string()),
+                   read_svhn_mat((root / "test_32x32.mat").string())};
   if (include_extra) {
     SvhnSplit extra = read_svhn_mat((root / "extra_32x32.mat").string());
     svhn.train.images = concat({svhn.train.images, extra.images}, 0);

@@ -59,7 +59,8 @@ std::vector<fs::path> numbered_files(const std::vector<fs::path>& roots, size_t 
   std::vector<std::pair<int64_t, fs::path>> folders;
   for (const auto& root : roots)
     for (const auto& entry : fs::directory_iterator(expect_folder(root, "Flickr1M")))
-      if (entry.is_directory()) folders.emplace_back(numeric_name(entry.path().filename().string(), root), entry.path());
+      if (entry.is_directory())
+        folders.emplace_back(numeric_name(entry.path().filename().string(), root), entry.path());
   std::sort(folders.begin(), folders.end());
   folders.resize(std::min(folders.size(), count));
   std::vector<fs::path> files;
@@ -106,9 +107,9 @@ CelebA load_celeba(const std::string& image_dir, const std::string& attribute_fi
   std::istringstream in(std::string(bytes.begin(), bytes.end()));
   std::string line;
   int64_t rows = -1;
-  STRATA_CHECK(std::getline(in, line) && (std::istringstream(line) >> rows) && rows >= 0 &&
-                   uint64_t(rows) <= bytes.size(),
-               "CelebA ", attribute_file, ": line 1 must be the number of rows, came '", line, "'");
+  STRATA_CHECK(
+      std::getline(in, line) && (std::istringstream(line) >> rows) && rows >= 0 && uint64_t(rows) <= bytes.size(),
+      "CelebA ", attribute_file, ": line 1 must be the number of rows, came '", line, "'");
   STRATA_CHECK(std::getline(in, line), "CelebA ", attribute_file, ": line 2 must name the attributes");
   std::istringstream names(line);
   for (std::string name; names >> name;) celeba.attribute_names.push_back(name);

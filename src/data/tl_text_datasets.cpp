@@ -55,8 +55,8 @@ std::vector<std::string> load_text8(const std::string& dir) {
 }
 
 std::string load_nietzsche(const std::string& dir) {
-  const std::string path = expect_file(fs::path(dir) / "nietzsche.txt", "Nietzsche",
-                                       "s3.amazonaws.com/text-datasets/nietzsche.txt");
+  const std::string path =
+      expect_file(fs::path(dir) / "nietzsche.txt", "Nietzsche", "s3.amazonaws.com/text-datasets/nietzsche.txt");
   const std::vector<unsigned char> bytes = detail::read_file_bytes(path, "Nietzsche");
   return std::string(bytes.begin(), bytes.end());
 }
@@ -70,7 +70,8 @@ WmtEnFr load_wmt_en_fr(const std::string& dir) {
       gunzip(expect_file(plain + ".gz", "WMT en-fr", "training-giga-fren.tar from statmt.org/wmt10"), plain);
   }
   const std::string dev = (root / "newstest2013").string();
-  for (const char* lang : {".en", ".fr"}) expect_file(dev + lang, "WMT en-fr", "dev/ of dev-v2.tgz from statmt.org/wmt15");
+  for (const char* lang : {".en", ".fr"})
+    expect_file(dev + lang, "WMT en-fr", "dev/ of dev-v2.tgz from statmt.org/wmt15");
   return {train, dev};
 }
 

@@ -70,7 +70,7 @@ void create_vocabulary(const std::string& vocabulary_path, const std::string& da
                        bool normalize, const std::vector<std::string>& start) {
   if (std::filesystem::exists(vocabulary_path)) return;
   STRATA_CHECK(max_size > 0, "create_vocabulary: max_size must be positive, came ", max_size);
-  std::unordered_map<std::string, int64_t> index;  // token -> position in `order`
+  std::unordered_map<std::string, int64_t> index;      // token -> position in `order`
   std::vector<std::pair<std::string, int64_t>> order;  // (token, count) in order of first appearance
   for (const std::string& line : file_lines(data_path, "create_vocabulary")) {
     for (const std::string& token : basic_tokenizer(line)) {
@@ -113,8 +113,8 @@ std::vector<int64_t> sentence_to_token_ids(std::string_view sentence, const Tran
   return ids;
 }
 
-void data_to_token_ids(const std::string& data_path, const std::string& target_path,
-                       const std::string& vocabulary_path, const TokenIdOptions& options) {
+void data_to_token_ids(const std::string& data_path, const std::string& target_path, const std::string& vocabulary_path,
+                       const TokenIdOptions& options) {
   if (std::filesystem::exists(target_path)) return;
   const TranslateVocabulary vocabulary = initialize_vocabulary(vocabulary_path);
   std::string text;

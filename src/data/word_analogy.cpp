@@ -11,7 +11,8 @@
 #include "strata/core/error.hpp"
 
 namespace strata::data {
-AnalogyQuestions read_analogies_file(const std::string& path, const std::unordered_map<std::string, int64_t>& word_to_id) {
+AnalogyQuestions read_analogies_file(const std::string& path,
+                                     const std::unordered_map<std::string, int64_t>& word_to_id) {
   STRATA_CHECK(std::filesystem::is_regular_file(path), "read_analogies_file: expected the file ", path,
                " (questions-words.txt: four words a line)");
   const std::vector<unsigned char> bytes = detail::read_file_bytes(path, "read_analogies_file");
@@ -32,8 +33,10 @@ AnalogyQuestions read_analogies_file(const std::string& path, const std::unorder
     for (size_t a = 0;;) {
       const size_t b = std::min(lower.find(' ', a), lower.size());
       const auto it = word_to_id.find(std::string(detail::strip_ascii(std::string_view(lower).substr(a, b - a))));
-      if (it == word_to_id.end() || it->second > std::numeric_limits<int32_t>::max()) ok = false;
-      else found.push_back(int32_t(it->second));
+      if (it == word_to_id.end() || it->second > std::numeric_limits<int32_t>::max())
+        ok = false;
+      else
+        found.push_back(int32_t(it->second));
       if (b == lower.size()) break;
       a = b + 1;
     }
@@ -49,8 +52,10 @@ AnalogyQuestions read_analogies_file(const std::string& path, const std::unorder
 }
 
 AnalogyResult evaluate_analogies(const Tensor& embeddings, const Tensor& questions) {
-  STRATA_CHECK(embeddings.dim() == 2 && embeddings.dtype() == kFloat32, "evaluate_analogies: embeddings must be float32 "
-               "[vocabulary, dim], came ", embeddings.shape().str(), " ", dtype_name(embeddings.dtype()));
+  STRATA_CHECK(embeddings.dim() == 2 && embeddings.dtype() == kFloat32,
+               "evaluate_analogies: embeddings must be float32 "
+               "[vocabulary, dim], came ",
+               embeddings.shape().str(), " ", dtype_name(embeddings.dtype()));
   STRATA_CHECK(questions.dim() == 2 && questions.size(1) == 4, "evaluate_analogies: questions must be [N, 4], came ",
                questions.shape().str());
   const int64_t vocab = embeddings.size(0), dim = embeddings.size(1);
@@ -62,7 +67,8 @@ AnalogyResult evaluate_analogies(const Tensor& embeddings, const Tensor& questio
     for (int64_t k = 0; k < dim; ++k) unit[w * dim + k] *= scale;
   }
   const std::vector<int64_t> q = questions.to_vector<int64_t>();
-  for (int64_t id : q) STRATA_CHECK(id >= 0 && id < vocab, "evaluate_analogies: word id ", id, " outside [0, ", vocab, ")");
+  for (int64_t id : q)
+    STRATA_CHECK(id >= 0 && id < vocab, "evaluate_analogies: word id ", id, " outside [0, ", vocab, ")");
   AnalogyResult result;
   std::vector<float> target(dim);
   for (size_t i = 0; i < q.size(); i += 4) {

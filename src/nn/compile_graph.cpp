@@ -10,8 +10,8 @@ namespace strata::nn::detail {
 namespace {
 
 int slot_of(const nlohmann::json& v, int limit, const std::string& what) {
-  STRATA_CHECK(v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() < limit, what, ": slot ",
-               v.dump(), " is not one of the ", limit, " values made before it");
+  STRATA_CHECK(v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() < limit, what, ": slot ", v.dump(),
+               " is not one of the ", limit, " values made before it");
   return v.get<int>();
 }
 
@@ -33,15 +33,17 @@ ModelGraph read_graph(const Model& model) {
   STRATA_CHECK(layers.size() == children.size(), what, ": its graph names ", layers.size(), " layers but it has ",
                children.size(), " children");
   for (size_t i = 0; i < layers.size(); ++i)
-    STRATA_CHECK(layers[i].value("name", std::string()) == children[i]->name(), what, ": layer ", i, " of its graph is '",
-                 layers[i].value("name", std::string()), "' but its child ", i, " is '", children[i]->name(), "'");
+    STRATA_CHECK(layers[i].value("name", std::string()) == children[i]->name(), what, ": layer ", i,
+                 " of its graph is '", layers[i].value("name", std::string()), "' but its child ", i, " is '",
+                 children[i]->name(), "'");
   for (const auto& node : config.at("nodes")) {
     const int out = g.num_slots();
     const nlohmann::json& li = node.at("layer");
     STRATA_CHECK(li.is_number_integer() && li.get<int64_t>() >= 0 && li.get<size_t>() < children.size(), what,
                  ": node ", out, " names layer ", li.dump());
     GraphStep step{children[li.get<size_t>()], {}};
-    for (const auto& a : node.at("args")) step.args.push_back(slot_of(a, out, what + ", layer '" + step.layer->name() + "'"));
+    for (const auto& a : node.at("args"))
+      step.args.push_back(slot_of(a, out, what + ", layer '" + step.layer->name() + "'"));
     STRATA_CHECK(!step.args.empty(), what, ": layer '", step.layer->name(), "' has no arguments");
     g.steps.push_back(std::move(step));
   }

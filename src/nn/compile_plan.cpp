@@ -22,8 +22,8 @@ constexpr int kForever = std::numeric_limits<int>::max();
 constexpr int64_t kAlign = 16;  // floats: 64-byte aligned buffers
 
 bool is_batch_norm(const Layer& l) {
-  return dynamic_cast<const BatchNorm*>(&l) &&
-         (l.kind() == "batchnorm" || l.kind() == "batchnorm1d" || l.kind() == "batchnorm2d" || l.kind() == "batchnorm3d");
+  return dynamic_cast<const BatchNorm*>(&l) && (l.kind() == "batchnorm" || l.kind() == "batchnorm1d" ||
+                                                l.kind() == "batchnorm2d" || l.kind() == "batchnorm3d");
 }
 
 // The weights, bias and activation of a layer that can run as one prepared kernel, as a Conv2d or
@@ -84,7 +84,7 @@ class ArenaPlanner {
 }  // namespace
 
 Plan make_plan(const ModelGraph& graph, const std::vector<Tensor>& inputs, const CompileOptions& options) {
-  const int n = graph.num_slots(), n_in = static_cast<int>(inputs.size());
+  const int n = graph.num_slots();
   // Every slot's shape and dtype, from one eager run.
   std::vector<Tensor> traced(inputs);
   traced.resize(n);
@@ -137,14 +137,15 @@ Plan make_plan(const ModelGraph& graph, const std::vector<Tensor>& inputs, const
         (f->act.name().empty() == !f->act)) {
       std::string line = "fused " + st.layer->name();
       // A BatchNorm that alone reads this output, with no activation between, folds in.
-      for (size_t j = k + 1; options.fold_batch_norm && !f->act && uses[step.out] == 1 && !is_output[step.out] &&
-                             j < graph.steps.size();
+      for (size_t j = k + 1;
+           options.fold_batch_norm && !f->act && uses[step.out] == 1 && !is_output[step.out] && j < graph.steps.size();
            ++j) {
         const GraphStep& next = graph.steps[j];
         if (dropped[j] || next.args.size() != 1 || plan.source[next.args[0]] != step.out) continue;
         if (is_batch_norm(*next.layer)) {
           const auto& bn = static_cast<const BatchNorm&>(*next.layer);
-          if (ops::fusable_activation(bn.options().act.name()) && (bn.options().act.name().empty() == !bn.options().act)) {
+          if (ops::fusable_activation(bn.options().act.name()) &&
+              (bn.options().act.name().empty() == !bn.options().act)) {
             fold_batch_norm(*f, bn);
             f->act = bn.options().act;
             absorbed[j] = true;
@@ -156,15 +157,16 @@ Plan make_plan(const ModelGraph& graph, const std::vector<Tensor>& inputs, const
       }
       const Shape& in = traced[step.args[0]].shape();
       // A snapshot of the weights: the plan keeps its own.
-      step.op = f->conv ? ops::prepare_conv2d(in, f->w.clone(), f->b.defined() ? f->b.clone() : Tensor(), *f->conv,
-                                              f->act.name())
-                        : ops::prepare_linear(in, f->w.clone(), f->b.defined() ? f->b.clone() : Tensor(), f->act.name());
+      step.op =
+          f->conv
+              ? ops::prepare_conv2d(in, f->w.clone(), f->b.defined() ? f->b.clone() : Tensor(), *f->conv, f->act.name())
+              : ops::prepare_linear(in, f->w.clone(), f->b.defined() ? f->b.clone() : Tensor(), f->act.name());
       use_prepared(step, line + (f->act ? " (" + f->act.name() + ")" : ""));
     } else if (auto* pool = dynamic_cast<Pool2d*>(st.layer);
                pool && options.fuse && st.args.size() == 1 && traced[step.args[0]].dtype() == kFloat32 &&
                (st.layer->kind() == "maxpool2d" || st.layer->kind() == "meanpool2d")) {
-      step.op = ops::prepare_pool2d(traced[step.args[0]].shape(), pool->options().filter_size,
-                                    pool->options().options, st.layer->kind() == "maxpool2d");
+      step.op = ops::prepare_pool2d(traced[step.args[0]].shape(), pool->options().filter_size, pool->options().options,
+                                    st.layer->kind() == "maxpool2d");
       use_prepared(step, "fused " + st.layer->name());
     } else if (options.fuse && st.args.size() == 1 && plan.planned[step.args[0]] &&
                ((dynamic_cast<Flatten*>(st.layer) && st.layer->kind() == "flatten") ||

@@ -58,8 +58,8 @@ CompiledModel::~CompiledModel() = default;
 
 std::vector<Tensor> CompiledModel::run(const std::vector<Tensor>& inputs) {
   std::lock_guard<std::mutex> lock(impl_->mu);
-  STRATA_CHECK(inputs.size() == impl_->graph.input_shapes.size(), "compiled model '", impl_->graph.name,
-               "': expects ", impl_->graph.input_shapes.size(), " inputs, got ", inputs.size());
+  STRATA_CHECK(inputs.size() == impl_->graph.input_shapes.size(), "compiled model '", impl_->graph.name, "': expects ",
+               impl_->graph.input_shapes.size(), " inputs, got ", inputs.size());
   detail::Plan* plan = impl_->find(inputs);
   if (!plan) {
     std::vector<Shape> shapes;

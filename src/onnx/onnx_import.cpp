@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "onnx_import_legacy.hpp"
 #include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
@@ -11,7 +12,6 @@
 #include "strata/nn/layer_config.hpp"
 #include "strata/nn/load_weights.hpp"
 #include "strata/onnx/onnx.hpp"
-#include "onnx_import_legacy.hpp"
 
 namespace strata::onnx {
 

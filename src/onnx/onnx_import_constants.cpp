@@ -222,13 +222,25 @@ void shape_op(Importer& im, const pb::NodeProto& node) {
 
 const std::map<std::string, ConstantFold>& constant_folds() {
   static const std::map<std::string, ConstantFold> table = [] {
-    std::map<std::string, ConstantFold> t = {
-      {"Gather", gather}, {"Unsqueeze", unsqueeze_fold}, {"Concat", concat_fold}, {"Expand", expand_fold},
-      {"Identity", identity_fold}, {"Reshape", reshape_fold}, {"Slice", slice_fold},  {"Cast", cast_fold},
-      {"Sqrt", sqrt_fold},         {"Add", arithmetic_fold<'+'>}, {"Sub", arithmetic_fold<'-'>},
-      {"Mul", arithmetic_fold<'*'>}, {"Div", arithmetic_fold<'/'>}, {"Mod", arithmetic_fold<'%'>},
-      {"Size", size_fold},           {"Equal", compare_fold<'='>},  {"Less", compare_fold<'<'>},
-      {"Greater", compare_fold<'>'>}, {"Not", not_fold}};
+    std::map<std::string, ConstantFold> t = {{"Gather", gather},
+                                             {"Unsqueeze", unsqueeze_fold},
+                                             {"Concat", concat_fold},
+                                             {"Expand", expand_fold},
+                                             {"Identity", identity_fold},
+                                             {"Reshape", reshape_fold},
+                                             {"Slice", slice_fold},
+                                             {"Cast", cast_fold},
+                                             {"Sqrt", sqrt_fold},
+                                             {"Add", arithmetic_fold<'+'>},
+                                             {"Sub", arithmetic_fold<'-'>},
+                                             {"Mul", arithmetic_fold<'*'>},
+                                             {"Div", arithmetic_fold<'/'>},
+                                             {"Mod", arithmetic_fold<'%'>},
+                                             {"Size", size_fold},
+                                             {"Equal", compare_fold<'='>},
+                                             {"Less", compare_fold<'<'>},
+                                             {"Greater", compare_fold<'>'>},
+                                             {"Not", not_fold}};
     t.insert(shape_folds().begin(), shape_folds().end());
     return t;
   }();

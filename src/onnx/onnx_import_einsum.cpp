@@ -42,7 +42,8 @@ Equation parse(const Importer& im, const pb::NodeProto& node, std::string text, 
           "needs one or two operands, as many as the equation's");
   std::string all;
   for (const std::string& in : e.inputs) {
-    for (char c : in) require(std::isalpha(static_cast<unsigned char>(c)), im, node, "equation '" + text + "' is not letters");
+    for (char c : in)
+      require(std::isalpha(static_cast<unsigned char>(c)), im, node, "equation '" + text + "' is not letters");
     std::string sorted = in;
     std::sort(sorted.begin(), sorted.end());
     require(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(), im, node,
@@ -77,9 +78,9 @@ void einsum_op(Importer& im, const pb::NodeProto& node) {
   std::vector<int64_t> size(letters.size(), 0);
   for (size_t i = 0; i < operands; ++i) {
     const Shape shape = im.is_constant(node, static_cast<int>(i)) ? im.constant(node, static_cast<int>(i)).shape()
-                                                                   : im.value(node, static_cast<int>(i)).shape();
-    require(shape.size() == e.inputs[i].size(), im, node, "operand " + std::to_string(i) + " " + shape.str() +
-                                                              " does not have a letter per axis");
+                                                                  : im.value(node, static_cast<int>(i)).shape();
+    require(shape.size() == e.inputs[i].size(), im, node,
+            "operand " + std::to_string(i) + " " + shape.str() + " does not have a letter per axis");
     for (size_t a = 0; a < shape.size(); ++a) {
       int64_t& n = size[letters.find(e.inputs[i][a])];
       require(shape[a] != -1 || (a == 0 && !e.output.empty() && letters[0] == e.inputs[i][0]), im, node,
@@ -105,9 +106,11 @@ void einsum_op(Importer& im, const pb::NodeProto& node) {
       if (in.find(letters[l]) == std::string::npos) missing.push_back(static_cast<int64_t>(l));
     const bool identity = std::is_sorted(perm.begin(), perm.end());
     if (im.is_constant(node, static_cast<int>(i))) {
-      Tensor t = identity ? im.constant(node, static_cast<int>(i)) : contiguous(permute(im.constant(node, static_cast<int>(i)), Shape(perm)));
+      Tensor t = identity ? im.constant(node, static_cast<int>(i))
+                          : contiguous(permute(im.constant(node, static_cast<int>(i)), Shape(perm)));
       std::vector<int64_t> full;
-      for (size_t l = 0; l < letters.size(); ++l) full.push_back(in.find(letters[l]) == std::string::npos ? 1 : size[l]);
+      for (size_t l = 0; l < letters.size(); ++l)
+        full.push_back(in.find(letters[l]) == std::string::npos ? 1 : size[l]);
       constants.push_back(t.reshape(Shape(full)));
       continue;
     }

@@ -66,7 +66,8 @@ Tensor gather_axis(const Tensor& x, int64_t axis, const Tensor& idx) {
 Tensor gather_nd(const Tensor& data, const Tensor& idx, int64_t b) {
   const std::string fn = "onnx.gather_nd." + std::to_string(b);
   const int64_t r = data.dim(), q = idx.dim();
-  STRATA_CHECK(q >= 1 && b < std::min(q, r), fn, ": indices ", idx.shape().str(), " do not fit data ", data.shape().str());
+  STRATA_CHECK(q >= 1 && b < std::min(q, r), fn, ": indices ", idx.shape().str(), " do not fit data ",
+               data.shape().str());
   const int64_t k = idx.size(q - 1);
   STRATA_CHECK(k >= 1 && k <= r - b, fn, ": index tuples of ", k, " do not fit data ", data.shape().str());
   for (int64_t d = 0; d < b; ++d)
@@ -79,7 +80,8 @@ Tensor gather_nd(const Tensor& data, const Tensor& idx, int64_t b) {
   const int64_t inner = st[b + k - 1];  // the elements of one slice
   const std::vector<int64_t> raw = cast(idx, kInt64).to_vector<int64_t>();
   const int64_t tuples = static_cast<int64_t>(raw.size()) / k,
-                batches = std::accumulate(idx.shape().begin(), idx.shape().begin() + b, int64_t{1}, std::multiplies<>()),
+                batches =
+                    std::accumulate(idx.shape().begin(), idx.shape().begin() + b, int64_t{1}, std::multiplies<>()),
                 per_batch = batches == 0 ? 0 : tuples / batches;
   std::vector<int64_t> flat;
   flat.reserve(static_cast<size_t>(tuples * inner));
@@ -88,7 +90,8 @@ Tensor gather_nd(const Tensor& data, const Tensor& idx, int64_t b) {
     for (int64_t i = 0; i < k; ++i) {
       int64_t v = raw[t * k + i];
       const int64_t n = data.size(b + i);
-      STRATA_CHECK(v >= -n && v < n, fn, ": index ", v, " is out of range for axis ", b + i, " of ", data.shape().str());
+      STRATA_CHECK(v >= -n && v < n, fn, ": index ", v, " is out of range for axis ", b + i, " of ",
+                   data.shape().str());
       base += (v < 0 ? v + n : v) * st[b + i];
     }
     for (int64_t e = 0; e < inner; ++e) flat.push_back(base + e);
@@ -206,10 +209,11 @@ struct Registration {
       }
     for (int c = 0; c < 8; ++c)
       for (const std::string reduction : kReductions) {
-        nn::register_function(with_constants("onnx.scatter_nd." + reduction, c), [=](const std::vector<Tensor>& xs, Ws w) {
-          const auto o = function_operands(xs, w, c, 3);
-          return scatter_nd(o[0], o[1], o[2], reduction);
-        });
+        nn::register_function(with_constants("onnx.scatter_nd." + reduction, c),
+                              [=](const std::vector<Tensor>& xs, Ws w) {
+                                const auto o = function_operands(xs, w, c, 3);
+                                return scatter_nd(o[0], o[1], o[2], reduction);
+                              });
         for (int64_t axis = 0; axis < kMaxAxes; ++axis)
           nn::register_function(with_constants("onnx.scatter_elements." + std::to_string(axis) + "." + reduction, c),
                                 [=](const std::vector<Tensor>& xs, Ws w) {
@@ -241,7 +245,8 @@ std::string reduction_of(const Importer& im, const pb::NodeProto& node) {
 
 void gather_nd_op(Importer& im, const pb::NodeProto& node) {
   const int64_t b = int_attribute(node, "batch_dims", 0);
-  require(b >= 0 && b < kMaxAxes && b < rank_of_input(im, node, 0), im, node, "batch_dims must be 0 to the data's rank - 1");
+  require(b >= 0 && b < kMaxAxes && b < rank_of_input(im, node, 0), im, node,
+          "batch_dims must be 0 to the data's rank - 1");
   index_function(im, node, "onnx.gather_nd." + std::to_string(b), 2, {"data", "indices"});
 }
 
@@ -273,7 +278,8 @@ int64_t rank_of_input(Importer& im, const pb::NodeProto& node, int i) {
 }
 
 nn::Symbol operand_function(Importer& im, const pb::NodeProto& node, const std::string& fn, int count,
-                            const std::vector<std::string>& names, const std::vector<std::pair<std::string, Tensor>>& extra) {
+                            const std::vector<std::string>& names,
+                            const std::vector<std::pair<std::string, Tensor>>& extra) {
   std::vector<nn::Symbol> values;
   std::vector<std::pair<std::string, Tensor>> weights;
   int constants = 0;
@@ -293,8 +299,8 @@ nn::Symbol operand_function(Importer& im, const pb::NodeProto& node, const std::
 void gather_values(Importer& im, const pb::NodeProto& node) {
   const int64_t axis = axis_attribute(im, node, 0, rank_of_input(im, node, 0));
   require(axis < kMaxAxes, im, node, "axes past 7 are not supported");
-  require(!(axis == 0 && im.is_constant(node, 1) && !im.is_constant(node, 0) && im.value(node, 0).shape()[0] == -1), im, node,
-          "constant indices into a symbolic batch are not supported");
+  require(!(axis == 0 && im.is_constant(node, 1) && !im.is_constant(node, 0) && im.value(node, 0).shape()[0] == -1), im,
+          node, "constant indices into a symbolic batch are not supported");
   index_function(im, node, "onnx.gather." + std::to_string(axis), 2, {"data", "indices"});
 }
 

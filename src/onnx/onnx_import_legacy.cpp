@@ -18,18 +18,43 @@ namespace {
 // Operators the import reads that ONNX introduced after opset 7, and when (onnx 1.23.2's
 // schemas; OnnxOpsets.FirstOpsetsFollowOnnxSchemas checks this list).
 const std::map<std::string, int64_t> kIntroduced = {
-    {"Expand", 8},        {"Acosh", 9},     {"Asinh", 9},           {"Atanh", 9},           {"ConstantOfShape", 9},
-    {"Cosh", 9},          {"Erf", 9},       {"Shrink", 9},          {"Sign", 9},            {"Sinh", 9},
-    {"Where", 9},         {"Mod", 10},      {"ThresholdedRelu", 10}, {"CumSum", 11},        {"GatherElements", 11},
-    {"Range", 11},        {"Round", 11},    {"Celu", 12},           {"GreaterOrEqual", 12}, {"LessOrEqual", 12},
-    {"HardSwish", 14},    {"LayerNormalization", 17}, {"Mish", 18}, {"Gelu", 20}, {"GatherND", 11},
-    {"ScatterElements", 11}, {"ScatterND", 11},
-    {"Einsum", 12}, {"GroupNormalization", 18}, {"Scatter", 9}, {"Resize", 10}};  // read only as opsets 9 and 10 have it, adapted to ScatterElements
+    {"Expand", 8},
+    {"Acosh", 9},
+    {"Asinh", 9},
+    {"Atanh", 9},
+    {"ConstantOfShape", 9},
+    {"Cosh", 9},
+    {"Erf", 9},
+    {"Shrink", 9},
+    {"Sign", 9},
+    {"Sinh", 9},
+    {"Where", 9},
+    {"Mod", 10},
+    {"ThresholdedRelu", 10},
+    {"CumSum", 11},
+    {"GatherElements", 11},
+    {"Range", 11},
+    {"Round", 11},
+    {"Celu", 12},
+    {"GreaterOrEqual", 12},
+    {"LessOrEqual", 12},
+    {"HardSwish", 14},
+    {"LayerNormalization", 17},
+    {"Mish", 18},
+    {"Gelu", 20},
+    {"GatherND", 11},
+    {"ScatterElements", 11},
+    {"ScatterND", 11},
+    {"Einsum", 12},
+    {"GroupNormalization", 18},
+    {"Scatter", 9},
+    {"Resize", 10}};  // read only as opsets 9 and 10 have it, adapted to ScatterElements
 
 // Rewrites one graph; new initializers get names no value of the graph has.
 class Adapter {
  public:
-  Adapter(const pb::GraphProto& graph, int64_t opset, const std::string& what) : graph_(graph), opset_(opset), what_(what) {
+  Adapter(const pb::GraphProto& graph, int64_t opset, const std::string& what)
+      : graph_(graph), opset_(opset), what_(what) {
     for (const auto& v : graph.input()) names_.insert(v.name());
     for (const auto& v : graph.initializer()) names_.insert(v.name());
     for (const auto& n : graph.node()) names_.insert(n.output().begin(), n.output().end());
@@ -45,15 +70,22 @@ class Adapter {
       if (!node.domain().empty() && node.domain() != "ai.onnx") continue;  // the importer refuses it by name
       const std::string& op = node.op_type();
       require(first_opset(op) <= opset_, node,
-              "operator '" + op + "' does not exist at opset " + std::to_string(opset_) + " (ONNX introduced it at opset " +
-                  std::to_string(first_opset(op)) + ")");
-      if (op == "Slice" && opset_ < 10) slice(node);
-      else if (op == "TopK" && opset_ < 10) topk(node);
-      else if (op == "Pad") pad(node);
-      else if (op == "Clip") clip(node);
-      else if (op == "BatchNormalization" && opset_ < 9) batch_norm(node);
-      else if (op == "Scatter") node.set_op_type("ScatterElements");  // renamed at 11 (onnx's Scatter_10_11)
-      else if (op == "Upsample" || op == "Resize") upsample(node);
+              "operator '" + op + "' does not exist at opset " + std::to_string(opset_) +
+                  " (ONNX introduced it at opset " + std::to_string(first_opset(op)) + ")");
+      if (op == "Slice" && opset_ < 10)
+        slice(node);
+      else if (op == "TopK" && opset_ < 10)
+        topk(node);
+      else if (op == "Pad")
+        pad(node);
+      else if (op == "Clip")
+        clip(node);
+      else if (op == "BatchNormalization" && opset_ < 9)
+        batch_norm(node);
+      else if (op == "Scatter")
+        node.set_op_type("ScatterElements");  // renamed at 11 (onnx's Scatter_10_11)
+      else if (op == "Upsample" || op == "Resize")
+        upsample(node);
     }
     return std::move(graph_);
   }
@@ -98,7 +130,8 @@ class Adapter {
   void slice(pb::NodeProto& node) {
     require(node.input_size() == 1, node, "Slice before opset 10 has one input");
     const auto starts = take(node, "starts", true), ends = take(node, "ends", true), axes = take(node, "axes", false);
-    for (const auto* a : {&*starts, &*ends}) require(a->type() == pb::AttributeProto::INTS, node, "'" + a->name() + "' must be integers");
+    for (const auto* a : {&*starts, &*ends})
+      require(a->type() == pb::AttributeProto::INTS, node, "'" + a->name() + "' must be integers");
     set_input(node, 1, add_ints(node, "starts", {starts->ints().begin(), starts->ints().end()}));
     set_input(node, 2, add_ints(node, "ends", {ends->ints().begin(), ends->ints().end()}));
     if (axes) {
@@ -132,7 +165,8 @@ class Adapter {
   void clip(pb::NodeProto& node) {
     require(node.input_size() == 1, node, "Clip before opset 11 has one input");
     const auto lo = take(node, "min", false), hi = take(node, "max", false);
-    for (const auto& a : {lo, hi}) require(!a || a->type() == pb::AttributeProto::FLOAT, node, "'min' and 'max' must be floats");
+    for (const auto& a : {lo, hi})
+      require(!a || a->type() == pb::AttributeProto::FLOAT, node, "'min' and 'max' must be floats");
     const float low = lo ? lo->f() : std::numeric_limits<float>::lowest();
     if (lo || hi) set_input(node, 1, add(node, "min", from_vector(std::vector<float>{low}, Shape{})));
     if (hi) set_input(node, 2, add(node, "max", from_vector(std::vector<float>{hi->f()}, Shape{})));

@@ -1,8 +1,8 @@
 // GroupNormalization, InstanceNormalization with computed scale or bias, and LayerNormalization
-// where Strata's LayerNorm layer does not fit (onnx_import_ops.cpp takes the common case): an axis of 0 (a fixed batch normalised together), scale and bias computed or
-// broadcast, and the Mean and InvStdDev outputs. Computed as ONNX defines it, in float32
-// (stash_type 1): Mean = mean(X), D = X - Mean, InvStdDev = 1 / sqrt(mean(D²) + epsilon),
-// Y = D · InvStdDev · Scale + B, the means over the axes from `axis` on.
+// where Strata's LayerNorm layer does not fit (onnx_import_ops.cpp takes the common case): an axis of 0 (a fixed batch
+// normalised together), scale and bias computed or broadcast, and the Mean and InvStdDev outputs. Computed as ONNX
+// defines it, in float32 (stash_type 1): Mean = mean(X), D = X - Mean, InvStdDev = 1 / sqrt(mean(D²) + epsilon), Y = D
+// · InvStdDev · Scale + B, the means over the axes from `axis` on.
 #include <numeric>
 
 #include "strata/core/error.hpp"
@@ -47,7 +47,8 @@ Tensor group_norm(const Tensor& x, const Tensor& scale, const Tensor& bias, Ws w
   std::vector<int64_t> channel(static_cast<size_t>(x.dim()), 1);
   channel[1] = c;
   const auto per_channel_of = [&](const Tensor& t) {
-    const Tensor v = per_channel ? t : reshape(broadcast_to(reshape(t, Shape{groups, 1}), Shape{groups, c / groups}), Shape{c});
+    const Tensor v =
+        per_channel ? t : reshape(broadcast_to(reshape(t, Shape{groups, 1}), Shape{groups, c / groups}), Shape{c});
     return reshape(v, Shape(channel));
   };
   return reshape(d * inv, x.shape()) * per_channel_of(scale) + per_channel_of(bias);
@@ -57,11 +58,12 @@ struct Registration {
   Registration() {
     for (int c = 0; c < 8; ++c)
       for (const bool per_channel : {false, true})
-        nn::register_function(with_constants(std::string("onnx.group_norm") + (per_channel ? ".channels" : ".groups"), c),
-                              [=](const std::vector<Tensor>& xs, Ws w) {
-                                const auto o = function_operands(xs, w, c, 3);
-                                return group_norm(o[0], o[1], o[2], w, per_channel);
-                              });
+        nn::register_function(
+            with_constants(std::string("onnx.group_norm") + (per_channel ? ".channels" : ".groups"), c),
+            [=](const std::vector<Tensor>& xs, Ws w) {
+              const auto o = function_operands(xs, w, c, 3);
+              return group_norm(o[0], o[1], o[2], w, per_channel);
+            });
     for (int64_t axis = 0; axis < kMaxNormRank; ++axis) {
       const std::string a = std::to_string(axis);
       for (int count = 2; count <= 3; ++count)
@@ -73,8 +75,10 @@ struct Registration {
                                   const Tensor y = d * inv * o[1];
                                   return count == 3 ? y + o[2] : y;
                                 });
-      nn::register_function("onnx.layer_norm_mean." + a, [=](const Tensor& x) { return mean(x, from_axis(x, axis), true); });
-      nn::register_function("onnx.layer_norm_inv_std." + a, [=](const Tensor& x, Ws w) { return centred(x, axis, w).second; });
+      nn::register_function("onnx.layer_norm_mean." + a,
+                            [=](const Tensor& x) { return mean(x, from_axis(x, axis), true); });
+      nn::register_function("onnx.layer_norm_inv_std." + a,
+                            [=](const Tensor& x, Ws w) { return centred(x, axis, w).second; });
     }
   }
 };
@@ -90,8 +94,10 @@ void layer_norm_values(Importer& im, const pb::NodeProto& node) {
   const int count = static_cast<int>(im.num_inputs(node));
   require(count == 2 || count == 3, im, node, "needs a scale, and a bias or none");
   for (int i = 1; i < count; ++i)  // broadcast onto the normalized axes, not beyond them
-    require(rank_of_input(im, node, i) <= rank - axis, im, node, "scale and bias must broadcast to the normalized axes");
-  const std::vector<std::pair<std::string, Tensor>> epsilon{{"epsilon", scalar(float_attribute(node, "epsilon", 1e-5f))}};
+    require(rank_of_input(im, node, i) <= rank - axis, im, node,
+            "scale and bias must broadcast to the normalized axes");
+  const std::vector<std::pair<std::string, Tensor>> epsilon{
+      {"epsilon", scalar(float_attribute(node, "epsilon", 1e-5f))}};
   const std::string a = std::to_string(axis);
   im.set_output(node, operand_function(im, node, "onnx.layer_norm." + a + "." + std::to_string(count), count,
                                        {"X", "Scale", "B"}, epsilon));
@@ -111,10 +117,11 @@ void group_norm_values(Importer& im, const pb::NodeProto& node) {
   const int64_t groups = instance ? c : int_attribute(node, "num_groups", 0);
   require(groups >= 1 && c % groups == 0, im, node, "num_groups must divide the " + std::to_string(c) + " channels");
   const bool per_channel = instance || im.opset() >= 21;  // GroupNormalization-18: a scale per group
-  const std::vector<std::pair<std::string, Tensor>> extra{
-      {"groups", zeros(Shape{groups}, kInt64)}, {"epsilon", scalar(float_attribute(node, "epsilon", 1e-5f))}};
-  im.set_output(node, operand_function(im, node, std::string("onnx.group_norm") + (per_channel ? ".channels" : ".groups"),
-                                       3, {"X", "scale", "B"}, extra));
+  const std::vector<std::pair<std::string, Tensor>> extra{{"groups", zeros(Shape{groups}, kInt64)},
+                                                          {"epsilon", scalar(float_attribute(node, "epsilon", 1e-5f))}};
+  im.set_output(node,
+                operand_function(im, node, std::string("onnx.group_norm") + (per_channel ? ".channels" : ".groups"), 3,
+                                 {"X", "scale", "B"}, extra));
 }
 
 const std::map<std::string, OpImport>& norm_imports() {

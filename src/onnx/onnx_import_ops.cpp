@@ -218,7 +218,7 @@ void listed_unary(Importer& im, const pb::NodeProto& node) {
 // `table` and the families of operators in files of their own.
 std::map<std::string, OpImport> with_families(std::map<std::string, OpImport> table) {
   for (const auto* family : {&math_imports(), &reduce_imports(), &logic_imports(), &shape_imports(), &index_imports(),
-                              &resize_imports(), &pool_imports(), &norm_imports()})
+                             &resize_imports(), &pool_imports(), &norm_imports()})
     table.insert(family->begin(), family->end());
   return table;
 }
@@ -313,7 +313,8 @@ void matmul(Importer& im, const pb::NodeProto& node) {
   const Symbol a = im.value(node, 0);
   if (!right) return im.set_output(node, im.function(node, "onnx.matmul", {a, im.value(node, 1)}));
   const Tensor w = im.constant(node, 1);
-  if (w.dim() != 2 || w.dtype() != kFloat32 || sa.size() < 2) return lambda(im, node, "onnx.matmul_right", a, {{"B", w}});
+  if (w.dim() != 2 || w.dtype() != kFloat32 || sa.size() < 2)
+    return lambda(im, node, "onnx.matmul_right", a, {{"B", w}});
   require(w.size(0) == a.shape().back(), im, node, "needs a constant right operand that fits the input");
   im.set_output(node, im.layer(node, "dense", {{"units", w.size(1)}, {"act", ""}, {"in_units", w.size(0)}, {"use_bias", false}},
                                {a}, {{"W", w}}));
@@ -403,7 +404,8 @@ void gather(Importer& im, const pb::NodeProto& node) {
   }
   if (!im.is_constant(node, 0) || im.is_constant(node, 1)) return gather_values(im, node);
   const Tensor table = im.constant(node, 0);
-  if (int_attribute(node, "axis", 0) != 0 || table.dim() != 2 || table.dtype() != kFloat32) return gather_values(im, node);
+  if (int_attribute(node, "axis", 0) != 0 || table.dim() != 2 || table.dtype() != kFloat32)
+    return gather_values(im, node);
   im.set_output(node, im.layer(node, "embedding", {{"vocabulary_size", table.size(0)}, {"embedding_size", table.size(1)}},
                                {im.value(node, 1)}, {{"embeddings", table}}));
 }

@@ -92,8 +92,9 @@ Tensor pool(const Tensor& x, Ws w, const std::string& kind, int64_t spatial) {
   }
   std::vector<int64_t> ones_shape(static_cast<size_t>(spatial + 2), 1);
   for (int64_t i = 0; i < spatial; ++i) ones_shape[i + 2] = x.size(i + 2);
-  const Tensor count = windows(ones(Shape(ones_shape), {x.dtype(), x.device()}), w, spatial, false, kind == "avg_pad" ? 1 : 0,
-                               /*counted=*/kind == "avg_pad");
+  const Tensor count =
+      windows(ones(Shape(ones_shape), {x.dtype(), x.device()}), w, spatial, false, kind == "avg_pad" ? 1 : 0,
+              /*counted=*/kind == "avg_pad");
   return windows(x, w, spatial, false, 0) / count;
 }
 
@@ -140,12 +141,15 @@ void pool_values(Importer& im, const pb::NodeProto& node) {
   require(node.output_size() == 1, im, node, "MaxPool's indices output is not supported");
   const std::string op = node.op_type();
   const auto per_axis = [&](const std::string& name, int64_t fallback, int64_t lo) {
-    const std::vector<int64_t> v = ints_attribute(node, name, std::vector<int64_t>(static_cast<size_t>(spatial), fallback));
+    const std::vector<int64_t> v =
+        ints_attribute(node, name, std::vector<int64_t>(static_cast<size_t>(spatial), fallback));
     require(static_cast<int64_t>(v.size()) == spatial, im, node, name + " must have one value per spatial axis");
-    for (int64_t n : v) require(n >= lo && n <= 4096, im, node, name + " values must be between " + std::to_string(lo) + " and 4096");
+    for (int64_t n : v)
+      require(n >= lo && n <= 4096, im, node, name + " values must be between " + std::to_string(lo) + " and 4096");
     return v;
   };
-  const std::vector<int64_t> k = per_axis("kernel_shape", 0, 1), s = per_axis("strides", 1, 1), d = per_axis("dilations", 1, 1);
+  const std::vector<int64_t> k = per_axis("kernel_shape", 0, 1), s = per_axis("strides", 1, 1),
+                             d = per_axis("dilations", 1, 1);
   std::vector<int64_t> pads = ints_attribute(node, "pads", std::vector<int64_t>(static_cast<size_t>(2 * spatial), 0));
   require(static_cast<int64_t>(pads.size()) == 2 * spatial, im, node, "pads must have 2 values per spatial axis");
   for (int64_t p : pads) require(p >= 0 && p <= 4096, im, node, "pads must be between 0 and 4096");
@@ -182,8 +186,12 @@ void pool_values(Importer& im, const pb::NodeProto& node) {
     const int64_t pad_after = std::max(extent, int64_t{0});
     require(pad_after <= 4096 + 4096, im, node, "the padding is too large");
     const std::string a = std::to_string(i);
-    for (const auto& [name, n] : std::vector<std::pair<std::string, int64_t>>{
-             {"k", k[i]}, {"s", s[i]}, {"d", d[i]}, {"b", b + 1}, {"e", pad_after + 1}, {"c", std::min(e, pad_after) + 1}})
+    for (const auto& [name, n] : std::vector<std::pair<std::string, int64_t>>{{"k", k[i]},
+                                                                              {"s", s[i]},
+                                                                              {"d", d[i]},
+                                                                              {"b", b + 1},
+                                                                              {"e", pad_after + 1},
+                                                                              {"c", std::min(e, pad_after) + 1}})
       weights.push_back({name + a, zeros(Shape{n}, kInt64)});
   }
   require(positions <= kMaxWindow, im, node, "a window of more than 65536 elements is not supported");

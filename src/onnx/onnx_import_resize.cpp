@@ -109,9 +109,13 @@ std::pair<Tensor, Tensor> axis_plan(const Importer& im, const pb::NodeProto& nod
     const double x = source_coordinate<double>(r, in, out, scale, i);
     if (r.mode == "nearest") {  // a tie that float32 and float64 break differently has two answers
       const double x32 = source_coordinate<float>(r, in, out, scale, i);
-      const auto near = [&](double v) { return coefficients(r, v == std::floor(v) ? 1.0 : v - std::floor(v))[0] == 1 ? std::floor(v) : std::ceil(v); };
+      const auto near = [&](double v) {
+        return coefficients(r, v == std::floor(v) ? 1.0 : v - std::floor(v))[0] == 1 ? std::floor(v) : std::ceil(v);
+      };
       require(near(x) == near(x32) || (std::clamp(near(x), 0.0, in - 1.0) == std::clamp(near(x32), 0.0, in - 1.0)), im,
-              node, "output position " + std::to_string(i) + " falls on a rounding tie that float32 and float64 break differently");
+              node,
+              "output position " + std::to_string(i) +
+                  " falls on a rounding tie that float32 and float64 break differently");
     }
     const double ratio = x == std::floor(x) ? 1.0 : x - std::floor(x);
     std::vector<double> c = coefficients(r, ratio);
@@ -139,7 +143,8 @@ std::pair<Tensor, Tensor> axis_plan(const Importer& im, const pb::NodeProto& nod
 std::vector<double> optional_constant(const Importer& im, const pb::NodeProto& node, int i) {
   if (static_cast<int>(im.num_inputs(node)) <= i || node.input(i).empty()) return {};
   const Tensor t = im.constant(node, i);
-  require(t.dtype() == kFloat32 || t.dtype() == kInt64, im, node, "input " + std::to_string(i) + " must be float or int64");
+  require(t.dtype() == kFloat32 || t.dtype() == kInt64, im, node,
+          "input " + std::to_string(i) + " must be float or int64");
   return cast(t, kFloat64).to_vector<double>();
 }
 
@@ -151,9 +156,10 @@ void resize_op(Importer& im, const pb::NodeProto& node) {
                      string_attribute(node, "coordinate_transformation_mode", "half_pixel"),
                      string_attribute(node, "nearest_mode", "round_prefer_floor"),
                      float_attribute(node, "cubic_coeff_a", -0.75f), int_attribute(node, "exclude_outside", 0) != 0};
-  require(r.mode == "nearest" || r.mode == "linear" || r.mode == "cubic", im, node, "mode '" + r.mode + "' is not supported");
-  const std::vector<std::string> coordinates = {"half_pixel", "half_pixel_symmetric", "pytorch_half_pixel",
-                                                "align_corners", "asymmetric", "tf_half_pixel_for_nn"};
+  require(r.mode == "nearest" || r.mode == "linear" || r.mode == "cubic", im, node,
+          "mode '" + r.mode + "' is not supported");
+  const std::vector<std::string> coordinates = {"half_pixel",    "half_pixel_symmetric", "pytorch_half_pixel",
+                                                "align_corners", "asymmetric",           "tf_half_pixel_for_nn"};
   require(std::find(coordinates.begin(), coordinates.end(), r.coordinates) != coordinates.end(), im, node,
           "coordinate_transformation_mode '" + r.coordinates + "' is not supported");
   const std::vector<std::string> roundings = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
@@ -184,8 +190,9 @@ void resize_op(Importer& im, const pb::NodeProto& node) {
       require(!scales.empty() && v == 1.0, im, node, "the symbolic batch axis can only keep its size (scale 1)");
       continue;
     }
-    require(v > 0 && v * static_cast<double>(in) <= static_cast<double>(kMaxResizeSize) && (scales.empty() || v >= 1e-6),
-            im, node, "scales and sizes must be positive and give at most 2^24 per axis");
+    require(
+        v > 0 && v * static_cast<double>(in) <= static_cast<double>(kMaxResizeSize) && (scales.empty() || v >= 1e-6),
+        im, node, "scales and sizes must be positive and give at most 2^24 per axis");
     scale[axes[i]] = scales.empty() ? v / static_cast<double>(in) : v;
     out[axes[i]] = static_cast<int64_t>(scales.empty() ? v : v * static_cast<double>(in));
     // onnx's reference rounds the size from a float64 product, onnxruntime from a float32 one
@@ -222,8 +229,9 @@ void resize_op(Importer& im, const pb::NodeProto& node) {
     if (r.mode != "nearest") weights.push_back({"coeff" + std::to_string(a), coeff});
   }
   if (mask == 0) return im.set_output(node, x);
-  im.set_output(node, im.function(node, "onnx.resize." + std::to_string(mask) + (r.mode == "nearest" ? ".nearest" : ".weighted"),
-                                  {x}, weights));
+  im.set_output(
+      node, im.function(node, "onnx.resize." + std::to_string(mask) + (r.mode == "nearest" ? ".nearest" : ".weighted"),
+                        {x}, weights));
 }
 
 }  // namespace

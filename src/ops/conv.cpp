@@ -6,8 +6,8 @@
 #include <array>
 #include <tuple>
 
-#include "ops/op_geometry.hpp"
 #include "ops/op_common.hpp"
+#include "ops/op_geometry.hpp"
 #include "ops/sliding_window.hpp"
 #include "strata/dispatch/conv.hpp"
 #include "strata/dispatch/elementwise.hpp"

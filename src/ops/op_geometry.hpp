@@ -8,8 +8,8 @@
 
 namespace strata::ops {
 
-dispatch::ConvGeometry conv_geometry(const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& opt,
-                                     int nsp, const char* op);
+dispatch::ConvGeometry conv_geometry(const Tensor& x, const Tensor& w, const Tensor& b, const ConvOptions& opt, int nsp,
+                                     const char* op);
 dispatch::PoolGeometry pool_geometry(const Tensor& x, const SpatialSizes& kernel, const PoolOptions& opt, int nsp,
                                      bool max, const char* op);
 

@@ -12,8 +12,8 @@
 #include "strata/dispatch/pointcloud.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/indexing.hpp"
-#include "strata/ops/pairwise_distances.hpp"
 #include "strata/ops/linalg.hpp"
+#include "strata/ops/pairwise_distances.hpp"
 #include "strata/ops/reduce.hpp"
 #include "strata/ops/shape.hpp"
 

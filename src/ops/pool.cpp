@@ -16,8 +16,8 @@ using ops::Grads;
 
 }  // namespace
 
-PoolGeometry ops::pool_geometry(const Tensor& x, const SpatialSizes& kernel, const PoolOptions& opt, int nsp,
-                                bool max, const char* op) {
+PoolGeometry ops::pool_geometry(const Tensor& x, const SpatialSizes& kernel, const PoolOptions& opt, int nsp, bool max,
+                                const char* op) {
   PoolGeometry g;
   g.max = max;
   ops::read_input(g.win, x, nsp, op);
@@ -35,8 +35,7 @@ PoolGeometry ops::pool_geometry(const Tensor& x, const SpatialSizes& kernel, con
 
 namespace {
 
-Tensor pool_nd(ops::Op id, int nsp, bool max, const Tensor& x, const SpatialSizes& kernel,
-               const PoolOptions& opt) {
+Tensor pool_nd(ops::Op id, int nsp, bool max, const Tensor& x, const SpatialSizes& kernel, const PoolOptions& opt) {
   const PoolGeometry g = ops::pool_geometry(x, kernel, opt, nsp, max, ops::op_name(id));
   const bool grad = autograd::needs_grad({&x});
   std::shared_ptr<PoolWorkspace> workspace;

@@ -67,8 +67,8 @@ PreparedOp prepare_linear(const Shape& x_shape, const Tensor& w, const Tensor& b
   STRATA_CHECK(w.dim() == 2, op, ": expected weights [in, out], got ", w.shape().str());
   STRATA_CHECK(x_shape.size() >= 1 && x_shape.back() == w.size(0), op, ": input ", x_shape.str(),
                " does not end in the weights' ", w.size(0), " input features");
-  STRATA_CHECK(!b.defined() || (b.dim() == 1 && b.size(0) == w.size(1)), op, ": expected bias [", w.size(1),
-               "], got ", b.shape().str());
+  STRATA_CHECK(!b.defined() || (b.dim() == 1 && b.size(0) == w.size(1)), op, ": expected bias [", w.size(1), "], got ",
+               b.shape().str());
   int64_t rows = 1;
   for (int d = 0; d + 1 < x_shape.size(); ++d) rows *= x_shape[d];
   STRATA_CHECK(rows >= 1, op, ": empty input ", x_shape.str());

@@ -8,8 +8,9 @@ namespace strata::rl {
 
 Tensor log_weight(const Tensor& probs, const Tensor& weights) {
   STRATA_CHECK(probs.defined() && weights.defined() && probs.numel() > 0,
-               "log_weight: expected non-empty probs and weights, got ", probs.defined() ? probs.shape().str() : "undefined",
-               " and ", weights.defined() ? weights.shape().str() : "undefined");
+               "log_weight: expected non-empty probs and weights, got ",
+               probs.defined() ? probs.shape().str() : "undefined", " and ",
+               weights.defined() ? weights.shape().str() : "undefined");
   return mean(mul(log(probs), weights));
 }
 

@@ -15,7 +15,9 @@ void check_image_size(int64_t height, int64_t width, const char* op) {
 }
 
 // Python's int() of a float: toward zero.
-BoxCoord truncated(const BoxCoord& c) { return {std::trunc(c[0]), std::trunc(c[1]), std::trunc(c[2]), std::trunc(c[3])}; }
+BoxCoord truncated(const BoxCoord& c) {
+  return {std::trunc(c[0]), std::trunc(c[1]), std::trunc(c[2]), std::trunc(c[3])};
+}
 
 // The spellings Python's int() takes for a class: an optional sign and decimal digits.
 bool parse_class(std::string_view s, int64_t& out) {

@@ -84,7 +84,9 @@ Tensor illumination(const Tensor& image, double gamma, double contrast, double s
 
 Tensor random_illumination(const Tensor& image, const IlluminationRanges& ranges, Generator& gen) {
   std::uniform_int_distribution<int> setting(0, 2);  // brighter, darker, unchanged
-  auto uniform = [&](double lo, double hi) { return lo + (hi - lo) * std::uniform_real_distribution<double>(0, 1)(gen.engine()); };
+  auto uniform = [&](double lo, double hi) {
+    return lo + (hi - lo) * std::uniform_real_distribution<double>(0, 1)(gen.engine());
+  };
   const int s = setting(gen.engine());
   const double gamma = s == 0 ? uniform(ranges.gamma[0], 1.0) : s == 1 ? uniform(1.0, ranges.gamma[1]) : 1.0;
   const double contrast = uniform(ranges.contrast[0], ranges.contrast[1]);

@@ -18,10 +18,22 @@ using ContourSegment = std::pair<ContourPoint, ContourPoint>;
 // The directed segment of each square case (ul + 2 ur + 4 ll + 8 lr above the level), as
 // indices into {top, bottom, left, right} crossings; 0 and 15 have none, 6 and 9 two (below).
 constexpr int kTop = 0, kBottom = 1, kLeft = 2, kRight = 3;
-constexpr std::array<std::array<int, 2>, 16> kSegment = {{{-1, -1}, {kTop, kLeft}, {kRight, kTop}, {kRight, kLeft},
-                                                          {kLeft, kBottom}, {kTop, kBottom}, {-1, -1}, {kRight, kBottom},
-                                                          {kBottom, kRight}, {-1, -1}, {kBottom, kTop}, {kBottom, kLeft},
-                                                          {kLeft, kRight}, {kTop, kRight}, {kLeft, kTop}, {-1, -1}}};
+constexpr std::array<std::array<int, 2>, 16> kSegment = {{{-1, -1},
+                                                          {kTop, kLeft},
+                                                          {kRight, kTop},
+                                                          {kRight, kLeft},
+                                                          {kLeft, kBottom},
+                                                          {kTop, kBottom},
+                                                          {-1, -1},
+                                                          {kRight, kBottom},
+                                                          {kBottom, kRight},
+                                                          {-1, -1},
+                                                          {kBottom, kTop},
+                                                          {kBottom, kLeft},
+                                                          {kLeft, kRight},
+                                                          {kTop, kRight},
+                                                          {kLeft, kTop},
+                                                          {-1, -1}}};
 
 double crossing_fraction(double from, double to, double level) { return to == from ? 0 : (level - from) / (to - from); }
 
@@ -46,11 +58,15 @@ std::vector<ContourSegment> contour_segments(const std::vector<double>& a, int64
       const std::array<ContourPoint, 4> at{top, bottom, left, right};
       auto add = [&](int from, int to) { segments.push_back({at[size_t(from)], at[size_t(to)]}); };
       if (square == 6) {  // saddles: which diagonal pair connects depends on the connectivity
-        if (vertex_connect_high) add(kLeft, kTop), add(kRight, kBottom);
-        else add(kRight, kTop), add(kLeft, kBottom);
+        if (vertex_connect_high)
+          add(kLeft, kTop), add(kRight, kBottom);
+        else
+          add(kRight, kTop), add(kLeft, kBottom);
       } else if (square == 9) {
-        if (vertex_connect_high) add(kTop, kRight), add(kBottom, kLeft);
-        else add(kTop, kLeft), add(kBottom, kRight);
+        if (vertex_connect_high)
+          add(kTop, kRight), add(kBottom, kLeft);
+        else
+          add(kTop, kLeft), add(kBottom, kRight);
       } else {
         add(kSegment[size_t(square)][0], kSegment[size_t(square)][1]);
       }

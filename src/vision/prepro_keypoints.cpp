@@ -58,18 +58,23 @@ std::vector<double> apply_taps(const std::vector<double>& in, int64_t rows, int6
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < out_cols; ++c)
       for (const auto& [s, w] : col_taps[size_t(c)])
-        for (int64_t k = 0; k < channels; ++k) tmp[size_t((r * out_cols + c) * channels + k)] += w * in[size_t((r * cols + s) * channels + k)];
+        for (int64_t k = 0; k < channels; ++k)
+          tmp[size_t((r * out_cols + c) * channels + k)] += w * in[size_t((r * cols + s) * channels + k)];
   for (int64_t r = 0; r < out_rows; ++r)
     for (const auto& [s, w] : row_taps[size_t(r)])
-      for (int64_t c = 0; c < out_cols * channels; ++c) out[size_t(r * out_cols * channels + c)] += w * tmp[size_t(s * out_cols * channels + c)];
+      for (int64_t c = 0; c < out_cols * channels; ++c)
+        out[size_t(r * out_cols * channels + c)] += w * tmp[size_t(s * out_cols * channels + c)];
   return out;
 }
 
 void check_keypoint_image(const KeypointImage& in, const char* op) {
   STRATA_CHECK(in.image.defined() && (in.image.dim() == 2 || in.image.dim() == 3) && in.image.numel() > 0, op,
-               ": expected a non-empty 2-D or HWC image, got ", in.image.defined() ? in.image.shape().str() : std::string("undefined"));
-  STRATA_CHECK(!in.mask.defined() || (in.mask.dim() >= 2 && in.mask.size(0) == in.image.size(0) && in.mask.size(1) == in.image.size(1)),
-               op, ": expected a mask of the image's height and width ", in.image.shape().str(), ", got ", in.mask.shape().str());
+               ": expected a non-empty 2-D or HWC image, got ",
+               in.image.defined() ? in.image.shape().str() : std::string("undefined"));
+  STRATA_CHECK(!in.mask.defined() ||
+                   (in.mask.dim() >= 2 && in.mask.size(0) == in.image.size(0) && in.mask.size(1) == in.image.size(1)),
+               op, ": expected a mask of the image's height and width ", in.image.shape().str(), ", got ",
+               in.mask.shape().str());
 }
 
 // HWC view of a 2-D image (one channel).
@@ -79,7 +84,8 @@ Tensor as_hwc(const Tensor& t) { return t.dim() == 2 ? t.reshape({t.size(0), t.s
 
 Tensor resize_area(const Tensor& image, int64_t height, int64_t width) {
   STRATA_CHECK(image.defined() && (image.dim() == 2 || image.dim() == 3) && image.numel() > 0,
-               "resize_area: expected a non-empty 2-D or HWC image, got ", image.defined() ? image.shape().str() : std::string("undefined"));
+               "resize_area: expected a non-empty 2-D or HWC image, got ",
+               image.defined() ? image.shape().str() : std::string("undefined"));
   STRATA_CHECK(height > 0 && width > 0 && height <= 65536 && width <= 65536,
                "resize_area: expected an output size in [1, 65536], got ", height, " x ", width);
   const int64_t rows = image.size(0), cols = image.size(1), channels = image.dim() == 3 ? image.size(2) : 1;
@@ -109,14 +115,16 @@ KeypointImage keypoint_flip(const KeypointImage& in, const std::vector<int64_t>&
       const auto [x, y] = joints[size_t(k)];
       // TensorLayer's rules: joints off the picture, or that would land at x > width - 1 after
       // the flip (x' = width - x, not width - 1 - x), become missing.
-      const bool off = x < 0 || y < 0 || x > double(width - 1) || y > double(rows - 1) || double(width) - x > double(width - 1);
+      const bool off =
+          x < 0 || y < 0 || x > double(width - 1) || y > double(rows - 1) || double(width) - x > double(width - 1);
       moved.push_back(off ? KeypointXY{kMissing, kMissing} : KeypointXY{double(width) - x, y});
     }
   }
   return out;
 }
 
-KeypointImage keypoint_random_flip(const KeypointImage& in, double prob, const std::vector<int64_t>& flip_list, Generator& gen) {
+KeypointImage keypoint_random_flip(const KeypointImage& in, double prob, const std::vector<int64_t>& flip_list,
+                                   Generator& gen) {
   const double draw = std::uniform_real_distribution<double>(0, 1)(gen.engine());
   return draw < prob ? in : keypoint_flip(in, flip_list);
 }
@@ -125,14 +133,14 @@ KeypointImage keypoint_resize_shortestedge(const KeypointImage& in, int64_t min_
                                            const std::vector<double>& pad_value) {
   check_keypoint_image(in, "keypoint_resize_shortestedge");
   STRATA_CHECK(min_height > 0 && min_width > 0 && min_height <= 65536 && min_width <= 65536 && zoom > 0 && zoom <= 64,
-               "keypoint_resize_shortestedge: expected a minimum size in [1, 65536] and zoom in (0, 64], got ", min_height,
-               " x ", min_width, " and ", zoom);
+               "keypoint_resize_shortestedge: expected a minimum size in [1, 65536] and zoom in (0, 64], got ",
+               min_height, " x ", min_width, " and ", zoom);
   // A grey image becomes RGB first (cv2.COLOR_GRAY2RGB), as in TensorLayer.
   Tensor image = as_hwc(in.image);
   if (image.size(2) == 1) image = image.expand({image.size(0), image.size(1), 3}).contiguous();
   const int64_t height = image.size(0), width = image.size(1), channels = image.size(2);
-  STRATA_CHECK(pad_value.empty() || int64_t(pad_value.size()) == channels, "keypoint_resize_shortestedge: expected ", channels,
-               " pad values (one per channel), got ", pad_value.size());
+  STRATA_CHECK(pad_value.empty() || int64_t(pad_value.size()) == channels, "keypoint_resize_shortestedge: expected ",
+               channels, " pad values (one per channel), got ", pad_value.size());
   const double ratio = std::min(double(min_width) / double(width), double(min_height) / double(height));
   int64_t target = int64_t(std::min(double(width) * ratio + 0.5, double(height) * ratio + 0.5));
   target = int64_t(double(target) * zoom);
@@ -158,7 +166,9 @@ KeypointImage keypoint_resize_shortestedge(const KeypointImage& in, int64_t min_
           for (int64_t k = 0; k < c; ++k) {
             const int64_t sr = r - ph, sq = q - pw;
             const bool inside = sr >= 0 && sr < new_h && sq >= 0 && sq < new_w;
-            o[size_t((r * out_w + q) * c + k)] = inside ? v[size_t((sr * new_w + sq) * c + k)] : size_t(k) < value.size() ? value[size_t(k)] : 0;
+            o[size_t((r * out_w + q) * c + k)] = inside                     ? v[size_t((sr * new_w + sq) * c + k)]
+                                                 : size_t(k) < value.size() ? value[size_t(k)]
+                                                                            : 0;
           }
       Shape shape = t.shape();
       shape[0] = out_h, shape[1] = out_w;
@@ -172,8 +182,9 @@ KeypointImage keypoint_resize_shortestedge(const KeypointImage& in, int64_t min_
     auto& moved = out.people.emplace_back();
     for (const auto& [x, y] : joints) {
       const bool missing = x < -100 || y < -100;
-      moved.push_back(missing ? KeypointXY{kMissing, kMissing}
-                              : KeypointXY{std::trunc(x * scale + 0.5) + double(pw), std::trunc(y * scale + 0.5) + double(ph)});
+      moved.push_back(
+          missing ? KeypointXY{kMissing, kMissing}
+                  : KeypointXY{std::trunc(x * scale + 0.5) + double(pw), std::trunc(y * scale + 0.5) + double(ph)});
     }
   }
   return out;

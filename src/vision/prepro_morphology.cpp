@@ -20,7 +20,9 @@ std::vector<double> morphology_over_disk(const Tensor& image, int64_t radius, bo
   STRATA_CHECK(radius >= 0 && radius <= 1024, op, ": expected a disk radius in [0, 1024], got ", radius);
   const int64_t rows = image.size(0), cols = image.size(1);
   std::vector<double> in = image.to_vector<double>();
-  if (binary) std::replace_if(in.begin(), in.end(), [](double v) { return v != 0; }, 1.0);
+  if (binary)
+    std::replace_if(
+        in.begin(), in.end(), [](double v) { return v != 0; }, 1.0);
   std::vector<double> out(in.size());
   for (int64_t r = 0; r < rows; ++r) {
     for (int64_t c = 0; c < cols; ++c) {
@@ -36,7 +38,8 @@ std::vector<double> morphology_over_disk(const Tensor& image, int64_t radius, bo
   return out;
 }
 
-Tensor grey_morphology(const Tensor& image, int64_t radius, const char* op, const std::function<double(double, double)>& pick) {
+Tensor grey_morphology(const Tensor& image, int64_t radius, const char* op,
+                       const std::function<double(double, double)>& pick) {
   STRATA_CHECK(!image.defined() || image.dtype() != kBool, op, ": expected a grey image, got bool (use binary_",
                std::string(op), ")");
   return from_vector(morphology_over_disk(image, radius, false, op, pick), image.shape()).to(image.dtype());
@@ -52,7 +55,8 @@ Tensor disk(int64_t radius) {
   const int64_t side = 2 * radius + 1;
   std::vector<uint8_t> v(size_t(side * side));
   for (int64_t y = -radius; y <= radius; ++y)
-    for (int64_t x = -radius; x <= radius; ++x) v[size_t((y + radius) * side + x + radius)] = x * x + y * y <= radius * radius;
+    for (int64_t x = -radius; x <= radius; ++x)
+      v[size_t((y + radius) * side + x + radius)] = x * x + y * y <= radius * radius;
   return from_vector(v, {side, side});
 }
 

@@ -30,8 +30,10 @@ struct MatBytesWriter {
     for (int i = 0; i < 4; ++i) b.push_back(big ? (v >> (24 - 8 * i)) & 0xFF : (v >> (8 * i)) & 0xFF);
   }
   void u16(std::vector<unsigned char>& b, uint16_t v) const {
-    if (big) b.push_back(v >> 8), b.push_back(v & 0xFF);
-    else b.push_back(v & 0xFF), b.push_back(v >> 8);
+    if (big)
+      b.push_back(v >> 8), b.push_back(v & 0xFF);
+    else
+      b.push_back(v & 0xFF), b.push_back(v >> 8);
   }
   // A tagged element, padded to 8 bytes.
   std::vector<unsigned char> element(uint32_t type, const std::vector<unsigned char>& data) const {
@@ -47,8 +49,10 @@ struct MatBytesWriter {
     std::memcpy(h.data(), "MATLAB 5.0 MAT-file, written by test_mat_file", 45);
     h.resize(124, 0);
     u16(h, version);
-    if (big) h.push_back('M'), h.push_back('I');
-    else h.push_back('I'), h.push_back('M');
+    if (big)
+      h.push_back('M'), h.push_back('I');
+    else
+      h.push_back('I'), h.push_back('M');
     return h;
   }
   // A numeric miMATRIX of class `cls` whose data is `data` stored as `type`.
@@ -58,7 +62,8 @@ struct MatBytesWriter {
     u32(flags, cls);
     u32(flags, 0);
     for (int32_t v : dims) u32(d, uint32_t(v));
-    for (const auto& part : {element(6, flags), element(5, d), element(1, {name.begin(), name.end()}), element(type, data)})
+    for (const auto& part :
+         {element(6, flags), element(5, d), element(1, {name.begin(), name.end()}), element(type, data)})
       body.insert(body.end(), part.begin(), part.end());
     return element(14, body);
   }
@@ -88,7 +93,8 @@ void mat_expect_basics(const MatFile& mat) {
 
   const auto fv = mat.at("f32").array.to_vector<float>();
   EXPECT_EQ(fv, (std::vector<float>{1.5f, -2.25f, 3e-3f}));
-  EXPECT_EQ(mat.at("i64").array.to_vector<int64_t>(), (std::vector<int64_t>{-(int64_t{1} << 40), (int64_t{1} << 40) + 3}));
+  EXPECT_EQ(mat.at("i64").array.to_vector<int64_t>(),
+            (std::vector<int64_t>{-(int64_t{1} << 40), (int64_t{1} << 40) + 3}));
   EXPECT_EQ(mat.at("flags").array.dtype(), strata::kBool);
   EXPECT_EQ(mat.at("flags").array.to_vector<int>(), (std::vector<int>{1, 0, 1}));
 

@@ -3,12 +3,12 @@
 // wrote both; the *_expected.json files are TensorLayer's output).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 #include "strata/data/imdb.hpp"
 #include "strata/data/mpii_pose.hpp"
@@ -211,7 +211,10 @@ TEST(TlDatasets, ReviewsPickleReadsProtocolZeroAndRefusesTheRest) {
   for (size_t cut = 0; cut < bytes.size(); cut += 7)
     EXPECT_THROW(strata::data::parse_reviews_pickle(bytes.substr(0, cut), "cut.pkl"), strata::Error) << cut;
   // A global (what a malicious pickle calls) and a shared reference are refused.
-  EXPECT_THROW(strata::data::parse_reviews_pickle("\x80\x02" "cos\nsystem\n.", "global.pkl"), strata::Error);
+  EXPECT_THROW(strata::data::parse_reviews_pickle("\x80\x02"
+                                                  "cos\nsystem\n.",
+                                                  "global.pkl"),
+               strata::Error);
   EXPECT_THROW(strata::data::parse_reviews_pickle("\x80\x02]q\x00h\x00\x86.", "get.pkl"), strata::Error);
   // Labels that do not match the sequences.
   // ([[1], [1]], [1]): two sequences, one label.

@@ -32,8 +32,11 @@ TEST(TlIterateUtils, ClassBalancingOversampleMatchesTensorLayer) {
   const auto out = data::class_balancing_oversample(f.at("balance_x"), f.at("balance_labels").to_vector<int64_t>());
   EXPECT_EQ(out.labels, f.at("balanced_labels").to_vector<int64_t>());
   EXPECT_EQ(max_abs_diff(out.x, f.at("balanced_x")), 0);
-  testing::expect_error([] { data::class_balancing_oversample(zeros({3, 2}), {1, 2}); },
-                        {"class_balancing_oversample", "[3, 2]", "2 labels"});
+  testing::expect_error(
+      [] {
+        data::class_balancing_oversample(zeros({3, 2}), {1, 2});
+      },
+      {"class_balancing_oversample", "[3, 2]", "2 labels"});
 }
 
 }  // namespace

@@ -4,12 +4,12 @@
 // and the evaluation against a NumPy computation of word2vec's rule.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 #include "strata/data/bleu.hpp"
 #include "strata/data/translate_tokenizer.hpp"
@@ -114,7 +114,8 @@ TEST(TlNlp, AnalogiesMatchTensorLayerAndNumpy) {
 
   const auto rows = ref["embedding"].get<std::vector<std::vector<float>>>();
   strata::Tensor emb = strata::Tensor::empty({int64_t(rows.size()), int64_t(rows[0].size())});
-  for (size_t i = 0; i < rows.size(); ++i) std::copy(rows[i].begin(), rows[i].end(), emb.data<float>() + i * rows[0].size());
+  for (size_t i = 0; i < rows.size(); ++i)
+    std::copy(rows[i].begin(), rows[i].end(), emb.data<float>() + i * rows[0].size());
   const auto result = strata::data::evaluate_analogies(emb, q.ids);
   EXPECT_EQ(result.total, int64_t(want.size()));
   EXPECT_EQ(result.correct, ref["correct"].get<int64_t>());

@@ -19,7 +19,11 @@ TEST(BilinearInitializer, MatchesTensorLayer) {
     EXPECT_EQ(w.dtype(), kFloat32);
     EXPECT_EQ(max_abs_diff(w, f.at("bilinear_" + std::to_string(k))), 0) << shape.str();
   }
-  testing::expect_error([&] { init({3, 4, 1, 1}, nullptr); }, {"deconv2d_bilinear_upsampling_initializer", "[3, 4, 1, 1]"});
+  testing::expect_error(
+      [&] {
+        init({3, 4, 1, 1}, nullptr);
+      },
+      {"deconv2d_bilinear_upsampling_initializer", "[3, 4, 1, 1]"});
   testing::expect_error([&] { init({4, 4, 3, 2}, nullptr); }, {"in >= out"});
 }
 

@@ -21,8 +21,7 @@ std::vector<Tensor> compiled_test_eager(nn::Model& net, const std::vector<Tensor
 }
 
 // |compiled - eager| <= rtol * max|eager| elementwise, for every output.
-void compiled_test_expect_close(nn::CompiledModel& fast, nn::Model& net, const std::vector<Tensor>& xs,
-                                double rtol) {
+void compiled_test_expect_close(nn::CompiledModel& fast, nn::Model& net, const std::vector<Tensor>& xs, double rtol) {
   const std::vector<Tensor> want = compiled_test_eager(net, xs), got = fast.run(xs);
   ASSERT_EQ(got.size(), want.size());
   for (size_t o = 0; o < want.size(); ++o) {
@@ -55,9 +54,12 @@ void compiled_test_randomise_batch_norms(nn::Layer& model) {
   NoGradGuard no_grad;
   for (auto& [name, w] : model.named_weights()) {
     const auto ends = [&](const std::string& s) { return name.size() > s.size() && name.ends_with(s); };
-    if (ends("moving_var")) copy_(w, uniform(w.shape(), 0.5, 2.0));
-    else if (ends("moving_mean") || ends("beta")) copy_(w, uniform(w.shape(), -0.5, 0.5));
-    else if (ends("gamma")) copy_(w, uniform(w.shape(), 0.5, 1.5));
+    if (ends("moving_var"))
+      copy_(w, uniform(w.shape(), 0.5, 2.0));
+    else if (ends("moving_mean") || ends("beta"))
+      copy_(w, uniform(w.shape(), -0.5, 0.5));
+    else if (ends("gamma"))
+      copy_(w, uniform(w.shape(), 0.5, 1.5));
   }
 }
 
@@ -111,9 +113,9 @@ TEST(CompiledModel, BatchNormFoldsIntoConvolutionAndDense) {
 
 TEST(CompiledModel, LayersItDoesNotFuseRunEagerly) {
   auto x = nn::Input({-1, 10, 10, 4});
-  auto a = nn::Conv2d(6, {3, 3}, "lrelu0.1")(x);          // an activation no kernel fuses
+  auto a = nn::Conv2d(6, {3, 3}, "lrelu0.1")(x);  // an activation no kernel fuses
   auto b = nn::Conv2d(6, {1, 1}, nn::relu)(x);
-  auto h = nn::Concat(-1)({a, b});                         // several inputs
+  auto h = nn::Concat(-1)({a, b});  // several inputs
   h = nn::LayerNorm()(h);
   h = nn::Flatten()(nn::Conv2d(2, {3, 3})(h));
   nn::Model net(x, nn::Dense(3, nn::softmax)(h), "fallbacks");

@@ -346,7 +346,8 @@ TEST_F(ModelFileTest, EveryRegisteredLayerClassIsCovered) {
   std::set<std::string> seen;
   for (Case& c : all_cases()) collect_classes(json::parse(c.net->to_json()), seen);
   for (const std::string& kind : nn::registered_layer_classes())
-    EXPECT_TRUE(seen.count(kind) || kRoundTrippedInPoints.count(kind) || kRoundTrippedInInt8.count(kind)) << "layer class '" << kind << "' has no whole-model round trip";
+    EXPECT_TRUE(seen.count(kind) || kRoundTrippedInPoints.count(kind) || kRoundTrippedInInt8.count(kind))
+        << "layer class '" << kind << "' has no whole-model round trip";
 }
 
 TEST_F(ModelFileTest, SharedLayersAndNestedModelsStayShared) {

@@ -30,7 +30,8 @@ TEST(TlActivations, GradientsMatchFiniteDifferences) {
   const Tensor x = from_vector(kTlActivationPoints, {int64_t(kTlActivationPoints.size())});
   testing_nn::expect_gradcheck([](const std::vector<Tensor>& v) { return nn::ramp(v[0], -1, 3); }, {x});
   testing_nn::expect_gradcheck([](const std::vector<Tensor>& v) { return nn::leaky_relu6(v[0], 0.3); }, {x});
-  testing_nn::expect_gradcheck([](const std::vector<Tensor>& v) { return nn::leaky_twice_relu6(v[0], 0.25, 0.1); }, {x});
+  testing_nn::expect_gradcheck([](const std::vector<Tensor>& v) { return nn::leaky_twice_relu6(v[0], 0.25, 0.1); },
+                               {x});
 }
 
 TEST(TlActivations, SlopesOutsideTensorLayersRangeAreErrors) {

@@ -5,13 +5,13 @@
 
 #include <algorithm>
 
-#include "support/temp_dir.hpp"
-#include "support/expect_error.hpp"
-#include "support/python_script.hpp"
 #include "strata/io/npz.hpp"
 #include "strata/nn/interop.hpp"
 #include "strata/nn/zoo/zoo.hpp"
 #include "strata/strata.hpp"
+#include "support/expect_error.hpp"
+#include "support/python_script.hpp"
+#include "support/temp_dir.hpp"
 
 namespace strata {
 namespace {

@@ -23,9 +23,9 @@ std::vector<Tensor> bwd_as_fwd_inputs(const Shape& x, const Shape& w, Generator&
 TEST(ConvBackwardAsForward, Conv2dPaddingsMatchFloat64) {
   Generator gen(11);
   const std::vector<std::pair<Padding, Shape>> cases = {
-      {Padding::same(), {5, 5, 3, 6}},   // the CNNs' 5x5 "same"
-      {Padding::same(), {4, 2, 3, 5}},   // even kernels: one more row/column after than before
-      {Padding::valid(), {3, 2, 3, 4}},  // no padding: the flipped pass pads k-1
+      {Padding::same(), {5, 5, 3, 6}},                     // the CNNs' 5x5 "same"
+      {Padding::same(), {4, 2, 3, 5}},                     // even kernels: one more row/column after than before
+      {Padding::valid(), {3, 2, 3, 4}},                    // no padding: the flipped pass pads k-1
       {Padding::explicit_({2, 1}, {0, 1}), {3, 3, 3, 4}},  // full padding before (k-1), none after
   };
   for (const auto& [pad, wshape] : cases) {
@@ -41,9 +41,8 @@ TEST(ConvBackwardAsForward, Conv1dAnd3dAndRelu) {
   expect_f32_backward_matches_f64(
       [](const std::vector<Tensor>& t) { return conv1d(t[0], t[1], t[2], {.padding = Padding::same()}); },
       bwd_as_fwd_inputs({3, 9, 4}, {4, 4, 5}, gen));
-  expect_f32_backward_matches_f64(
-      [](const std::vector<Tensor>& t) { return conv3d(t[0], t[1], t[2]); },
-      bwd_as_fwd_inputs({1, 5, 4, 6, 2}, {3, 2, 3, 2, 3}, gen));
+  expect_f32_backward_matches_f64([](const std::vector<Tensor>& t) { return conv3d(t[0], t[1], t[2]); },
+                                  bwd_as_fwd_inputs({1, 5, 4, 6, 2}, {3, 2, 3, 2, 3}, gen));
   // With the relu fused into the forward, as the nn layers run it.
   expect_f32_backward_matches_f64(
       [](const std::vector<Tensor>& t) {
@@ -57,9 +56,8 @@ TEST(ConvBackwardAsForward, TransposedConvolutionsMatchFloat64) {
   expect_f32_backward_matches_f64(
       [](const std::vector<Tensor>& t) { return conv_transpose2d(t[0], t[1], t[2], {.padding = Padding::same()}); },
       bwd_as_fwd_inputs({2, 5, 4, 3}, {3, 3, 5, 3}, gen, 5));
-  expect_f32_backward_matches_f64(
-      [](const std::vector<Tensor>& t) { return conv_transpose1d(t[0], t[1], t[2]); },
-      bwd_as_fwd_inputs({2, 6, 3}, {4, 2, 3}, gen, 2));
+  expect_f32_backward_matches_f64([](const std::vector<Tensor>& t) { return conv_transpose1d(t[0], t[1], t[2]); },
+                                  bwd_as_fwd_inputs({2, 6, 3}, {4, 2, 3}, gen, 2));
 }
 
 }  // namespace

@@ -232,8 +232,9 @@ TEST(PointCloudOps, PairwiseSquaredDistancesAreEveryPairsAndNeverNegative) {
   // A point against itself: |a|^2 + |a|^2 - 2 a.a rounds to a tiny negative without the clamp.
   const Tensor far = a * 1e4;
   EXPECT_GE(amin(pairwise_squared_distances(far, far)).item<double>(), 0.0);
-  const auto r = autograd::gradcheck([](const std::vector<Tensor>& in) { return pairwise_squared_distances(in[0], in[1]); },
-                                     {a.clone().requires_grad_(), b.clone().requires_grad_()});
+  const auto r =
+      autograd::gradcheck([](const std::vector<Tensor>& in) { return pairwise_squared_distances(in[0], in[1]); },
+                          {a.clone().requires_grad_(), b.clone().requires_grad_()});
   EXPECT_TRUE(r.ok) << r.message;
 }
 

@@ -26,8 +26,10 @@ std::vector<vision::BoxCoord> prepro_boxes_rows(const std::string& name) {
 // Bit-for-bit but for the last place: the same operations in the same order as TensorLayer's.
 void prepro_boxes_expect(const vision::BoxCoord& got, const vision::BoxCoord& want, const std::string& what) {
   for (int k = 0; k < 4; ++k) {
-    if (std::isinf(want[k])) EXPECT_EQ(got[k], want[k]) << what << " [" << k << "]";
-    else EXPECT_NEAR(got[k], want[k], 1e-12 * (1 + std::abs(want[k]))) << what << " [" << k << "]";
+    if (std::isinf(want[k]))
+      EXPECT_EQ(got[k], want[k]) << what << " [" << k << "]";
+    else
+      EXPECT_NEAR(got[k], want[k], 1e-12 * (1 + std::abs(want[k]))) << what << " [" << k << "]";
   }
 }
 
@@ -45,11 +47,14 @@ TEST(TlPreproBoxes, ConversionsMatchTensorLayer) {
   };
   const std::vector<Case> cases = {
       {"coord_rescale", [&](const auto& c) { return vision::obj_box_coord_rescale(c, h, w); }, &coords},
-      {"scale_to_pixelunit", [&](const auto& c) { return vision::obj_box_coord_scale_to_pixelunit(c, h, w); }, &fractions},
-      {"centroid_to_upleft_butright", [](const auto& c) { return vision::obj_box_coord_centroid_to_upleft_butright(c); }, &coords},
+      {"scale_to_pixelunit", [&](const auto& c) { return vision::obj_box_coord_scale_to_pixelunit(c, h, w); },
+       &fractions},
+      {"centroid_to_upleft_butright",
+       [](const auto& c) { return vision::obj_box_coord_centroid_to_upleft_butright(c); }, &coords},
       {"centroid_to_upleft_butright_int",
        [](const auto& c) { return vision::obj_box_coord_centroid_to_upleft_butright(c, true); }, &coords},
-      {"upleft_butright_to_centroid", [](const auto& c) { return vision::obj_box_coord_upleft_butright_to_centroid(c); }, &coords},
+      {"upleft_butright_to_centroid",
+       [](const auto& c) { return vision::obj_box_coord_upleft_butright_to_centroid(c); }, &coords},
       {"centroid_to_upleft", [](const auto& c) { return vision::obj_box_coord_centroid_to_upleft(c); }, &coords},
       {"upleft_to_centroid", [](const auto& c) { return vision::obj_box_coord_upleft_to_centroid(c); }, &coords},
   };
@@ -57,23 +62,32 @@ TEST(TlPreproBoxes, ConversionsMatchTensorLayer) {
   for (const Case& c : cases) {
     const auto want = prepro_boxes_rows(c.name);
     ASSERT_EQ(want.size(), c.inputs->size()) << c.name;
-    for (size_t i = 0; i < want.size(); ++i) prepro_boxes_expect(c.fn((*c.inputs)[i]), want[i], c.name + " box " + std::to_string(i));
+    for (size_t i = 0; i < want.size(); ++i)
+      prepro_boxes_expect(c.fn((*c.inputs)[i]), want[i], c.name + " box " + std::to_string(i));
   }
 }
 
 TEST(TlPreproBoxes, ConversionsRoundTrip) {
   for (const auto& c : prepro_boxes_rows("coords")) {
-    prepro_boxes_expect(vision::obj_box_coord_upleft_butright_to_centroid(vision::obj_box_coord_centroid_to_upleft_butright(c)),
-                        c, "corners round trip");
+    prepro_boxes_expect(
+        vision::obj_box_coord_upleft_butright_to_centroid(vision::obj_box_coord_centroid_to_upleft_butright(c)), c,
+        "corners round trip");
     prepro_boxes_expect(vision::obj_box_coord_upleft_to_centroid(vision::obj_box_coord_centroid_to_upleft(c)), c,
                         "upleft round trip");
   }
 }
 
 TEST(TlPreproBoxes, BadImageSizeIsAnError) {
-  testing::expect_error([] { vision::obj_box_coord_rescale({1, 2, 3, 4}, 0, 10); }, {"obj_box_coord_rescale", "0 x 10"});
-  testing::expect_error([] { vision::obj_box_coord_scale_to_pixelunit({1, 2, 3, 4}, 5, -1); },
-                        {"obj_box_coord_scale_to_pixelunit", "5 x -1"});
+  testing::expect_error(
+      [] {
+        vision::obj_box_coord_rescale({1, 2, 3, 4}, 0, 10);
+      },
+      {"obj_box_coord_rescale", "0 x 10"});
+  testing::expect_error(
+      [] {
+        vision::obj_box_coord_scale_to_pixelunit({1, 2, 3, 4}, 5, -1);
+      },
+      {"obj_box_coord_scale_to_pixelunit", "5 x -1"});
 }
 
 TEST(TlPreproBoxes, DarknetTextParsesAsTensorLayerDoes) {
@@ -82,7 +96,8 @@ TEST(TlPreproBoxes, DarknetTextParsesAsTensorLayerDoes) {
   EXPECT_EQ(parsed.classes, testing::tl_prepro_fixture("boxes").at("darknet_classes").to_vector<int64_t>());
   const auto want = prepro_boxes_rows("darknet_boxes");
   ASSERT_EQ(parsed.boxes.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i) prepro_boxes_expect(parsed.boxes[i], want[i], "darknet box " + std::to_string(i));
+  for (size_t i = 0; i < want.size(); ++i)
+    prepro_boxes_expect(parsed.boxes[i], want[i], "darknet box " + std::to_string(i));
 }
 
 TEST(TlPreproBoxes, DarknetBadFieldsNameTheLine) {
@@ -94,7 +109,8 @@ TEST(TlPreproBoxes, DarknetBadFieldsNameTheLine) {
   EXPECT_TRUE(vision::parse_darknet_annotations("").classes.empty());
   // A NUL byte is part of a field, as in Python's split(); float() refuses it (field 3: the
   // class is field 1).
-  testing::expect_error([] { vision::parse_darknet_annotations(std::string("1 2 3\0 4 5", 11)); }, {"field 3", "line 1"});
+  testing::expect_error([] { vision::parse_darknet_annotations(std::string("1 2 3\0 4 5", 11)); },
+                        {"field 3", "line 1"});
 }
 
 }  // namespace

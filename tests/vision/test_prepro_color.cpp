@@ -7,8 +7,8 @@
 
 #include "strata/vision/prepro.hpp"
 #include "support/expect_error.hpp"
-#include "tl_prepro_fixture.hpp"
 #include "support/max_abs_diff.hpp"
+#include "tl_prepro_fixture.hpp"
 
 namespace strata {
 namespace {
@@ -22,7 +22,9 @@ TEST(TlPreproColor, GammaMatchesTensorLayersBrightness) {
     const Tensor u8 = vision::adjust_gamma(f.at("rgb"), gamma, gain);
     EXPECT_EQ(u8.dtype(), kUInt8);
     EXPECT_EQ(max_abs_diff(u8, f.at("gamma_rgb_" + std::to_string(k))), 0) << tag;
-    EXPECT_LE(max_abs_diff(vision::adjust_gamma(f.at("floats"), gamma, gain), f.at("gamma_floats_" + std::to_string(k))), 1e-12)
+    EXPECT_LE(
+        max_abs_diff(vision::adjust_gamma(f.at("floats"), gamma, gain), f.at("gamma_floats_" + std::to_string(k))),
+        1e-12)
         << tag;
   }
 }
@@ -34,9 +36,13 @@ TEST(TlPreproColor, IlluminationMatchesTensorLayerAndPillow) {
     const std::string tag = "illumination " + std::to_string(s[3 * k]) + " " + std::to_string(s[3 * k + 1]) + " " +
                             std::to_string(s[3 * k + 2]);
     EXPECT_EQ(max_abs_diff(vision::illumination(f.at("rgb"), s[3 * k], s[3 * k + 1], s[3 * k + 2]),
-                           f.at("illumination_rgb_" + std::to_string(k))), 0) << tag << " rgb";
+                           f.at("illumination_rgb_" + std::to_string(k))),
+              0)
+        << tag << " rgb";
     EXPECT_EQ(max_abs_diff(vision::illumination(f.at("grey"), s[3 * k], s[3 * k + 1], s[3 * k + 2]),
-                           f.at("illumination_grey_" + std::to_string(k))), 0) << tag << " grey";
+                           f.at("illumination_grey_" + std::to_string(k))),
+              0)
+        << tag << " grey";
   }
 }
 

@@ -8,8 +8,8 @@
 
 #include "strata/vision/prepro.hpp"
 #include "support/expect_error.hpp"
-#include "tl_prepro_fixture.hpp"
 #include "support/max_abs_diff.hpp"
+#include "tl_prepro_fixture.hpp"
 
 namespace strata {
 namespace {
@@ -57,7 +57,11 @@ TEST(TlPreproContours, Pt2MapMatchesTensorLayer) {
     lists.push_back(testing::tl_prepro_pairs(f.at("map_points_" + std::to_string(k))));
   const auto size = f.at("map_size").to_vector<int64_t>();
   EXPECT_EQ(max_abs_diff(vision::pt2map(lists, size[0], size[1], 0.75), f.at("map")), 0);
-  testing::expect_error([] { vision::pt2map({{{0, 0}}, {{2, -0.6}}}, 4, 4); }, {"pt2map", "point 0 of list 1", "outside"});
+  testing::expect_error(
+      [] {
+        vision::pt2map({{{0, 0}}, {{2, -0.6}}}, 4, 4);
+      },
+      {"pt2map", "point 0 of list 1", "outside"});
   testing::expect_error([] { vision::pt2map({}, 1 << 20, 1 << 20); }, {"pt2map", "2^31"});
 }
 

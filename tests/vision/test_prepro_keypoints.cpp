@@ -8,8 +8,8 @@
 
 #include "strata/vision/prepro.hpp"
 #include "support/expect_error.hpp"
-#include "tl_prepro_fixture.hpp"
 #include "support/max_abs_diff.hpp"
+#include "tl_prepro_fixture.hpp"
 
 namespace strata {
 namespace {
@@ -45,11 +45,13 @@ TEST(TlPreproKeypoints, ShortestEdgeResizeMatchesTensorLayer) {
     const auto min_h = int64_t(cases[3 * k]), min_w = int64_t(cases[3 * k + 1]);
     const double zoom = cases[3 * k + 2];
     const std::string n = std::to_string(k);
-    const auto out = vision::keypoint_resize_shortestedge({f.at("floats"), f.at("float_mask"), joints}, min_h, min_w, zoom, {1, 2, 3});
+    const auto out = vision::keypoint_resize_shortestedge({f.at("floats"), f.at("float_mask"), joints}, min_h, min_w,
+                                                          zoom, {1, 2, 3});
     EXPECT_LE(max_abs_diff(out.image, f.at("shortest_image_" + n)), 1e-3) << "case " << k;
     EXPECT_LE(max_abs_diff(out.mask, f.at("shortest_mask_" + n)), 1e-5) << "case " << k;
     EXPECT_EQ(out.people, prepro_keypoints_people("shortest_people_" + n)) << "case " << k;
-    const auto u8 = vision::keypoint_resize_shortestedge({f.at("image"), f.at("mask"), joints}, min_h, min_w, zoom, {1, 2, 3});
+    const auto u8 =
+        vision::keypoint_resize_shortestedge({f.at("image"), f.at("mask"), joints}, min_h, min_w, zoom, {1, 2, 3});
     EXPECT_LE(max_abs_diff(u8.image, f.at("shortest_u8_" + n)), 1) << "uint8 case " << k;
   }
 }
@@ -69,8 +71,11 @@ TEST(TlPreproKeypoints, AreaResizeAveragesWholeBlocks) {
       }
   EXPECT_LE(max_abs_diff(vision::resize_area(image, 6, 8), image), 1e-15);
   testing::expect_error([&] { vision::resize_area(image, 0, 4); }, {"resize_area", "0 x 4"});
-  testing::expect_error([&] { vision::keypoint_resize_shortestedge({image, zeros({5, 8}), {}}); },
-                        {"keypoint_resize_shortestedge", "mask", "[5, 8]"});
+  testing::expect_error(
+      [&] {
+        vision::keypoint_resize_shortestedge({image, zeros({5, 8}), {}});
+      },
+      {"keypoint_resize_shortestedge", "mask", "[5, 8]"});
 }
 
 }  // namespace

@@ -7,8 +7,8 @@
 
 #include "strata/vision/prepro.hpp"
 #include "support/expect_error.hpp"
-#include "tl_prepro_fixture.hpp"
 #include "support/max_abs_diff.hpp"
+#include "tl_prepro_fixture.hpp"
 
 namespace strata {
 namespace {
@@ -25,13 +25,15 @@ TEST(TlPreproMorphology, DiskDilationAndErosionMatchScikitImage) {
     const Tensor dilated = vision::binary_dilation(binary, r);
     EXPECT_EQ(dilated.dtype(), kBool);
     EXPECT_EQ(max_abs_diff(dilated, f.at("binary_dilation_" + k)), 0) << "binary_dilation radius " << k;
-    EXPECT_EQ(max_abs_diff(vision::binary_erosion(not_binary, r), f.at("binary_erosion_" + k)), 0) << "binary_erosion " << k;
+    EXPECT_EQ(max_abs_diff(vision::binary_erosion(not_binary, r), f.at("binary_erosion_" + k)), 0)
+        << "binary_erosion " << k;
     for (const std::string suffix : {"", "_float"}) {
       const Tensor& grey = f.at(suffix.empty() ? "grey" : "grey_float");
       const Tensor eroded = vision::erosion(grey, r);
       EXPECT_EQ(eroded.dtype(), grey.dtype());
       EXPECT_EQ(max_abs_diff(eroded, f.at("erosion" + suffix + "_" + k)), 0) << "erosion" << suffix << " " << k;
-      EXPECT_EQ(max_abs_diff(vision::dilation(grey, r), f.at("dilation" + suffix + "_" + k)), 0) << "dilation" << suffix << " " << k;
+      EXPECT_EQ(max_abs_diff(vision::dilation(grey, r), f.at("dilation" + suffix + "_" + k)), 0)
+          << "dilation" << suffix << " " << k;
     }
   }
 }

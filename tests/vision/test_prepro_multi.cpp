@@ -9,8 +9,8 @@
 
 #include "strata/vision/prepro.hpp"
 #include "support/expect_error.hpp"
-#include "tl_prepro_fixture.hpp"
 #include "support/max_abs_diff.hpp"
+#include "tl_prepro_fixture.hpp"
 
 namespace strata {
 namespace {
@@ -47,7 +47,8 @@ TEST(TlPreproMulti, BoxesAndPointsMoveWithThePixels) {
   const vision::MultiTargets in{zeros({h, w, 3}), from_vector(m, {h, w}), {{8, 6, 15, 11}}, {{9.5, 7.5}}};
   Generator gen(5);
   for (int i = 0; i < 5; ++i) {
-    const auto out = vision::random_affine_transform_multi(in, {.rotation_degrees = 30, .shift_x = 3, .shift_y = 2, .zoom = 0.2}, gen);
+    const auto out = vision::random_affine_transform_multi(
+        in, {.rotation_degrees = 30, .shift_x = 3, .shift_y = 2, .zoom = 0.2}, gen);
     ASSERT_EQ(out.mask.shape(), in.mask.shape());
     const std::vector<double> moved = out.mask.to_vector<double>();
     const data::Box& box = out.boxes.at(0);
@@ -63,8 +64,11 @@ TEST(TlPreproMulti, BoxesAndPointsMoveWithThePixels) {
     const int64_t pr = std::clamp<int64_t>(int64_t(p.y), 0, h - 1), pc = std::clamp<int64_t>(int64_t(p.x), 0, w - 1);
     EXPECT_EQ(moved[size_t(pr * w + pc)], 1) << "point at (" << p.x << ", " << p.y << ")";
   }
-  testing::expect_error([&] { vision::affine_transform_multi({zeros({4, 4, 1}), zeros({3, 4}), {}, {}}, data::Affine{}); },
-                        {"affine_transform_multi", "mask", "[3, 4]"});
+  testing::expect_error(
+      [&] {
+        vision::affine_transform_multi({zeros({4, 4, 1}), zeros({3, 4}), {}, {}}, data::Affine{});
+      },
+      {"affine_transform_multi", "mask", "[3, 4]"});
 }
 
 }  // namespace

@@ -29,7 +29,8 @@ TEST(TlPreproSequences, ProcessSequencesMatchesTensorLayer) {
   for (size_t k = 0; k < cases.size() / 4; ++k) {
     const int64_t* c = &cases[4 * k];
     const auto got = vision::process_sequences(input, c[0], c[1], c[2] != 0, c[3] != 0);
-    EXPECT_EQ(got, prepro_sequences_ragged("output_" + std::to_string(k), "output_lengths_" + std::to_string(k))) << "case " << k;
+    EXPECT_EQ(got, prepro_sequences_ragged("output_" + std::to_string(k), "output_lengths_" + std::to_string(k)))
+        << "case " << k;
   }
 }
 

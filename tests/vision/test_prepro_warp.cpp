@@ -9,8 +9,8 @@
 
 #include "strata/vision/prepro.hpp"
 #include "support/expect_error.hpp"
-#include "tl_prepro_fixture.hpp"
 #include "support/max_abs_diff.hpp"
+#include "tl_prepro_fixture.hpp"
 
 namespace strata {
 namespace {
@@ -18,9 +18,11 @@ namespace {
 TEST(TlPreproWarp, HomographyMatchesScikitImage) {
   for (const std::string n : {"", "six_"}) {
     const auto& f = testing::tl_prepro_fixture("warp");
-    const auto h = vision::estimate_projective(testing::tl_prepro_pairs(f.at(n + "src")), testing::tl_prepro_pairs(f.at(n + "dst")));
+    const auto h = vision::estimate_projective(testing::tl_prepro_pairs(f.at(n + "src")),
+                                               testing::tl_prepro_pairs(f.at(n + "dst")));
     const auto want = f.at(n.empty() ? "estimate_4" : "estimate_6").to_vector<double>();
-    for (int i = 0; i < 9; ++i) EXPECT_NEAR(h[i], want[size_t(i)], 1e-9 * (1 + std::abs(want[size_t(i)]))) << n << " " << i;
+    for (int i = 0; i < 9; ++i)
+      EXPECT_NEAR(h[i], want[size_t(i)], 1e-9 * (1 + std::abs(want[size_t(i)]))) << n << " " << i;
   }
 }
 
@@ -28,7 +30,8 @@ TEST(TlPreproWarp, ProjectiveTransformByPointsMatchesTensorLayer) {
   const auto& f = testing::tl_prepro_fixture("warp");
   const auto src = testing::tl_prepro_pairs(f.at("src")), dst = testing::tl_prepro_pairs(f.at("dst"));
   EXPECT_LE(max_abs_diff(vision::projective_transform_by_points(f.at("image"), src, dst), f.at("projective")), 1e-9);
-  EXPECT_LE(max_abs_diff(vision::projective_transform_by_points(f.at("image"), src, dst, 1.5), f.at("projective_fill")), 1e-9);
+  EXPECT_LE(max_abs_diff(vision::projective_transform_by_points(f.at("image"), src, dst, 1.5), f.at("projective_fill")),
+            1e-9);
   // TensorLayer returns uint8 images divided by 255; here they stay uint8.
   const Tensor grey = vision::projective_transform_by_points(f.at("grey"), src, dst);
   EXPECT_EQ(grey.dtype(), kUInt8);
@@ -45,7 +48,8 @@ TEST(TlPreproWarp, SwirlMatchesTensorLayer) {
     if (!std::isnan(p[0])) options.center = std::array<double, 2>{p[0], p[1]};
     const std::string n = std::to_string(k);
     EXPECT_LE(max_abs_diff(vision::swirl(f.at("image"), options, p[5]), f.at("swirl_" + n)), 1e-9) << "swirl " << n;
-    EXPECT_LE(max_abs_diff(vision::swirl(f.at("grey"), options), f.at("swirl_grey_" + n)), 0.5 + 1e-9) << "grey swirl " << n;
+    EXPECT_LE(max_abs_diff(vision::swirl(f.at("grey"), options), f.at("swirl_grey_" + n)), 0.5 + 1e-9)
+        << "grey swirl " << n;
   }
 }
 
@@ -58,10 +62,16 @@ TEST(TlPreproWarp, IdentityPointsAndZeroStrengthLeaveTheImage) {
 
 TEST(TlPreproWarp, BadPointsAreErrors) {
   const Tensor image = zeros({4, 4});
-  testing::expect_error([&] { vision::projective_transform_by_points(image, {{0, 0}, {1, 0}, {0, 1}}, {{0, 0}, {1, 0}, {0, 1}}); },
-                        {"estimate_projective", "between 4 and 4096", "3"});
-  testing::expect_error([&] { vision::estimate_projective({{1, 1}, {1, 1}, {1, 1}, {1, 1}}, {{0, 0}, {1, 0}, {0, 1}, {1, 1}}); },
-                        {"estimate_projective", "coincide"});
+  testing::expect_error(
+      [&] {
+        vision::projective_transform_by_points(image, {{0, 0}, {1, 0}, {0, 1}}, {{0, 0}, {1, 0}, {0, 1}});
+      },
+      {"estimate_projective", "between 4 and 4096", "3"});
+  testing::expect_error(
+      [&] {
+        vision::estimate_projective({{1, 1}, {1, 1}, {1, 1}, {1, 1}}, {{0, 0}, {1, 0}, {0, 1}, {1, 1}});
+      },
+      {"estimate_projective", "coincide"});
   testing::expect_error([&] { vision::swirl(image, {.radius = 0}); }, {"swirl", "radius"});
   testing::expect_error([] { vision::swirl(zeros({0, 3})); }, {"swirl", "non-empty"});
 }

@@ -17,7 +17,10 @@ inline const data::NpzArrays& tl_prepro_fixture(const std::string& family) {
   const std::lock_guard<std::mutex> lock(mutex);
   auto it = loaded.find(family);
   if (it == loaded.end())
-    it = loaded.emplace(family, data::read_npz(std::string(STRATA_TESTS_DIR) + "/vision/fixtures/tl_prepro_" + family + ".npz")).first;
+    it = loaded
+             .emplace(family,
+                      data::read_npz(std::string(STRATA_TESTS_DIR) + "/vision/fixtures/tl_prepro_" + family + ".npz"))
+             .first;
   return it->second;
 }
 

@@ -15,8 +15,8 @@ namespace strata::data {
 std::string bleu_tokenize_13a(std::string_view line);
 
 struct BleuScore {
-  double score = 0;                     // 0..100
-  std::array<double, 4> precisions{};   // n-gram precisions in percent (smoothed where 0)
+  double score = 0;                    // 0..100
+  std::array<double, 4> precisions{};  // n-gram precisions in percent (smoothed where 0)
   std::array<long, 4> correct{}, total{};
   double brevity_penalty = 1;
   long hypothesis_length = 0, reference_length = 0;

@@ -9,7 +9,7 @@
 namespace strata::data {
 
 struct BalancedExamples {
-  Tensor x;                    // float64 [classes * largest, D]
+  Tensor x;                     // float64 [classes * largest, D]
   std::vector<int64_t> labels;  // one per row of x
 };
 

@@ -21,11 +21,11 @@ struct PickledReviews {
 PickledReviews parse_reviews_pickle(std::string_view bytes, const std::string& source);
 
 struct ImdbOptions {
-  int64_t nb_words = 0;                  // ids >= nb_words become oov_char (0: the largest id, which TensorLayer then also drops)
-  int64_t skip_top = 0;                  // ids < skip_top become oov_char
-  int64_t maxlen = 0;                    // keep sequences shorter than maxlen (after start_char); 0: all
-  double test_split = 0.2;               // the last fraction is the test set
-  uint32_t seed = 113;                   // numpy.random.seed(seed); numpy.random.shuffle, as TensorLayer
+  int64_t nb_words = 0;     // ids >= nb_words become oov_char (0: the largest id, which TensorLayer then also drops)
+  int64_t skip_top = 0;     // ids < skip_top become oov_char
+  int64_t maxlen = 0;       // keep sequences shorter than maxlen (after start_char); 0: all
+  double test_split = 0.2;  // the last fraction is the test set
+  uint32_t seed = 113;      // numpy.random.seed(seed); numpy.random.shuffle, as TensorLayer
   std::optional<int64_t> start_char = 1;  // put first
   std::optional<int64_t> oov_char = 2;    // replaces dropped ids; unset: dropped ids are left out (TensorLayer keeps
                                           // only those, a bug; Keras leaves them out)

@@ -18,16 +18,16 @@ namespace strata::data {
 struct MatValue {
   enum class Kind { numeric, text, cell, structure, unsupported };
   Kind kind = Kind::numeric;
-  std::string class_name;      // MATLAB's class: "double", "uint8", "char", "cell", "struct", ...
+  std::string class_name;  // MATLAB's class: "double", "uint8", "char", "cell", "struct", ...
   std::vector<int64_t> dims;
   // numeric (logical included): shape == dims, row-major (scipy's array, same indices). double
   // -> float64, single -> float32, uint8 -> uint8, logical -> bool, int8/int16/uint16/int32 ->
   // int32, uint32/int64/uint64 -> int64 (a uint64 above 2^63 - 1 is refused).
   Tensor array;
-  std::vector<std::string> rows;      // text: one UTF-8 string per row (MATLAB char matrices pad rows)
-  std::vector<MatValue> cells;        // cell: numel() values, column-major
+  std::vector<std::string> rows;         // text: one UTF-8 string per row (MATLAB char matrices pad rows)
+  std::vector<MatValue> cells;           // cell: numel() values, column-major
   std::vector<std::string> field_names;  // structure
-  std::vector<MatValue> fields;       // structure: element e's field f at e * field_names.size() + f
+  std::vector<MatValue> fields;          // structure: element e's field f at e * field_names.size() + f
 
   int64_t numel() const;
   bool empty() const { return numel() == 0; }
@@ -47,7 +47,7 @@ struct MatFileOptions {
 };
 
 struct MatFile {
-  std::string path;  // for error messages
+  std::string path;                                         // for error messages
   std::vector<std::pair<std::string, MatValue>> variables;  // in file order
 
   bool contains(const std::string& name) const;

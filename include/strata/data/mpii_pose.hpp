@@ -11,18 +11,18 @@
 namespace strata::data {
 
 struct MpiiPerson {
-  std::string filename;                          // the image's name, as in the annotation
+  std::string filename;  // the image's name, as in the annotation
   bool train = false;
-  std::array<double, 4> head_rect{};             // x1, y1, x2, y2
-  std::map<int, std::array<double, 2>> joints;   // joint id (0..15) -> x, y
+  std::array<double, 4> head_rect{};            // x1, y1, x2, y2
+  std::map<int, std::array<double, 2>> joints;  // joint id (0..15) -> x, y
   // Joint id -> 0/1; a joint whose is_visible is empty counts 0. Absent when the file's points
   // have no is_visible field (TensorLayer's None).
   std::optional<std::map<int, int>> visible;
 };
 
 struct MpiiPose {
-  std::vector<std::string> train_images, test_images;               // paths under <root>/images
-  std::vector<std::vector<MpiiPerson>> train_people, test_people;   // one list per image, same order
+  std::vector<std::string> train_images, test_images;              // paths under <root>/images
+  std::vector<std::vector<MpiiPerson>> train_people, test_people;  // one list per image, same order
 };
 
 // `root` (TensorLayer's data/mpii_human_pose) holds mpii_human_pose_v1_u12_2/

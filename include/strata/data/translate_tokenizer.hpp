@@ -39,17 +39,17 @@ struct TranslateVocabulary {
 TranslateVocabulary initialize_vocabulary(const std::string& vocabulary_path);
 
 struct TokenIdOptions {
-  bool normalize = true;               // normalize_digits before the look-up
-  int64_t unk_id = kTranslateUnkId;    // for tokens not in the vocabulary
-  std::optional<int64_t> start_id;     // put first (the decoder's _GO), when set
-  std::optional<int64_t> end_id;       // put last (_EOS), when set
+  bool normalize = true;             // normalize_digits before the look-up
+  int64_t unk_id = kTranslateUnkId;  // for tokens not in the vocabulary
+  std::optional<int64_t> start_id;   // put first (the decoder's _GO), when set
+  std::optional<int64_t> end_id;     // put last (_EOS), when set
 };
 std::vector<int64_t> sentence_to_token_ids(std::string_view sentence, const TranslateVocabulary& vocabulary,
                                            const TokenIdOptions& options = {});
 
 // Every line of data_path as token ids, space-separated, one line each, into target_path
 // (written whole or not at all); an existing target is left as it is, as in TensorLayer.
-void data_to_token_ids(const std::string& data_path, const std::string& target_path,
-                       const std::string& vocabulary_path, const TokenIdOptions& options = {});
+void data_to_token_ids(const std::string& data_path, const std::string& target_path, const std::string& vocabulary_path,
+                       const TokenIdOptions& options = {});
 
 }  // namespace strata::data

@@ -17,7 +17,8 @@ struct AnalogyQuestions {
 
 // Lines are lower-cased (ASCII) and split on single spaces, as TensorLayer does; lines starting
 // with ':' are section names. A missing file is an error naming it.
-AnalogyQuestions read_analogies_file(const std::string& path, const std::unordered_map<std::string, int64_t>& word_to_id);
+AnalogyQuestions read_analogies_file(const std::string& path,
+                                     const std::unordered_map<std::string, int64_t>& word_to_id);
 
 struct AnalogyResult {
   int64_t correct = 0, total = 0;

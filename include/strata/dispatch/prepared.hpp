@@ -1,5 +1,5 @@
-// Kernels prepared once for one input shape (convolutions, pools, linear layers), for compiled static models (nn/compiled_model.hpp):
-// the weights already in the kernel's own layout, the bias and an activation done in the same
+// Kernels prepared once for one input shape (convolutions, pools, linear layers), for compiled static models
+// (nn/compiled_model.hpp): the weights already in the kernel's own layout, the bias and an activation done in the same
 // pass over the output, and each run writing into a buffer the caller owns, so that running one
 // allocates no tensor and builds nothing. Not in stubs.hpp: only ops/prepared.cpp calls these.
 #pragma once

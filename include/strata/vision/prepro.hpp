@@ -111,7 +111,8 @@ using ProjectivePoint = std::array<double, 2>;  // (x, y) = (column, row)
 // The homography (3 x 3, row-major, [2][2] = 1) taking src[i] to dst[i], as skimage's
 // ProjectiveTransform.estimate finds it (normalised direct linear transform, least squares for
 // more than 4 pairs). 4 to 4096 pairs; coinciding or collinear points are an error.
-std::array<double, 9> estimate_projective(const std::vector<ProjectivePoint>& src, const std::vector<ProjectivePoint>& dst);
+std::array<double, 9> estimate_projective(const std::vector<ProjectivePoint>& src,
+                                          const std::vector<ProjectivePoint>& dst);
 // The image moved so that what was at src[i] lands at dst[i] (TensorLayer's
 // projective_transform_by_points with order=1).
 Tensor projective_transform_by_points(const Tensor& image, const std::vector<ProjectivePoint>& src,

@@ -15,8 +15,8 @@
 namespace strata::kernels::cpu {
 namespace {
 
-using dnnl::memory;
 using dispatch::FusedActivation;
+using dnnl::memory;
 using tag = memory::format_tag;
 constexpr auto f32 = memory::data_type::f32;
 
@@ -65,8 +65,10 @@ class PreparedPrimitive : public dispatch::PreparedKernel {
  public:
   using Make = std::function<Made()>;
   PreparedPrimitive(memory::desc src, memory::desc dst, Make make, std::vector<Tensor> keep)
-      : src_(src, dnnl_engine(), DNNL_MEMORY_NONE), dst_(dst, dnnl_engine(), DNNL_MEMORY_NONE),
-        make_(std::move(make)), keep_(std::move(keep)) {
+      : src_(src, dnnl_engine(), DNNL_MEMORY_NONE),
+        dst_(dst, dnnl_engine(), DNNL_MEMORY_NONE),
+        make_(std::move(make)),
+        keep_(std::move(keep)) {
     made_for(apply_thread_budget());
   }
   void run(const Tensor& x, const Tensor& y) const override {
@@ -97,7 +99,8 @@ std::unique_ptr<dispatch::PreparedKernel> prepare_conv(const Tensor& w_in, const
   STRATA_CHECK(w_in.dtype() == kFloat32, "prepare_conv: float32 only, got ", dtype_name(w_in.dtype()));
   const Tensor w = dense_copy(w_in), b = dense_copy(b_in);
   const Window& win = g.win;
-  const memory::desc src = channels_last_md(win, win.in, g.in_channels), dst = channels_last_md(win, win.out, g.out_channels);
+  const memory::desc src = channels_last_md(win, win.in, g.in_channels),
+                     dst = channels_last_md(win, win.out, g.out_channels);
   const memory::desc any_weights(user_weights_md(g).dims(), f32, tag::any), bias({g.out_channels}, f32, tag::a);
   using D = dnnl::convolution_forward::desc;
   const auto prop = dnnl::prop_kind::forward_inference;
@@ -108,7 +111,8 @@ std::unique_ptr<dispatch::PreparedKernel> prepare_conv(const Tensor& w_in, const
                           : D(prop, alg, src, any_weights, dst, strides, dil, pl, pr);
   auto make = [=] {
     dnnl::convolution_forward::primitive_desc pd(d, attr_for(act), dnnl_engine());
-    Made m{dnnl::convolution_forward(pd), pd, {{DNNL_ARG_WEIGHTS, weights_in(user_weights_md(g), pd.weights_desc(), w)}}};
+    Made m{
+        dnnl::convolution_forward(pd), pd, {{DNNL_ARG_WEIGHTS, weights_in(user_weights_md(g), pd.weights_desc(), w)}}};
     if (b.defined()) m.args[DNNL_ARG_BIAS] = memory(bias, dnnl_engine(), handle_of(b));
     return m;
   };
@@ -122,8 +126,8 @@ std::unique_ptr<dispatch::PreparedKernel> prepare_linear(const Tensor& w_in, con
   const int64_t I = w.size(0), O = w.size(1);
   const memory::desc src({rows, I}, f32, tag::ab), dst({rows, O}, f32, tag::ab), user({I, O}, f32, tag::ab);
   const memory::desc any_weights({I, O}, f32, tag::any), bias({1, O}, f32, tag::ab);
-  const dnnl::matmul::desc d = b.defined() ? dnnl::matmul::desc(src, any_weights, bias, dst)
-                                           : dnnl::matmul::desc(src, any_weights, dst);
+  const dnnl::matmul::desc d =
+      b.defined() ? dnnl::matmul::desc(src, any_weights, bias, dst) : dnnl::matmul::desc(src, any_weights, dst);
   auto make = [=] {
     dnnl::matmul::primitive_desc pd(d, attr_for(act), dnnl_engine());
     Made m{dnnl::matmul(pd), pd, {{DNNL_ARG_WEIGHTS, weights_in(user, pd.weights_desc(), w)}}};
@@ -149,10 +153,11 @@ std::unique_ptr<dispatch::PreparedKernel> prepare_pool(const PoolGeometry& g) {
   if (is_tiling_max_pool_2x2(g)) return std::make_unique<PreparedMaxPool2x2>(g);
   const Window& win = g.win;
   const memory::desc src = channels_last_md(win, win.in, g.channels), dst = channels_last_md(win, win.out, g.channels);
-  const dnnl::pooling_forward::desc d(dnnl::prop_kind::forward_inference,
-                                      g.max ? dnnl::algorithm::pooling_max : dnnl::algorithm::pooling_avg_exclude_padding,
-                                      src, dst, real_axes(win, win.stride), real_axes(win, win.kernel),
-                                      real_axes(win, win.pad_before), real_axes(win, win.pad_after));
+  const dnnl::pooling_forward::desc d(
+      dnnl::prop_kind::forward_inference,
+      g.max ? dnnl::algorithm::pooling_max : dnnl::algorithm::pooling_avg_exclude_padding, src, dst,
+      real_axes(win, win.stride), real_axes(win, win.kernel), real_axes(win, win.pad_before),
+      real_axes(win, win.pad_after));
   auto make = [=] {
     dnnl::pooling_forward::primitive_desc pd(d, own_scratchpad(), dnnl_engine());
     return Made{dnnl::pooling_forward(pd), pd, {}};
