@@ -7,6 +7,7 @@
 // (onnx/reference/ops/op_resize.py) computes them, and kept as the weights of a registered
 // function that takes those source slices (index_select) and adds them up. Nearest takes one.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "strata/core/error.hpp"
@@ -24,17 +25,30 @@ namespace {
 
 using Ws = const std::vector<Tensor>&;
 constexpr int64_t kMaxResizeRank = 8, kMaxResizeSize = int64_t{1} << 24;
+// The source positions planned at import, over all the resized axes (a 4096 x 4096 image plans
+// 8192): a hostile file's scale of a million on one axis spent 0.5 s planning, and minutes under
+// the fuzz target's sanitizers, before this bound.
+constexpr int64_t kMaxResizePlan = int64_t{1} << 16;
 
 // Each resized axis in increasing order (the bits of `axes`): weight "index" [out, taps] of
 // source positions and, unless `nearest`, "coeff" [out, taps].
+// A shape-only (meta) x gets the shape alone: a static model learns its shapes so when it is
+// built, where computing would take time in proportion to the output (a hostile file's scale of
+// a million took minutes under the fuzz target's sanitizers).
 Tensor resize_axes(const Tensor& x, Ws w, int axes, bool nearest) {
   Tensor y = x;
+  std::vector<int64_t> shape(x.shape().begin(), x.shape().end());
   size_t k = 0;
   for (int64_t a = 0; a < kMaxResizeRank; ++a) {
     if (!((axes >> a) & 1)) continue;
     STRATA_CHECK(a < y.dim(), "onnx.resize: no axis ", a, " in ", x.shape().str());
     const Tensor& index = w.at(k++);
     STRATA_CHECK(index.dim() == 2, "onnx.resize: positions must be [out, taps], got ", index.shape().str());
+    if (x.is_meta()) {
+      shape[static_cast<size_t>(a)] = index.size(0);
+      k += nearest ? 0 : 1;
+      continue;
+    }
     if (nearest) {
       y = index_select(y, a, select(index, 1, 0));
       continue;
@@ -49,7 +63,7 @@ Tensor resize_axes(const Tensor& x, Ws w, int axes, bool nearest) {
     }
     y = sum;
   }
-  return y;
+  return x.is_meta() ? Tensor::empty(Shape(shape), x.dtype(), kMeta) : y;
 }
 
 struct Registration {
@@ -68,8 +82,9 @@ struct ResizeAttributes {
   bool exclude_outside;
 };
 
-// The coefficients of the `taps` source positions for a fraction `ratio` (onnx's reference).
-std::vector<double> coefficients(const ResizeAttributes& r, double ratio) {
+// The coefficients of the `taps` source positions for a fraction `ratio` (onnx's reference); the
+// entries past `taps` are 0. An array, not a vector: it is made once per output position.
+std::array<double, 4> coefficients(const ResizeAttributes& r, double ratio) {
   if (r.mode == "nearest") {
     if (ratio == 1.0) return {0, 1};
     if (r.nearest_mode == "round_prefer_floor") return {double(ratio <= 0.5), double(ratio > 0.5)};
@@ -118,7 +133,7 @@ std::pair<Tensor, Tensor> axis_plan(const Importer& im, const pb::NodeProto& nod
                   " falls on a rounding tie that float32 and float64 break differently");
     }
     const double ratio = x == std::floor(x) ? 1.0 : x - std::floor(x);
-    std::vector<double> c = coefficients(r, ratio);
+    std::array<double, 4> c = coefficients(r, ratio);
     const double padded = x + static_cast<double>(pad), p = std::floor(padded);
     const int64_t start = static_cast<int64_t>(p) + (padded == p ? -taps / 2 : -taps / 2 + 1) - pad;
     if (r.exclude_outside) {
@@ -209,6 +224,11 @@ void resize_op(Importer& im, const pb::NodeProto& node) {
       out[a] = static_cast<int64_t>(s * static_cast<double>(shape[a]) + 0.5);
     }
   }
+  int64_t planned = 0;
+  for (int64_t a = 0; a < rank; ++a)
+    if (shape[a] != -1 && !(std::abs(scale[a] - 1) <= 1e-9 && out[a] == shape[a])) planned += out[a];
+  require(planned <= kMaxResizePlan, im, node,
+          "the resized axes' output lengths add up to " + std::to_string(planned) + ", above the 2^16 planned");
   int mask = 0;
   std::vector<std::pair<std::string, Tensor>> weights;
   for (int64_t a = 0; a < rank; ++a) {
