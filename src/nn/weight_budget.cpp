@@ -39,20 +39,11 @@ void charge_weight(const Shape& shape, DType dtype, const std::string& name) {
 }
 
 void recharge_weight(const Shape& shape, DType charged, DType actual, const std::string& name) {
-  if (itemsize(actual) > itemsize(charged)) {
-    const uint64_t bytes = tensor_bytes(shape, actual, name), before = tensor_bytes(shape, charged, name);
-    check_weight_size(shape, actual, name);
-    for (WeightBudget* b = innermost; b != nullptr; b = b->outer_) {
-      if (bytes - before > b->left_)
-        throw LimitError("weight " + name + " of shape " + shape.str() + " (" + std::to_string(bytes) +
-                         " bytes), with the " + std::to_string(b->total_ - b->left_ - before) +
-                         " bytes of weights made before it, needs more than " + b->source_);
-      b->left_ -= bytes - before;
-    }
-  } else if (itemsize(actual) < itemsize(charged)) {
-    const uint64_t refund = tensor_bytes(shape, charged, name) - tensor_bytes(shape, actual, name);
-    for (WeightBudget* b = innermost; b != nullptr; b = b->outer_) b->left_ += refund;
-  }
+  if (itemsize(actual) == itemsize(charged)) return;
+  // Give back what was charged, then charge what was made: one check, one error message.
+  const uint64_t charged_bytes = tensor_bytes(shape, charged, name);
+  for (WeightBudget* b = innermost; b != nullptr; b = b->outer_) b->left_ += charged_bytes;
+  charge_weight(shape, actual, name);
 }
 
 WeightDType::WeightDType(DType dtype) : previous_(weight_dtype) { weight_dtype = dtype; }
