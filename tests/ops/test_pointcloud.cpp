@@ -136,6 +136,17 @@ TEST(PointCloudOps, KnnFindsTheNearestInOrderWithTiesToTheLowerIndex) {
   EXPECT_EQ(knn(cast(queries, kFloat32), cast(pts, kFloat32), k).to_vector<int64_t>(), got);
 }
 
+// Points whose float32 squared distance overflows to infinity are never near (the two-pass
+// selection's bound leaves them out, as the insertion pass does): the neighbours are float64's.
+TEST(PointCloudOps, KnnNeverTakesPointsWhoseDistanceOverflows) {
+  std::vector<double> values = grid_search_cloud(2, 300, "uniform", 31).to_vector<double>();
+  for (int64_t i : {3, 40, 41, 299, 300, 450}) values[i * 3 + 1] = 1e20;
+  const Tensor pts = from_vector(values, {2, 300, 3}), queries = pts.narrow(1, 100, 50).contiguous();
+  const std::vector<int64_t> want = knn_by_brute_force(queries, pts, 16);
+  EXPECT_EQ(knn(queries, pts, 16).to_vector<int64_t>(), want);
+  EXPECT_EQ(knn(cast(queries, kFloat32), cast(pts, kFloat32), 16).to_vector<int64_t>(), want);
+}
+
 TEST(PointCloudOps, BallQueryTakesPointsInIndexOrderAndPadsWithTheFirst) {
   const Tensor pts = clouds(2, 120, 4), queries = clouds(2, 25, 5);
   const double radius = 0.45;
