@@ -31,8 +31,9 @@ macro(strata_module module)
   list(APPEND STRATA_MODULES ${module})
 endmacro()
 
-# core: ~TensorImpl frees the autograd metadata.
-strata_module(core EXCEPTIONS autograd)
+# core: holds the autograd metadata by an interface it declares (AutogradMetaInterface), so it
+# includes nothing above it.
+strata_module(core)
 # dispatch: the kernel tables, keyed by device type; backends register into them.
 strata_module(dispatch USES core)
 strata_module(kernels/cpu USES core dispatch)

@@ -34,16 +34,16 @@ static std::shared_ptr<N> make_node(Args&&... args) {
   return std::shared_ptr<N>(new N(std::forward<Args>(args)...), DeferredNodeDeleter{});
 }
 
-static AutogradMeta& meta_of(const Tensor& t) {
+AutogradMeta& ensure_autograd_meta(const Tensor& t) {
   auto& m = t.impl()->autograd;
   if (!m) m = std::make_unique<AutogradMeta>();
-  return *m;
+  return static_cast<AutogradMeta&>(*m);
 }
 
 // Makes `t` output `nr` of `node` (a floating tensor; integer ones carry no gradient).
 static void set_history(const Tensor& t, const std::shared_ptr<Node>& node, uint32_t nr) {
   if (!t.defined() || !is_floating(t.dtype())) return;
-  AutogradMeta& m = meta_of(t);
+  AutogradMeta& m = ensure_autograd_meta(t);
   m.requires_grad = true;
   m.grad_fn = node;
   m.output_nr = nr;
@@ -100,7 +100,7 @@ std::vector<Tensor> FunctionNode::apply(std::vector<Tensor>&& grad_outputs) {
 
 std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grad_outputs) {
   Tensor g = std::move(grad_outputs[0]);
-  AutogradMeta& meta = *leaf_->autograd;
+  AutogradMeta& meta = *autograd_meta(*leaf_);
   for (auto& hook : meta.hooks) {
     Tensor replaced = hook(g);
     if (replaced.defined()) g = replaced;
@@ -141,7 +141,7 @@ bool needs_grad(const std::vector<Tensor>& inputs) {
 
 Edge gradient_edge(const Tensor& t) {
   if (!t.defined() || !t.requires_grad()) return {};
-  AutogradMeta& m = meta_of(t);
+  AutogradMeta& m = ensure_autograd_meta(t);
   if (m.grad_fn) return {m.grad_fn, m.output_nr};
   auto acc = m.grad_accumulator.lock();
   if (!acc) {

@@ -9,11 +9,12 @@ void register_post_accumulate_grad_hook(Tensor& leaf, std::function<void(const T
   STRATA_CHECK(leaf.defined() && leaf.requires_grad() && leaf.is_leaf(),
                "register_post_accumulate_grad_hook: expected a leaf tensor that requires grad (a weight)");
   STRATA_CHECK(hook != nullptr, "register_post_accumulate_grad_hook: the hook is empty");
-  leaf.impl()->autograd->post_accumulate_hooks.push_back(std::move(hook));
+  autograd_meta(*leaf.impl())->post_accumulate_hooks.push_back(std::move(hook));
 }
 
 void clear_post_accumulate_grad_hooks(Tensor& leaf) {
-  if (leaf.defined() && leaf.impl()->autograd) leaf.impl()->autograd->post_accumulate_hooks.clear();
+  if (!leaf.defined()) return;
+  if (auto* m = autograd_meta(*leaf.impl())) m->post_accumulate_hooks.clear();
 }
 
 }  // namespace strata::autograd

@@ -5,36 +5,40 @@
 
 namespace strata {
 
-static autograd::AutogradMeta& meta(const Tensor& t) {
-  auto& m = t.impl()->autograd;
-  if (!m) m = std::make_unique<autograd::AutogradMeta>();
-  return *m;
-}
+using autograd::autograd_meta;
+using autograd::ensure_autograd_meta;
 
-bool Tensor::requires_grad() const { return impl_->autograd && impl_->autograd->requires_grad; }
+bool Tensor::requires_grad() const {
+  auto* m = autograd_meta(*impl_);
+  return m && m->requires_grad;
+}
 
 Tensor& Tensor::requires_grad_(bool on) {
   STRATA_CHECK(!on || is_floating(dtype()), "requires_grad_: only float tensors can require gradients, this one is ",
                dtype_name(dtype()));
   STRATA_CHECK(is_leaf(), "requires_grad_: can only be changed on leaf tensors (use detach() first)");
-  meta(*this).requires_grad = on;
+  ensure_autograd_meta(*this).requires_grad = on;
   return *this;
 }
 
-Tensor Tensor::grad() const { return impl_->autograd ? impl_->autograd->grad : Tensor(); }
+Tensor Tensor::grad() const {
+  auto* m = autograd_meta(*impl_);
+  return m ? m->grad : Tensor();
+}
 
 void Tensor::set_grad(const Tensor& g) {
   STRATA_CHECK(!g.defined() || g.shape() == shape(), "set_grad: gradient of shape ", g.defined() ? g.shape().str() : "",
                " for a tensor of shape ", shape().str());
-  meta(*this).grad = g;
+  ensure_autograd_meta(*this).grad = g;
 }
 
 void Tensor::zero_grad() {
-  if (impl_->autograd) impl_->autograd->grad = Tensor();
+  if (auto* m = autograd_meta(*impl_)) m->grad = Tensor();
 }
 
 std::shared_ptr<autograd::Node> Tensor::grad_fn() const {
-  return impl_->autograd ? impl_->autograd->grad_fn : nullptr;
+  auto* m = autograd_meta(*impl_);
+  return m ? m->grad_fn : nullptr;
 }
 
 void Tensor::backward(const Tensor& grad, bool retain_graph) const {
@@ -43,20 +47,20 @@ void Tensor::backward(const Tensor& grad, bool retain_graph) const {
 
 void Tensor::register_hook(GradHook hook) {
   STRATA_CHECK(requires_grad(), "register_hook: the tensor does not require grad");
-  auto& m = meta(*this);
+  auto& m = ensure_autograd_meta(*this);
   if (m.grad_fn) m.grad_fn->output_hooks[m.output_nr].push_back(std::move(hook));
   else m.hooks.push_back(std::move(hook));
 }
 
 void Tensor::retain_grad() {
   STRATA_CHECK(requires_grad(), "retain_grad: the tensor does not require grad");
-  auto& m = meta(*this);
+  auto& m = ensure_autograd_meta(*this);
   if (!m.grad_fn || m.retains_grad) return;
   m.retains_grad = true;
   std::weak_ptr<TensorImpl> self = impl_;  // weak: the node must not keep its own output alive
   register_hook([self](const Tensor& g) {
     if (auto impl = self.lock()) {
-      auto& mm = *impl->autograd;
+      auto& mm = *autograd_meta(*impl);
       mm.grad = mm.grad.defined() ? mm.grad + g : g;
     }
     return Tensor();

@@ -1,6 +1,5 @@
 #include "strata/core/tensor.hpp"
 
-#include "strata/autograd/node.hpp"
 #include "strata/core/device_copy.hpp"
 
 namespace strata {

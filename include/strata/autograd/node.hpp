@@ -21,7 +21,7 @@ struct Edge {
   uint32_t input_nr = 0;       // which output of `node` the gradient belongs to
 };
 
-struct AutogradMeta {
+struct AutogradMeta : AutogradMetaInterface {
   bool requires_grad = false;
   bool retains_grad = false;
   Tensor grad;
@@ -32,6 +32,11 @@ struct AutogradMeta {
   // Leaves only: run after a backward pass has added into .grad() (post_accumulate_hook.hpp).
   std::vector<std::function<void(const Tensor& leaf)>> post_accumulate_hooks;
 };
+
+// A tensor's metadata, or null before autograd touched it (core holds it by its interface).
+inline AutogradMeta* autograd_meta(const TensorImpl& impl) { return static_cast<AutogradMeta*>(impl.autograd.get()); }
+// A tensor's metadata, made on first use.
+AutogradMeta& ensure_autograd_meta(const Tensor& t);
 
 class Node : public std::enable_shared_from_this<Node> {
  public:

@@ -22,8 +22,13 @@ namespace strata {
 class Tensor;
 namespace autograd {
 class Node;
-struct AutogradMeta;
 }  // namespace autograd
+
+// What core knows of a tensor's autograd metadata (as c10's AutogradMetaInterface): that it can
+// be freed. autograd, above core on the module map, derives its AutogradMeta from it.
+struct AutogradMetaInterface {
+  virtual ~AutogradMetaInterface() = default;
+};
 
 class TensorImpl {
  public:
@@ -35,7 +40,7 @@ class TensorImpl {
   Shape strides;       // in elements
   int64_t offset = 0;  // in elements
   DType dtype;
-  std::unique_ptr<autograd::AutogradMeta> autograd;  // null until autograd touches the tensor
+  std::unique_ptr<AutogradMetaInterface> autograd;  // null until autograd touches the tensor
 };
 
 using GradHook = std::function<Tensor(const Tensor&)>;
