@@ -36,7 +36,7 @@ constexpr int kMaxNodes = 100000;
 constexpr int kMaxInputs = 64;
 constexpr int kMaxRank = 8;
 
-Shape input_shape(const pb::ValueInfoProto& in, const std::string& what) {
+Shape input_shape(const pb::ValueInfoProto& in, const std::string& what, const std::map<std::string, int64_t>& sizes) {
   const std::string where = what + ": input '" + in.name() + "'";
   STRATA_CHECK(in.type().has_tensor_type() && in.type().tensor_type().has_shape(), where, ": needs a tensor type with a shape");
   const auto& dims = in.type().tensor_type().shape().dim();
@@ -44,10 +44,21 @@ Shape input_shape(const pb::ValueInfoProto& in, const std::string& what) {
   Shape shape;
   for (int i = 0; i < dims.size(); ++i) {
     const auto& d = dims[i];
+    const auto given = d.has_dim_param() ? sizes.find(d.dim_param()) : sizes.end();
+    if (given != sizes.end()) {  // a symbolic size the caller fixed (ImportOptions::sizes)
+      STRATA_CHECK(given->second > 0 && given->second <= (int64_t{1} << 31), where, ": the size ", given->second,
+                   " given for '", d.dim_param(), "' (axis ", i, ") is not 1 to 2^31");
+      shape.push_back(given->second);
+      continue;
+    }
     if (i == 0 && (!d.has_dim_value() || d.dim_value() < 0)) {
       shape.push_back(-1);  // the batch
       continue;
     }
+    STRATA_CHECK(d.has_dim_value() || !d.has_dim_param(), where, ": axis ", i, " is symbolic ('", d.dim_param(),
+                 "'): a static model fixes every size but the first axis's (the batch); give it one with "
+                 "ImportOptions::sizes, e.g. {\"",
+                 d.dim_param(), "\", N}");
     STRATA_CHECK(d.has_dim_value() && d.dim_value() > 0 && d.dim_value() <= (int64_t{1} << 31), where, ": axis ", i,
                  " must have a fixed positive size (only the first, the batch, may be symbolic)");
     shape.push_back(d.dim_value());
@@ -91,8 +102,9 @@ int64_t axis_attribute(const Importer& im, const pb::NodeProto& node, int64_t fa
   return axis < 0 ? axis + rank : axis;
 }
 
-Importer::Importer(const pb::GraphProto& graph, const std::string& what, int64_t opset)
-    : graph_(graph), what_(what), opset_(opset) {
+Importer::Importer(const pb::GraphProto& graph, const std::string& what, int64_t opset,
+                   std::map<std::string, int64_t> sizes)
+    : graph_(graph), what_(what), opset_(opset), sizes_(std::move(sizes)) {
   for (const auto& init : graph.initializer())
     add_constant(init.name(), read_tensor(init), init.data_type() == pb::TensorProto::FLOAT16);
   for (const auto& node : graph.node()) used_.insert(node.input().begin(), node.input().end());
@@ -215,7 +227,7 @@ std::shared_ptr<nn::Model> Importer::run(const std::string& name) {
   for (const auto& in : graph_.input()) {
     if (constants_.count(in.name())) continue;  // older files list initializers as inputs too
     STRATA_CHECK(static_cast<int>(inputs.size()) < kMaxInputs, what_, ": more than ", kMaxInputs, " inputs");
-    const Shape shape = input_shape(in, what_);
+    const Shape shape = input_shape(in, what_, sizes_);
     // One batch row, bounded as every tensor read from a file (checked_size: no overflow).
     std::vector<int64_t> row(shape.begin(), shape.end());
     row[0] = 1;
@@ -275,6 +287,10 @@ std::shared_ptr<nn::Model> Importer::run(const std::string& name) {
 }  // namespace detail
 
 std::shared_ptr<nn::Model> from_onnx(const std::string& bytes, const std::string& what) {
+  return from_onnx(bytes, what, ImportOptions{});
+}
+
+std::shared_ptr<nn::Model> from_onnx(const std::string& bytes, const std::string& what, const ImportOptions& options) {
   ::onnx::ModelProto proto;
   STRATA_CHECK(proto.ParseFromString(bytes), what, ": not an ONNX model (the protobuf does not parse)");
   STRATA_CHECK(proto.has_graph(), what, ": the ONNX model has no graph");
@@ -290,9 +306,9 @@ std::shared_ptr<nn::Model> from_onnx(const std::string& bytes, const std::string
   try {
     if (opset < detail::kAdaptedOpset) {  // each node at its opset-11 definition, read as opset 11 reads it
       const ::onnx::GraphProto adapted = detail::adapt_old_graph(proto.graph(), opset, what);
-      return detail::Importer(adapted, what, detail::kAdaptedOpset).run(name);
+      return detail::Importer(adapted, what, detail::kAdaptedOpset, options.sizes).run(name);
     }
-    return detail::Importer(proto.graph(), what, opset).run(name);
+    return detail::Importer(proto.graph(), what, opset, options.sizes).run(name);
   } catch (const nlohmann::json::exception& e) {
     throw Error(what + ": " + e.what());
   }
@@ -307,7 +323,9 @@ std::vector<ImportedOperator> imported_operators() {
   return out;
 }
 
-std::shared_ptr<nn::Model> load_onnx(const std::string& path) {
+std::shared_ptr<nn::Model> load_onnx(const std::string& path) { return load_onnx(path, ImportOptions{}); }
+
+std::shared_ptr<nn::Model> load_onnx(const std::string& path, const ImportOptions& options) {
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
   STRATA_CHECK(!ec, "cannot read '", path, "': ", ec.message());
@@ -317,7 +335,7 @@ std::shared_ptr<nn::Model> load_onnx(const std::string& path) {
   STRATA_CHECK(f.good(), "cannot read '", path, "'");
   std::ostringstream bytes;
   bytes << f.rdbuf();
-  return from_onnx(bytes.str(), path);
+  return from_onnx(bytes.str(), path, options);
 }
 
 }  // namespace strata::onnx

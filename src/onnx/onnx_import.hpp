@@ -21,8 +21,10 @@ namespace strata::onnx::detail {
 
 class Importer {
  public:
-  // `opset`: the file's version of the default domain (some operators' defaults depend on it).
-  Importer(const pb::GraphProto& graph, const std::string& what, int64_t opset);
+  // `opset`: the file's version of the default domain (some operators' defaults depend on it);
+  // `sizes`: the sizes given for the inputs' symbolic axes (ImportOptions::sizes).
+  Importer(const pb::GraphProto& graph, const std::string& what, int64_t opset,
+           std::map<std::string, int64_t> sizes = {});
   std::shared_ptr<nn::Model> run(const std::string& name);
 
   // --- for the operator handlers ---
@@ -62,6 +64,7 @@ class Importer {
   const pb::GraphProto& graph_;
   std::string what_;
   int64_t opset_;
+  std::map<std::string, int64_t> sizes_;
   std::set<std::string> float16_;  // constants stored as float16 in the file
   std::map<std::string, nn::Symbol> values_;
   std::map<std::string, Tensor> constants_;

@@ -2,7 +2,8 @@
 // onnx_export_recurrent.cpp): ONNX's W [1, gates * units, in] with LSTM gates i, o, f, c become
 // Keras's kernel [in, gates * units] with gates i, f, c, o; the sequence is made batch-major for
 // the layer and put back in the node's layout. Each output a node's consumers read is one layer
-// (Y: the sequence, Y_h: the last output), holding its own copy of the weights.
+// (Y: the sequence, Y_h: the last output), holding its own copy of the weights. Nodes the layers
+// do not fit (fits_layers) are computed by ONNX's definition (onnx_import_recurrent_values.cpp).
 #include <algorithm>
 #include <functional>
 
@@ -10,7 +11,7 @@
 #include "strata/core/factory.hpp"
 #include "strata/nn/layer_config.hpp"
 
-#include "onnx_import.hpp"
+#include "onnx_import_recurrent.hpp"
 
 namespace strata::onnx::detail {
 
@@ -34,61 +35,52 @@ std::vector<float> reordered(const std::vector<float>& b, int64_t offset, const 
   return out;
 }
 
-// Initial states (inputs 5 and 6) are accepted when they are constant zeros, Strata's start:
-// PyTorch's exporter writes them so for a module called without them.
-void check_no_state(const Importer& im, const pb::NodeProto& node, const std::string& where) {
-  STRATA_CHECK(im.num_inputs(node) <= 7 && (im.num_inputs(node) <= 4 || node.input(4).empty()), where,
-               ": sequence_lens and peepholes are not supported");
-  for (int i = 5; i < static_cast<int>(im.num_inputs(node)); ++i) {
-    if (node.input(i).empty()) continue;
-    STRATA_CHECK(im.is_constant(node, i), where, ": initial states must be constant zeros");
-    const Tensor s = im.constant(node, i);
-    STRATA_CHECK(s.dtype() == kFloat32, where, ": initial states must be constant zeros");
-    for (float v : s.to_vector<float>()) STRATA_CHECK(v == 0.0f, where, ": initial states must be constant zeros");
+// Whether Strata's layers compute the node: constant float32 weights, initial states absent or
+// constant zeros (Strata's start: PyTorch's exporter writes them so for a module called without
+// them), no sequence_lens or peepholes, no clip or input_forget, GRU's linear_before_reset = 1
+// (Keras's reset_after), the default activations (Tanh or Relu for RNN) the same in each
+// direction, no Y_c, and a bidirectional Y_h only in layout 1 (its directions would otherwise
+// stack on the batch axis). The rest is computed by ONNX's definition (recurrent_values).
+bool fits_layers(const Importer& im, const pb::NodeProto& node, const RecurrentSpec& spec) {
+  const int inputs = static_cast<int>(im.num_inputs(node));
+  auto present = [&](int i) { return i < inputs && !node.input(i).empty(); };
+  auto constant_f32 = [&](int i) { return im.is_constant(node, i) && im.constant(node, i).dtype() == kFloat32; };
+  if (!constant_f32(1) || !constant_f32(2) || (present(3) && !constant_f32(3)) || present(4) || present(7))
+    return false;
+  for (int i = 5; i < 7; ++i) {
+    if (!present(i)) continue;
+    if (!constant_f32(i)) return false;
+    for (float v : im.constant(node, i).to_vector<float>())
+      if (v != 0.0f) return false;
   }
+  if (spec.clip != 0 || spec.input_forget || (spec.kind == RecurrentSpec::gru && !spec.linear_before_reset))
+    return false;
+  const size_t n = static_cast<size_t>(spec.acts_per_direction());
+  const std::vector<int64_t> first(spec.acts.begin(), spec.acts.begin() + static_cast<std::ptrdiff_t>(n));
+  if (!std::equal(first.begin(), first.end(), spec.acts.end() - static_cast<std::ptrdiff_t>(n))) return false;
+  const std::vector<int64_t> defaults = spec.kind == RecurrentSpec::lstm  ? std::vector<int64_t>{0, 1, 1}
+                                        : spec.kind == RecurrentSpec::gru ? std::vector<int64_t>{0, 1}
+                                                                          : std::vector<int64_t>{1};
+  if (first != defaults && !(spec.kind == RecurrentSpec::rnn && first[0] == 2)) return false;  // 2: Relu
+  if (node.output_size() > 2 && !node.output(2).empty() && im.used(node.output(2))) return false;
+  return !(spec.dirs == 2 && !spec.batch_major && node.output_size() > 1 && !node.output(1).empty() &&
+           im.used(node.output(1)));
 }
 
 }  // namespace
 
 void recurrent(Importer& im, const pb::NodeProto& node) {
+  const RecurrentSpec spec = recurrent_spec(im, node);
+  if (!fits_layers(im, node, spec)) return recurrent_values(im, node, spec);
   const std::string op = node.op_type();
   const std::string where = im.what() + ": " + node_str(node);
-  std::string kind = "simple_rnn", act;
+  std::string kind = "simple_rnn", act = spec.acts[0] == 2 ? "relu" : "";
   std::vector<int> order{0};  // Strata's gate g is ONNX's gate order[g]
   if (op == "LSTM") kind = "lstm", order = {0, 2, 3, 1};  // i, f, c, o from i, o, f, c
   if (op == "GRU") kind = "gru", order = {0, 1, 2};
   const nn::Symbol x = im.value(node, 0);
   const Tensor w = im.constant(node, 1), r = im.constant(node, 2);
-  const std::string direction = string_attribute(node, "direction", "forward");
-  STRATA_CHECK(direction == "forward" || direction == "reverse" || direction == "bidirectional", where,
-               ": direction '", direction, "' is not one of forward, reverse, bidirectional");
-  const int64_t dirs = direction == "bidirectional" ? 2 : 1;
-  const int64_t units = int_attribute(node, "hidden_size", r.dim() == 3 ? r.size(2) : -1),
-                gates = static_cast<int64_t>(order.size());
-  STRATA_CHECK(x.shape().size() == 3 && w.dim() == 3 && r.dim() == 3 && w.size(0) == dirs && r.size(0) == dirs &&
-                   units > 0 && w.size(1) == gates * units && r.size(1) == gates * units && r.size(2) == units &&
-                   w.dtype() == kFloat32 && r.dtype() == kFloat32,
-               where, ": weights W ", w.shape().str(), " and R ", r.shape().str(), " do not fit hidden_size ", units,
-               " and ", dirs, " direction(s)");
-  STRATA_CHECK(find_attribute(node, "clip") == nullptr && int_attribute(node, "input_forget", 0) == 0, where,
-               ": clip and input_forget are not supported");
-  check_no_state(im, node, where);
-  if (kind == "gru")
-    STRATA_CHECK(int_attribute(node, "linear_before_reset", 0) == 1, where,
-                 ": only linear_before_reset = 1 (Keras's reset_after, PyTorch's GRU) is supported");
-  if (const auto* a = find_attribute(node, "activations")) {
-    // One list per direction, the same for both (Strata's layers have no other activations).
-    std::vector<std::string> acts(a->strings().begin(), a->strings().end());
-    const size_t per = acts.size() / dirs;
-    STRATA_CHECK(acts.size() % dirs == 0 && std::equal(acts.begin(), acts.begin() + per, acts.end() - per, acts.end()),
-                 where, ": the directions' activations must be the same");
-    acts.resize(per);
-    const bool simple_ok = kind == "simple_rnn" && acts.size() == 1 && (acts[0] == "Tanh" || acts[0] == "Relu");
-    const bool default_ok = (kind == "lstm" && acts == std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"}) ||
-                            (kind == "gru" && acts == std::vector<std::string>{"Sigmoid", "Tanh"});
-    STRATA_CHECK(simple_ok || default_ok, where, ": only the default activations (or Relu for RNN) are supported");
-    if (simple_ok && acts[0] == "Relu") act = "relu";
-  }
+  const int64_t dirs = spec.dirs, units = r.size(2), gates = static_cast<int64_t>(order.size());
   // Biases: Keras's LSTM and SimpleRNN have one (the sum of ONNX's two), its GRU both.
   std::vector<float> b(dirs * 2 * gates * units, 0.0f);
   if (im.num_inputs(node) > 3 && !node.input(3).empty()) {
@@ -111,13 +103,12 @@ void recurrent(Importer& im, const pb::NodeProto& node) {
     return std::vector<std::pair<std::string, Tensor>>{
         {"kernel", gates_last(w, d, order)}, {"recurrent_kernel", gates_last(r, d, order)}, {"bias", bias}};
   };
-  const bool batch_major = int_attribute(node, "layout", 0) == 1;
+  const bool batch_major = spec.batch_major;
   const nn::Symbol seq = batch_major ? x : im.transpose(node, x, {1, 0, 2});
   // Direction d's layer: the second of a bidirectional node reads the sequence backwards.
   auto layer = [&](int64_t d, bool sequences) {
-    const nlohmann::json config = {{"units", units},    {"num_layers", 1}, {"return_sequences", sequences},
-                                   {"dropout", 0},      {"act", act},
-                                   {"reverse", direction == "reverse" || d == 1}};
+    const nlohmann::json config = {{"units", units}, {"num_layers", 1}, {"return_sequences", sequences},
+                                   {"dropout", 0},   {"act", act},      {"reverse", spec.reverse || d == 1}};
     return im.layer(node, kind, config, {seq}, weights(d));
   };
   // The directions' outputs, each with its direction axis, side by side on that axis.
@@ -126,7 +117,6 @@ void recurrent(Importer& im, const pb::NodeProto& node) {
     for (int64_t d = 0; d < dirs; ++d) ys.push_back(squeeze(im, node, output(d), {axis}, true));
     return dirs == 1 ? ys[0] : im.layer(node, "concat", {{"concat_dim", axis}}, ys);
   };
-  STRATA_CHECK(node.output_size() < 3 || !im.used(node.output(2)), where, ": the Y_c output is not supported");
   if (node.output_size() > 0 && !node.output(0).empty() && im.used(node.output(0))) {
     // [batch, time, units] -> Y: [time, dirs, batch, units] or [batch, time, dirs, units].
     im.set_output(node, directions(batch_major ? 2 : 1, [&](int64_t d) {
@@ -135,9 +125,6 @@ void recurrent(Importer& im, const pb::NodeProto& node) {
     }));
   }
   if (node.output_size() > 1 && !node.output(1).empty() && im.used(node.output(1))) {  // Y_h: [dirs, batch, units]
-    STRATA_CHECK(dirs == 1 || batch_major, where,
-                 ": the Y_h output of a bidirectional node is supported in layout 1 only (its directions would stack "
-                 "on the batch axis)");
     im.set_output(node, directions(batch_major ? 1 : 0, [&](int64_t d) { return layer(d, false); }), 1);
   }
 }

@@ -76,23 +76,56 @@ struct Registration {
 };
 const Registration registration;
 
+// The attributes' strings, each decided once while the node is read: the plan's loops below run
+// once per output position and compare these.
+enum class ResizeMode { nearest, linear, cubic };
+enum class Coordinates {
+  half_pixel,
+  half_pixel_symmetric,
+  pytorch_half_pixel,
+  align_corners,
+  asymmetric,
+  tf_half_pixel_for_nn
+};
+enum class Rounding { round_prefer_floor, round_prefer_ceil, floor, ceil };
+
 struct ResizeAttributes {
-  std::string mode, coordinates, nearest_mode;
+  ResizeMode mode;
+  Coordinates coordinates;
+  Rounding nearest_mode;
   double cubic_a;
   bool exclude_outside;
 };
 
+// The node's string attribute `name` (or `fallback`) as one of `names`' enumerators, in order;
+// refused naming the value otherwise.
+template <typename E, size_t N>
+E enum_attribute(const Importer& im, const pb::NodeProto& node, const std::string& name, const std::string& fallback,
+                 const std::array<const char*, N>& names) {
+  const std::string value = string_attribute(node, name, fallback);
+  for (size_t i = 0; i < N; ++i)
+    if (value == names[i]) return static_cast<E>(i);
+  require(false, im, node, name + " '" + value + "' is not supported");
+  return E{};
+}
+
 // The coefficients of the `taps` source positions for a fraction `ratio` (onnx's reference); the
 // entries past `taps` are 0. An array, not a vector: it is made once per output position.
 std::array<double, 4> coefficients(const ResizeAttributes& r, double ratio) {
-  if (r.mode == "nearest") {
+  if (r.mode == ResizeMode::nearest) {
     if (ratio == 1.0) return {0, 1};
-    if (r.nearest_mode == "round_prefer_floor") return {double(ratio <= 0.5), double(ratio > 0.5)};
-    if (r.nearest_mode == "round_prefer_ceil") return {double(ratio < 0.5), double(ratio >= 0.5)};
-    if (r.nearest_mode == "floor") return {1, 0};
-    return {0, 1};  // ceil
+    switch (r.nearest_mode) {
+      case Rounding::round_prefer_floor:
+        return {double(ratio <= 0.5), double(ratio > 0.5)};
+      case Rounding::round_prefer_ceil:
+        return {double(ratio < 0.5), double(ratio >= 0.5)};
+      case Rounding::floor:
+        return {1, 0};
+      case Rounding::ceil:
+        return {0, 1};
+    }
   }
-  if (r.mode == "linear") return {1 - ratio, ratio};
+  if (r.mode == ResizeMode::linear) return {1 - ratio, ratio};
   const double A = r.cubic_a, s = ratio + 1, u = 1 - ratio, v = 2 - ratio;
   return {((A * s - 5 * A) * s + 8 * A) * s - 4 * A, ((A + 2) * ratio - (A + 3)) * ratio * ratio + 1,
           ((A + 2) * u - (A + 3)) * u * u + 1, ((A * v - 5 * A) * v + 8 * A) * v - 4 * A};
@@ -104,25 +137,34 @@ template <typename T>
 double source_coordinate(const ResizeAttributes& r, int64_t in, int64_t out, double scale_, int64_t i) {
   const T y = static_cast<T>(i), scale = static_cast<T>(scale_), n = static_cast<T>(in);
   const T width = scale * n;  // the output's length before rounding
-  if (r.coordinates == "align_corners") return width == 1 ? 0 : y * (n - 1) / (width - 1);
-  if (r.coordinates == "asymmetric") return y / scale;
-  if (r.coordinates == "pytorch_half_pixel") return width == 1 ? T(-0.5) : (y + T(0.5)) / scale - T(0.5);
-  if (r.coordinates == "tf_half_pixel_for_nn") return (y + T(0.5)) / scale;
-  if (r.coordinates == "half_pixel_symmetric")
-    return n / 2 * (1 - static_cast<T>(out) / width) + (y + T(0.5)) / scale - T(0.5);
-  return (y + T(0.5)) / scale - T(0.5);  // half_pixel
+  switch (r.coordinates) {
+    case Coordinates::align_corners:
+      return width == 1 ? 0 : y * (n - 1) / (width - 1);
+    case Coordinates::asymmetric:
+      return y / scale;
+    case Coordinates::pytorch_half_pixel:
+      return width == 1 ? T(-0.5) : (y + T(0.5)) / scale - T(0.5);
+    case Coordinates::tf_half_pixel_for_nn:
+      return (y + T(0.5)) / scale;
+    case Coordinates::half_pixel_symmetric:
+      return n / 2 * (1 - static_cast<T>(out) / width) + (y + T(0.5)) / scale - T(0.5);
+    case Coordinates::half_pixel:
+      break;
+  }
+  return (y + T(0.5)) / scale - T(0.5);
 }
 
 // The source positions ([out, taps], clamped into the axis) and their coefficients for one axis
 // of `in` elements resized to `out` by `scale`.
 std::pair<Tensor, Tensor> axis_plan(const Importer& im, const pb::NodeProto& node, const ResizeAttributes& r,
                                     int64_t in, int64_t out, double scale) {
-  const int64_t taps = r.mode == "cubic" ? 4 : 2, pad = (taps + 1) / 2;
+  const bool nearest = r.mode == ResizeMode::nearest;
+  const int64_t taps = r.mode == ResizeMode::cubic ? 4 : 2, pad = (taps + 1) / 2;
   std::vector<int64_t> index;
   std::vector<float> coeff;
   for (int64_t i = 0; i < out; ++i) {
     const double x = source_coordinate<double>(r, in, out, scale, i);
-    if (r.mode == "nearest") {  // a tie that float32 and float64 break differently has two answers
+    if (nearest) {  // a tie that float32 and float64 break differently has two answers
       const double x32 = source_coordinate<float>(r, in, out, scale, i);
       const auto near = [&](double v) {
         return coefficients(r, v == std::floor(v) ? 1.0 : v - std::floor(v))[0] == 1 ? std::floor(v) : std::ceil(v);
@@ -145,18 +187,24 @@ std::pair<Tensor, Tensor> axis_plan(const Importer& im, const pb::NodeProto& nod
       for (double& v : c) v /= total == 0 ? 1 : total;
     }
     for (int64_t t = 0; t < taps; ++t) {
-      if (r.mode == "nearest" && c[t] == 0) continue;  // one position of coefficient 1
+      if (nearest && c[t] == 0) continue;  // one position of coefficient 1
       index.push_back(std::clamp<int64_t>(start + t, 0, in - 1));
       coeff.push_back(static_cast<float>(c[t]));
     }
   }
-  const int64_t kept = r.mode == "nearest" ? 1 : taps;
+  const int64_t kept = nearest ? 1 : taps;
   return {from_vector(index, Shape{out, kept}), from_vector(coeff, Shape{out, kept})};
 }
 
 // A constant float32 or int64 input as doubles; empty when the input is absent or holds nothing.
+// Constants include what the import folds (Shape -> Gather -> Concat ... of fixed sizes); a value
+// known only when the model runs is refused, since a static model's shapes are fixed when declared.
 std::vector<double> optional_constant(const Importer& im, const pb::NodeProto& node, int i) {
   if (static_cast<int>(im.num_inputs(node)) <= i || node.input(i).empty()) return {};
+  require(im.is_constant(node, i), im, node,
+          std::string(i == 2 ? "scales" : "sizes") + " input '" + node.input(i) +
+              "' is computed when the model runs; only constant scales and sizes (initializers, Constant nodes, "
+              "or shape arithmetic on fixed sizes) are supported");
   const Tensor t = im.constant(node, i);
   require(t.dtype() == kFloat32 || t.dtype() == kInt64, im, node,
           "input " + std::to_string(i) + " must be float or int64");
@@ -167,21 +215,17 @@ void resize_op(Importer& im, const pb::NodeProto& node) {
   const nn::Symbol x = im.value(node, 0);
   const Shape& shape = x.shape();
   const int64_t rank = static_cast<int64_t>(shape.size());
-  ResizeAttributes r{string_attribute(node, "mode", "nearest"),
-                     string_attribute(node, "coordinate_transformation_mode", "half_pixel"),
-                     string_attribute(node, "nearest_mode", "round_prefer_floor"),
-                     float_attribute(node, "cubic_coeff_a", -0.75f), int_attribute(node, "exclude_outside", 0) != 0};
-  require(r.mode == "nearest" || r.mode == "linear" || r.mode == "cubic", im, node,
-          "mode '" + r.mode + "' is not supported");
-  const std::vector<std::string> coordinates = {"half_pixel",    "half_pixel_symmetric", "pytorch_half_pixel",
-                                                "align_corners", "asymmetric",           "tf_half_pixel_for_nn"};
-  require(std::find(coordinates.begin(), coordinates.end(), r.coordinates) != coordinates.end(), im, node,
-          "coordinate_transformation_mode '" + r.coordinates + "' is not supported");
-  const std::vector<std::string> roundings = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
-  require(std::find(roundings.begin(), roundings.end(), r.nearest_mode) != roundings.end(), im, node,
-          "nearest_mode '" + r.nearest_mode + "' is not supported");
+  const ResizeAttributes r{
+      enum_attribute<ResizeMode>(im, node, "mode", "nearest", std::array{"nearest", "linear", "cubic"}),
+      enum_attribute<Coordinates>(im, node, "coordinate_transformation_mode", "half_pixel",
+                                  std::array{"half_pixel", "half_pixel_symmetric", "pytorch_half_pixel",
+                                             "align_corners", "asymmetric", "tf_half_pixel_for_nn"}),
+      enum_attribute<Rounding>(im, node, "nearest_mode", "round_prefer_floor",
+                               std::array{"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"}),
+      float_attribute(node, "cubic_coeff_a", -0.75f), int_attribute(node, "exclude_outside", 0) != 0};
+  const bool nearest = r.mode == ResizeMode::nearest;
   require(int_attribute(node, "antialias", 0) == 0, im, node, "antialias is not supported");
-  require(!(r.mode == "nearest" && r.exclude_outside), im, node, "exclude_outside is not supported with mode nearest");
+  require(!(nearest && r.exclude_outside), im, node, "exclude_outside is not supported with mode nearest");
   const std::string policy = string_attribute(node, "keep_aspect_ratio_policy", "stretch");
   require(policy == "stretch" || policy == "not_larger" || policy == "not_smaller", im, node,
           "keep_aspect_ratio_policy '" + policy + "' is not supported");
@@ -237,21 +281,20 @@ void resize_op(Importer& im, const pb::NodeProto& node) {
     // onnx's reference takes the unrounded output length (scale times size) where onnxruntime
     // takes the rounded one: where they differ, so would the answers.
     const double width = scale[a] * static_cast<double>(shape[a]);
-    require(r.coordinates != "align_corners" || width == static_cast<double>(out[a]), im, node,
+    require(r.coordinates != Coordinates::align_corners || width == static_cast<double>(out[a]), im, node,
             "align_corners with a scale whose output length " + std::to_string(width) + " is not whole");
-    require(r.coordinates != "pytorch_half_pixel" || (width == 1) == (out[a] == 1), im, node,
+    require(r.coordinates != Coordinates::pytorch_half_pixel || (width == 1) == (out[a] == 1), im, node,
             "pytorch_half_pixel with a scale whose output length " + std::to_string(width) + " rounds to 1");
-    require(!(r.coordinates == "pytorch_half_pixel" && r.mode == "cubic" && out[a] == 1), im, node,
+    require(!(r.coordinates == Coordinates::pytorch_half_pixel && r.mode == ResizeMode::cubic && out[a] == 1), im, node,
             "cubic pytorch_half_pixel to one element is not supported (onnx's reference and onnxruntime differ)");
     mask |= 1 << a;
     auto [index, coeff] = axis_plan(im, node, r, shape[a], out[a], scale[a]);
     weights.push_back({"index" + std::to_string(a), index});
-    if (r.mode != "nearest") weights.push_back({"coeff" + std::to_string(a), coeff});
+    if (!nearest) weights.push_back({"coeff" + std::to_string(a), coeff});
   }
   if (mask == 0) return im.set_output(node, x);
-  im.set_output(
-      node, im.function(node, "onnx.resize." + std::to_string(mask) + (r.mode == "nearest" ? ".nearest" : ".weighted"),
-                        {x}, weights));
+  im.set_output(node, im.function(node, "onnx.resize." + std::to_string(mask) + (nearest ? ".nearest" : ".weighted"),
+                                  {x}, weights));
 }
 
 }  // namespace

@@ -26,16 +26,18 @@ rng = np.random.default_rng(42)
 F = TensorProto.FLOAT
 
 
-def save_case(name, nodes, inputs, outputs, feeds, initializers=(), opset=17, ir_version=8):
+def save_case(name, nodes, inputs, outputs, feeds, initializers=(), opset=17, ir_version=8, results=None):
+    """Writes the file and its npz; onnxruntime computes the outputs unless `results` are given."""
     graph = helper.make_graph(nodes, name, inputs, outputs, list(initializers))
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=ir_version)
     # (no onnx.checker: it wants output shapes, which onnxruntime infers while it loads the file)
     path = os.path.join(out, "cases", name + ".onnx")
     onnx.save(model, path)
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
-    results = session.run(None, {i.name: f for i, f in zip(session.get_inputs(), feeds)})
+    if results is None:
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+        results = session.run(None, {i.name: f for i, f in zip(session.get_inputs(), feeds)})
     arrays = {f"input_{k}": f for k, f in enumerate(feeds)}
     arrays.update({f"output_{k}": r for k, r in enumerate(results)})
     np.savez(os.path.join(out, "cases", name + ".npz"), **arrays)
@@ -343,6 +345,22 @@ def write_resize_cases():
     resize("resize_linear_not_smaller", sizes=[7, 9], opset=18, mode="linear", axes=[2, 3],
            keep_aspect_ratio_policy="not_smaller")
     resize("resize_symbolic_batch", scales=[1, 1, 2.0, 2.0], shape=["N", 3, 4, 5], mode="linear")
+    # scales from a Constant node, sizes from shape arithmetic the import folds (PyTorch's
+    # interpolate writes Shape -> Slice -> Concat; here also Gather, Mul and Cast)
+    i64 = lambda name, v: numpy_helper.from_array(np.array(v, np.int64), name)
+    scales = helper.make_node("Constant", [], ["sc"], value=numpy_helper.from_array(np.array([1, 1, 2.0, 1.5], np.float32)))
+    save_case("resize_scales_constant_node", [scales, helper.make_node("Resize", ["x", "", "sc"], ["y"], mode="linear")],
+              [info("x", x)], [helper.make_tensor_value_info("y", F, None)], [x], opset=13)
+    chain = [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("Slice", ["s", "zero", "two"], ["nc"]),
+             helper.make_node("Gather", ["s", "hw_axes"], ["hw"]),
+             helper.make_node("Mul", ["hw", "two"], ["hw2"]),
+             helper.make_node("Cast", ["hw2"], ["hwf"], to=F),
+             helper.make_node("Cast", ["hwf"], ["hwi"], to=TensorProto.INT64),
+             helper.make_node("Concat", ["nc", "hwi"], ["sizes"], axis=0),
+             helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], mode="nearest")]
+    save_case("resize_sizes_from_shape", chain, [info("x", x)], [helper.make_tensor_value_info("y", F, None)], [x],
+              [i64("zero", [0]), i64("two", [2]), i64("hw_axes", [2, 3])], opset=13)
     # opsets 7 to 10: asymmetric coordinates, nearest rounding down
     for mode in ("nearest", "linear"):
         one_op(f"resize_Upsample_opset7_{mode}", "Upsample", [x], opset=7, mode=mode, scales=[1.0, 1.0, 2.0, 3.0])
@@ -407,6 +425,109 @@ def write_einsum_cases():
                           ("broadcast_rows", "ij,j->ij", [randn(3, 4), randn(4)])):
         one_op(f"einsum_{tag}", "Einsum", args, equation=eq)
     one_op("einsum_constant", "Einsum", [randn(2, 3, 4)], [randn(5, 4)], equation="bti,oi->bto")
+    # ellipses: leading, in the middle, covering no axis, a size 1 broadcasting, the implicit output
+    for tag, eq, args in (("ellipsis_matmul", "...ij,...jk->...ik", [randn(2, 3, 4, 5), randn(2, 3, 5, 2)]),
+                          ("ellipsis_broadcast", "...ij,...jk->...ik", [randn(2, 1, 3, 4), randn(1, 3, 4, 5)]),
+                          ("ellipsis_implicit", "...ij,...jk", [randn(2, 3, 4), randn(2, 4, 5)]),
+                          ("ellipsis_transpose", "i...->...i", [randn(3, 2, 4)]),
+                          ("ellipsis_sum", "...j->...", [randn(2, 3, 4)]),
+                          ("ellipsis_middle", "b...d,bd->b...", [randn(2, 3, 4, 5), randn(2, 5)]),
+                          ("ellipsis_empty", "...ij,jk->...ik", [randn(3, 4), randn(4, 2)])):
+        one_op(f"einsum_{tag}", "Einsum", args, equation=eq)
+    one_op("einsum_ellipsis_constant", "Einsum", [randn(2, 3, 4)], [randn(5, 4)], equation="...i,oi->...o")
+    # diagonals and traces: a letter repeated within an operand
+    for tag, eq, args in (("diagonal", "ii->i", [randn(4, 4)]),
+                          ("batch_diagonal", "...ii->...i", [randn(2, 4, 4)]),
+                          ("trace_kept", "iij->j", [randn(3, 3, 4)]),
+                          ("diagonal_times", "ij,jj->ij", [randn(3, 4), randn(4, 4)]),
+                          ("diagonal_thrice", "iii->i", [randn(3, 3, 3)])):
+        one_op(f"einsum_{tag}", "Einsum", args, equation=eq)
+    one_op("einsum_diagonal_constant", "Einsum", [randn(3, 4)], [randn(4, 4)], equation="ij,jj->ij")
+    save_case("einsum_ellipsis_symbolic_batch",
+              [helper.make_node("Einsum", ["x", "w"], ["y"], equation="...i,io->...o")],
+              [helper.make_tensor_value_info("x", F, ["N", 3, 4]), helper.make_tensor_value_info("w", F, [4, 2])],
+              [helper.make_tensor_value_info("y", F, None)], [randn(2, 3, 4), randn(4, 2)])
+
+
+def write_recurrent_cases():
+    """RNN, GRU and LSTM beyond Strata's layers (by ONNX's definition): weights, biases, initial
+    states and peepholes as graph inputs, sequence_lens, clip, input_forget, GRU's
+    linear_before_reset = 0, activations with alpha and beta, each direction its own, Y_c, both
+    layouts, a symbolic batch; and one each that Strata's layers compute."""
+    T, B, I, H = 4, 3, 2, 5
+    gates = {"RNN": 1, "GRU": 3, "LSTM": 4}
+
+    def recurrent(name, op, dirs=1, layout=0, feed=("X",), constants=(), outputs=3, lengths=None, batch=None,
+                  time=None, direction=None, **attributes):
+        """The inputs named in `feed` are graph inputs, those in `constants` initializers. onnxruntime
+        has no layout 1: such a file's outputs are those of its layout-0 twin, transposed."""
+        g = gates[op]
+        values = {"X": randn(T, B, I), "W": randn(dirs, g * H, I, scale=0.5), "R": randn(dirs, g * H, H, scale=0.5),
+                  "B": randn(dirs, 2 * g * H, scale=0.3), "sequence_lens": lengths, "initial_h": randn(dirs, B, H),
+                  "initial_c": randn(dirs, B, H), "P": randn(dirs, 3 * H, scale=0.5)}
+        order = ["X", "W", "R", "B", "sequence_lens", "initial_h", "initial_c", "P"][:8 if op == "LSTM" else 6]
+        names = [n if n in feed or n in constants else "" for n in order]
+        while names[-1] == "":
+            names.pop()
+        outs = ["Y", "Y_h", "Y_c"][:outputs if op == "LSTM" else min(outputs, 2)]
+
+        def write(case, layout, results=None):
+            batch_axis = {"X": 1, "initial_h": 1, "initial_c": 1}
+            v = dict(values)
+            if layout == 1:  # X [B, T, I], states [B, D, H]
+                for n in batch_axis:
+                    v[n] = np.ascontiguousarray(v[n].swapaxes(0, 1))
+            node = helper.make_node(op, names, outs, name=case, hidden_size=H, layout=layout,
+                                    direction=direction or {1: "forward", 2: "bidirectional"}[dirs], **attributes)
+            inputs = []
+            for n in names:
+                if n in feed:
+                    shape = list(v[n].shape)
+                    if batch is not None and n in batch_axis:
+                        shape[batch_axis[n] if layout == 0 else 0] = batch
+                    if time is not None and n == "X":
+                        shape[0 if layout == 0 else 1] = time
+                    inputs.append(helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(v[n].dtype), shape))
+            inits = [numpy_helper.from_array(v[n], n) for n in names if n and n not in feed]
+            save_case(case, [node], inputs, [helper.make_tensor_value_info(o, F, None) for o in outs],
+                      [v[n] for n in names if n in feed], inits, results=results)
+            return os.path.join(out, "cases", case + ".npz")
+
+        if layout == 0:
+            write(name, 0)
+            return
+        twin = write(name + "_layout0_twin", 0)
+        saved = np.load(twin)
+        results = [saved[f"output_{k}"] for k in range(len(outs))]
+        results = [np.ascontiguousarray(r.transpose(2, 0, 1, 3) if r.ndim == 4 else r.swapaxes(0, 1)) for r in results]
+        for ext in (".onnx", ".npz"):  # the twin itself is not a case
+            os.remove(twin[:-4] + ext)
+        write(name, 1, results)
+
+    lengths = np.array([4, 2, 3], np.int32)
+    everything = ("X", "W", "R", "B", "sequence_lens", "initial_h", "initial_c", "P")
+    recurrent("rnn_lstm_all_inputs", "LSTM", dirs=2, feed=everything, lengths=lengths)
+    recurrent("rnn_lstm_clip_input_forget_layout1", "LSTM", layout=1, clip=0.7, input_forget=1,
+              constants=("W", "R", "B", "initial_h", "initial_c"))
+    recurrent("rnn_lstm_activations", "LSTM", dirs=2, constants=("W", "R", "B", "P"),
+              activations=["HardSigmoid", "Softsign", "Softplus", "Sigmoid", "Tanh", "Elu"])
+    recurrent("rnn_gru_linear_before_reset_0", "GRU", direction="reverse", constants=("W", "R", "B", "initial_h"))
+    recurrent("rnn_gru_bidirectional_lengths", "GRU", dirs=2, feed=("X", "sequence_lens"), lengths=lengths,
+              linear_before_reset=1, constants=("W", "R", "B"))
+    recurrent("rnn_gru_symbolic_batch_layout1", "GRU", layout=1, batch="N", constants=("W", "R", "B"),
+              linear_before_reset=0, outputs=2)
+    recurrent("rnn_rnn_alpha", "RNN", dirs=2, feed=("X", "W", "R"), activations=["LeakyRelu", "ThresholdedRelu"],
+              activation_alpha=[0.2, 0.3], constants=("B", "initial_h"))
+    recurrent("rnn_rnn_alpha_beta", "RNN", activations=["HardSigmoid"], activation_alpha=[0.3],
+              activation_beta=[0.4], clip=1.5, constants=("W", "R", "B"))
+    recurrent("rnn_rnn_affine_scaled_tanh", "RNN", dirs=2, activations=["Affine", "ScaledTanh"],
+              activation_alpha=[0.8, 1.2], activation_beta=[0.1, 0.6], constants=("W", "R"))
+    # Strata's layers: constant weights, default activations, zero initial state
+    recurrent("rnn_lstm_layers", "LSTM", layout=1, constants=("W", "R", "B"), outputs=2)
+    recurrent("rnn_rnn_layers_relu", "RNN", dirs=2, layout=1, constants=("W", "R", "B"), activations=["Relu", "Relu"])
+    # a symbolic sequence length: in layout 0 the first axis, which a static model leaves free
+    recurrent("rnn_gru_symbolic_time", "GRU", time="T", constants=("W", "R", "B"), outputs=2)
+    recurrent("rnn_lstm_layers_symbolic_time", "LSTM", time="T", constants=("W", "R", "B"), outputs=2)
 
 
 def write_old_cases():
@@ -582,6 +703,25 @@ def write_refusals():
            [numpy_helper.from_array(np.array([1, 1, 1.3], np.float32), "sc")], opset=13)
     refuse("resize_scales_input", [helper.make_node("Resize", ["x", "", "sc"], ["y"], name="grow")],
            [x, helper.make_tensor_value_info("sc", F, [3])], opset=13)
+    refuse("einsum_ellipsis_summed", [helper.make_node("Einsum", ["x"], ["y"], name="sum", equation="...ij->ij")], [x])
+    for tag, shape in (("mismatch", [3, 4, 5]), ("ranks", [2, 3, 4, 5])):
+        refuse(f"einsum_ellipsis_{tag}", [helper.make_node("Einsum", ["x", "x2"], ["y"], name="mm",
+                                                           equation="...ij,...jk->...ik")],
+               [x, helper.make_tensor_value_info("x2", F, shape)])
+    rw = [numpy_helper.from_array(np.ones((1, 4, 4), np.float32), "w"), numpy_helper.from_array(np.ones((1, 4, 1), np.float32), "r")]
+    rx = helper.make_tensor_value_info("rx", F, [2, 3, 4])
+    for tag, attributes, message in (("activation", {"activations": ["Swish"]}, None),
+                                     ("alpha_sigmoid", {"activations": ["Tanh"], "activation_alpha": [0.5]}, None),
+                                     ("affine_defaults", {"activations": ["Affine"]}, None),
+                                     ("clip", {"clip": -1.0}, None), ("layout", {"layout": 2}, None),
+                                     ("direction", {"direction": "sideways"}, None)):
+        refuse(f"rnn_{tag}", [helper.make_node("RNN", ["rx", "w", "r"], ["y"], name="cell", hidden_size=1, **attributes)],
+               [rx], rw)
+    # an image model of symbolic height and width: refused, or imported at sizes the caller gives
+    conv = [helper.make_node("Conv", ["img", "k"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+            helper.make_node("Relu", ["c"], ["y"], name="relu")]
+    refuse("symbolic_image_size", conv, [helper.make_tensor_value_info("img", F, ["N", 3, "height", "width"])],
+           [numpy_helper.from_array(randn(4, 3, 3, 3), "k")])
 
 
 warnings.filterwarnings("ignore")
@@ -593,5 +733,6 @@ write_resize_cases()
 write_norm_cases()
 write_pool_cases()
 write_einsum_cases()
+write_recurrent_cases()
 write_node_cases()
 write_opset_changes()

@@ -162,6 +162,7 @@ const OnnxOpsFamily kOnnxOpsFamilies[] = {
     {"Resize", "resize_", {"Resize", "Upsample"}},
     {"Normalization", "norm_", {"LayerNormalization", "GroupNormalization", "InstanceNormalization"}},
     {"Einsum", "einsum_", {"Einsum"}},
+    {"Recurrent", "rnn_", {"RNN", "GRU", "LSTM"}},
     {"Pools", "pool_", {"MaxPool", "AveragePool", "LpPool", "GlobalLpPool"}},
     {"Indexing", "index_", {"Gather", "GatherND", "ScatterElements", "ScatterND", "Scatter", "MatMul"}},
     {"Reductions",
@@ -230,15 +231,26 @@ TEST(OnnxOpsRefusals, NameWhatIsNotSupported) {
        {"node 'range' (Range)", "'Range' does not exist at opset 10 (ONNX introduced it at opset 11)"}},
       {"matmul_mismatch", {"node 'mm' (MatMul)", "operands [2, 3, 4] and [3, 2] do not fit"}},
       {"scatter_reduction", {"node 'put' (ScatterND)", "reduction 'avg' is not one of none, add, mul, max, min"}},
-      {"einsum_diagonal",
-       {"node 'diag' (Einsum)", "a letter repeated within an operand (a diagonal) is not supported"}},
+      {"einsum_diagonal", {"node 'diag' (Einsum)", "the diagonal of letter 'i' needs axes of one fixed size"}},
       {"slice_opset9_no_starts", {"node 'cut' (Slice) (opset 9)", "lacks its attribute 'starts'"}},
       {"upsample_opset9_shrink",
        {"node 'up' (Upsample) (opset 9)", "mode nearest needs constant scales of at least 1"}},
       {"resize_crop", {"node 'crop' (Resize)", "coordinate_transformation_mode 'tf_crop_and_resize' is not supported"}},
       {"resize_align_corners_fraction",
        {"node 'corners' (Resize)", "align_corners with a scale whose output length 5.2"}},
-      {"resize_scales_input", {"node 'grow' (Resize)", "input 'sc' must be a constant"}},
+      {"resize_scales_input",
+       {"node 'grow' (Resize)", "scales input 'sc' is computed when the model runs; only constant scales"}},
+      {"einsum_ellipsis_summed",
+       {"node 'sum' (Einsum)", "the operands' ellipsis covers axes that the output (no '...') does not keep"}},
+      {"einsum_ellipsis_mismatch", {"node 'mm' (Einsum)", "the ellipsis's axes [3, 4, 5] do not broadcast"}},
+      {"einsum_ellipsis_ranks", {"node 'mm' (Einsum)", "the operands' ellipses cover 1 and 2 axes"}},
+      {"rnn_activation", {"node 'cell' (RNN)", "activation 'Swish' is not one ONNX defines"}},
+      {"rnn_alpha_sigmoid", {"node 'cell' (RNN)", "activation_alpha is supported only", "'Tanh' does not"}},
+      {"rnn_affine_defaults", {"node 'cell' (RNN)", "activation 'Affine' needs activation_alpha and activation_beta"}},
+      {"rnn_clip", {"node 'cell' (RNN)", "clip -1.000000 is not positive"}},
+      {"rnn_layout", {"node 'cell' (RNN)", "layout 2 is not 0 or 1"}},
+      {"rnn_direction", {"node 'cell' (RNN)", "direction 'sideways' is not one of forward, reverse, bidirectional"}},
+      {"symbolic_image_size", {"input 'img'", "axis 2 is symbolic ('height')", "ImportOptions::sizes"}},
   };
   for (const auto& [name, fragments] : cases) {
     const auto file = onnx_ops_files() / "refuse" / (name + ".onnx");
@@ -246,6 +258,28 @@ TEST(OnnxOpsRefusals, NameWhatIsNotSupported) {
     expected.insert(expected.end(), fragments.begin(), fragments.end());
     expect_error([&] { onnx::load_onnx(file.string()); }, expected);
   }
+}
+
+// An image model of symbolic height and width imports at the sizes the caller gives them, and
+// computes what onnxruntime computes at those sizes.
+TEST(OnnxOpsSymbolicSizes, ImportAtTheSizesGiven) {
+  if (onnx_python().empty()) GTEST_SKIP() << "onnx and onnxruntime could not be installed from PyPI (offline?)";
+  const auto file = onnx_ops_files() / "refuse" / "symbolic_image_size.onnx";
+  onnx::ImportOptions options;
+  options.sizes = {{"height", 7}, {"width", 5}};
+  auto model = onnx::load_onnx(file.string(), options);
+  const Tensor x = randn(Shape{2, 3, 7, 5});
+  const std::vector<Tensor> got = model->run({x});
+  const auto dir = onnx_temp_dir("symbolic_sizes");
+  std::filesystem::copy_file(file, dir / "model.onnx");
+  const std::vector<Tensor> want = onnxruntime_outputs(dir / "model.onnx", {x});
+  ASSERT_EQ(got.size(), 1u);
+  ASSERT_EQ(want.size(), 1u);
+  EXPECT_EQ(onnx_ops_difference(got[0], want[0]), "");
+  // another height is refused by the model, whose sizes are now fixed
+  EXPECT_THROW(model->run({randn(Shape{2, 3, 8, 5})}), Error);
+  options.sizes["height"] = 0;
+  expect_error([&] { onnx::load_onnx(file.string(), options); }, {"input 'img'", "the size 0 given for 'height'"});
 }
 
 // docs/interop.md's table: each operator the import reads, and how many of the node test cases

@@ -13,6 +13,7 @@
 // unknown operators are refused by name, sizes are bounded and initializers checked against
 // their dims.
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +33,16 @@ void save_onnx(const nn::Model& model, const std::string& path);
 // `what` names the bytes in errors.
 std::shared_ptr<nn::Model> from_onnx(const std::string& bytes, const std::string& what = "ONNX model");
 std::shared_ptr<nn::Model> load_onnx(const std::string& path);
+
+// Sizes for the inputs' symbolic axes, by their ONNX name (dim_param): a static model fixes every
+// size but the first axis's (the batch), so an input with a symbolic sequence length or image
+// size imports at the size given here, and without one is refused naming the input, the axis and
+// its name. {"height": 224, "width": 224}
+struct ImportOptions {
+  std::map<std::string, int64_t> sizes;
+};
+std::shared_ptr<nn::Model> from_onnx(const std::string& bytes, const std::string& what, const ImportOptions& options);
+std::shared_ptr<nn::Model> load_onnx(const std::string& path, const ImportOptions& options);
 
 // The ONNX operators (default domain) the import reads, sorted, with the opsets at which it
 // reads them; docs/interop.md lists them.
