@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   }
   std::vector<bench::Case> cases;
   for (auto family : {bench::dense_cases, bench::conv_cases, bench::pointwise_cases, bench::network_cases,
-                      bench::rnn_cases})
+                      bench::rnn_cases, bench::bf16_cases})
     for (auto& c : family())
       if (c.name.find(filter) != std::string::npos) cases.push_back(std::move(c));
 

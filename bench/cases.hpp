@@ -12,5 +12,6 @@ std::vector<Case> conv_cases();       // conv2d NHWC forward and backward
 std::vector<Case> pointwise_cases();  // element-wise, reductions, softmax, per-op overhead
 std::vector<Case> network_cases();    // whole nn models: MLP and CNN training and batch-1 inference
 std::vector<Case> rnn_cases();        // LSTM with the PTB "small" shapes, training and inference
+std::vector<Case> bf16_cases();       // MLP and CNN training in bf16 mixed precision (autocast)
 
 }  // namespace bench

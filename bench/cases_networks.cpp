@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cases.hpp"
+#include "mlp_net.hpp"
 #include "mnist_cnn.hpp"
 #include "strata/strata.hpp"
 
@@ -11,19 +12,6 @@ namespace bench {
 namespace {
 
 constexpr int64_t kBatch = 128;
-
-// 784-800-800-10 with relu and dropout 0.5: TensorLayer's MLP tutorial.
-struct StrataMlp : strata::nn::Module {
-  strata::nn::Dense a{800, strata::nn::relu}, b{800, strata::nn::relu}, out{10};
-  strata::nn::Dropout drop{0.5};
-  strata::Tensor forward(const strata::Tensor& x) override { return out(drop(b(drop(a(x))))); }
-};
-
-torch::nn::Sequential torch_mlp() {
-  namespace tnn = torch::nn;
-  return tnn::Sequential(tnn::Linear(784, 800), tnn::ReLU(), tnn::Dropout(0.5), tnn::Linear(800, 800), tnn::ReLU(),
-                         tnn::Dropout(0.5), tnn::Linear(800, 10));
-}
 
 template <class StrataNet, class TorchNet>
 Case train_case(const char* name, const char* what, std::shared_ptr<StrataNet> net, TorchNet tnet,

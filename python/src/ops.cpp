@@ -1,7 +1,10 @@
 // Every registered op (strata/ops/registry.hpp's table) as a function of strata: strata.relu,
 // strata.matmul, strata.conv2d, ... with PyTorch's argument names where they differ from none.
 // Long ops release the GIL; test_ops.py checks that every name in the registry is here.
+#include <memory>
+
 #include "bindings.hpp"
+#include "strata/core/autocast.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/conv.hpp"
@@ -106,6 +109,16 @@ void pooling(py::module_& m, const char* name, size_t dims) {
 
 }  // namespace
 
+namespace {
+
+// `with strata.autocast_bf16() as active:` opens an AutocastBF16 scope on this thread for the block.
+struct PyAutocastBF16 {
+  bool enabled = true;
+  std::unique_ptr<AutocastBF16> scope;
+};
+
+}  // namespace
+
 void bind_ops(py::module_& m) {
   // Element-wise.
   // The unary list (core/unary_ops.hpp); ops with parameters are bound below with their names.
@@ -150,6 +163,20 @@ void bind_ops(py::module_& m) {
         py::arg("condition"), py::arg("input"), py::arg("other"));
   m.def("cast", [](py::handle x, py::handle dtype) { return cast(as_tensor(x), parse_dtype(dtype)); }, py::arg("input"),
         py::arg("dtype"));
+  py::class_<PyAutocastBF16>(m, "autocast_bf16", R"doc(
+bf16 mixed precision, as torch.autocast("cpu", dtype=torch.bfloat16): inside the block, matmul, linear
+and convolution (forward and backward) run in bf16 with float32 results. ``as`` gives whether bf16
+runs: False on a CPU without native bf16 (the float32 fallback; docs/mixed_precision.md).)doc")
+      .def(py::init([](bool enabled) {
+             return PyAutocastBF16{enabled, nullptr};
+           }),
+           py::arg("enabled") = true)
+      .def("__enter__",
+           [](PyAutocastBF16& a) {
+             a.scope = std::make_unique<AutocastBF16>(a.enabled);
+             return a.scope->active();
+           })
+      .def("__exit__", [](PyAutocastBF16& a, const py::args&) { a.scope.reset(); });
   m.def("to_device", [](py::handle x, const std::string& device) { return to_device(as_tensor(x), Device::parse(device)); },
         py::arg("input"), py::arg("device"));
   m.def("linear", [](py::handle x, py::handle w, py::object b) { return linear(as_tensor(x), as_tensor(w), tensor_or_none(b)); },

@@ -30,7 +30,14 @@ DType dtype_of_numpy(const py::dtype& d) {
               "' has no Strata counterpart (float32, float64, int64, int32, uint8, bool)");
 }
 
-py::dtype numpy_dtype(DType t) { return py::dtype(dtype_name(t)); }
+// NumPy has no bfloat16: a bf16 tensor has no view or buffer, and says how to get a float32 copy.
+constexpr const char* kNoBFloat16InNumpy =
+    "NumPy has no bfloat16: call .float() for a float32 copy of a bfloat16 tensor";
+
+py::dtype numpy_dtype(DType t) {
+  STRATA_CHECK(t != kBFloat16, kNoBFloat16InNumpy);
+  return py::dtype(dtype_name(t));
+}
 
 // The buffer protocol's struct format of each dtype.
 std::string buffer_format(DType t) {
@@ -40,6 +47,10 @@ std::string buffer_format(DType t) {
     case kInt64: return "q";
     case kInt32: return "i";
     case kUInt8: return "B";
+    // Not a PEP 3118 format, so NumPy refuses the buffer with this text in its error. Throwing
+    // is not possible here: pybind11 calls the buffer function from C without a try block.
+    case kBFloat16:
+      return "bfloat16 (NumPy has none: call .float() for a float32 copy)";
     default: return "?";
   }
 }
@@ -84,7 +95,8 @@ DType parse_dtype(py::handle value) {
     const std::string s = value.cast<std::string>();
     for (const DTypeName& n : kDTypes)
       if (s == n.numpy) return n.dtype;
-    throw Error("unknown dtype '" + s + "': expected float32, float64, int64, int32, uint8 or bool");
+    if (s == "bfloat16") return kBFloat16;  // not a NumPy dtype, so not in kDTypes
+    throw Error("unknown dtype '" + s + "': expected float32, float64, int64, int32, uint8, bool or bfloat16");
   }
   return dtype_of_numpy(py::dtype::from_args(py::reinterpret_borrow<py::object>(value)));
 }
@@ -111,12 +123,13 @@ Tensor tensor_from_numpy(const py::array& array) {
 py::array numpy_view(const Tensor& t, py::handle owner) {
   STRATA_CHECK(t.device() == kCPU, "a tensor on ", t.device().str(), " has no NumPy view: call .to('cpu') first");
   const auto item = static_cast<py::ssize_t>(itemsize(t.dtype()));
+  const py::dtype dtype = numpy_dtype(t.dtype());
   std::vector<py::ssize_t> shape(t.dim()), strides(t.dim());
   for (int i = 0; i < t.dim(); ++i) {
     shape[i] = t.shape()[i];
     strides[i] = t.strides()[i] * item;
   }
-  return py::array(numpy_dtype(t.dtype()), shape, strides, t.raw_data(), owner);
+  return py::array(dtype, shape, strides, t.raw_data(), owner);
 }
 
 Tensor as_tensor(py::handle value) {
@@ -208,53 +221,73 @@ strata.from_numpy(a) views a (keeping it alive), numpy.asarray(t) views t (keepi
         for (int i = 0; i < t.dim(); ++i) strides[i] = t.strides()[i] * item;
         return py::buffer_info(t.raw_data(), item, buffer_format(t.dtype()), t.dim(), shape, strides, false);
       })
-      .def("numpy", [](py::object self) { return numpy_view(self.cast<Tensor>(), self); },
-           "A NumPy array viewing this tensor's memory (no copy); it keeps the tensor alive.")
-      .def("__array__", [](py::object self, py::object dtype, py::object copy) {
-             py::array a = numpy_view(self.cast<Tensor>(), self);
-             return dtype.is_none() ? a : py::array(a.attr("astype")(dtype));
-           }, py::arg("dtype") = py::none(), py::arg("copy") = py::none())
+      .def(
+          "numpy", [](py::object self) { return numpy_view(self.cast<Tensor>(), self); },
+          "A NumPy array viewing this tensor's memory (no copy); it keeps the tensor alive.")
+      .def(
+          "__array__",
+          [](py::object self, py::object dtype, py::object copy) {
+            py::array a = numpy_view(self.cast<Tensor>(), self);
+            return dtype.is_none() ? a : py::array(a.attr("astype")(dtype));
+          },
+          py::arg("dtype") = py::none(), py::arg("copy") = py::none())
       .def("__dlpack__", &dlpack_capsule, py::arg("stream") = py::none(), py::arg("max_version") = py::none(),
            py::arg("dl_device") = py::none(), py::arg("copy") = py::none())
       .def("__dlpack_device__", &dlpack_device)
-      .def_property_readonly("shape", [](const Tensor& t) { return py::tuple(py::cast(std::vector<int64_t>(t.shape().begin(), t.shape().end()))); })
+      .def_property_readonly(
+          "shape",
+          [](const Tensor& t) { return py::tuple(py::cast(std::vector<int64_t>(t.shape().begin(), t.shape().end()))); })
       .def_property_readonly("ndim", &Tensor::dim)
       .def_property_readonly("dtype", [](const Tensor& t) { return std::string(dtype_name(t.dtype())); })
       .def_property_readonly("device", [](const Tensor& t) { return t.device().str(); })
       .def("numel", &Tensor::numel)
-      .def("__len__", [](const Tensor& t) {
-        if (t.dim() == 0) throw py::type_error("len() of a 0-d tensor");
-        return t.shape()[0];
-      })
+      .def("__len__",
+           [](const Tensor& t) {
+             if (t.dim() == 0) throw py::type_error("len() of a 0-d tensor");
+             return t.shape()[0];
+           })
       .def("data_ptr", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.raw_data()); })
-      .def("item", [](const Tensor& t) -> py::object {
-        STRATA_CHECK(t.numel() == 1, "item() needs a tensor of one element, got shape ", t.shape().str());
-        const double v = t.item_double();
-        if (t.dtype() == kBool) return py::bool_(v != 0);
-        if (t.dtype() == kFloat32 || t.dtype() == kFloat64) return py::float_(v);
-        return py::int_(static_cast<int64_t>(v));
-      })
-      .def("tolist", [](py::object self) { return numpy_view(self.cast<Tensor>().to(kCPU), self).attr("tolist")(); })
+      .def("item",
+           [](const Tensor& t) -> py::object {
+             STRATA_CHECK(t.numel() == 1, "item() needs a tensor of one element, got shape ", t.shape().str());
+             const double v = t.item_double();
+             if (t.dtype() == kBool) return py::bool_(v != 0);
+             if (is_floating(t.dtype())) return py::float_(v);
+             return py::int_(static_cast<int64_t>(v));
+           })
+      .def("tolist",
+           [](py::object self) {
+             const Tensor t = self.cast<Tensor>().to(kCPU);
+             if (t.dtype() == kBFloat16) return numpy_view(t.to(kFloat32), self).attr("tolist")();  // exact values
+             return numpy_view(t, self).attr("tolist")();
+           })
       .def("__repr__", &repr)
       // autograd
       .def_property("requires_grad", &Tensor::requires_grad, [](Tensor& t, bool on) { t.requires_grad_(on); })
-      .def("requires_grad_", [](Tensor& t, bool on) { return t.requires_grad_(on); }, py::arg("requires_grad") = true)
+      .def(
+          "requires_grad_", [](Tensor& t, bool on) { return t.requires_grad_(on); }, py::arg("requires_grad") = true)
       .def_property(
           "grad", [](const Tensor& t) -> py::object { return t.grad().defined() ? py::cast(t.grad()) : py::none(); },
           [](Tensor& t, py::object g) {
-            if (g.is_none()) t.zero_grad();
-            else t.set_grad(as_tensor(g));
+            if (g.is_none())
+              t.zero_grad();
+            else
+              t.set_grad(as_tensor(g));
           })
       .def_property_readonly("is_leaf", &Tensor::is_leaf)
-      .def_property_readonly("grad_fn", [](const Tensor& t) -> py::object {
-        auto fn = t.grad_fn();
-        return fn ? py::object(py::str(fn->name())) : py::object(py::none());
-      })
-      .def("backward", [](const Tensor& t, py::object grad, bool retain_graph) {
-             const Tensor g = grad.is_none() ? Tensor() : as_tensor(grad);
-             py::gil_scoped_release release;
-             t.backward(g, retain_graph);
-           }, py::arg("gradient") = py::none(), py::arg("retain_graph") = false)
+      .def_property_readonly("grad_fn",
+                             [](const Tensor& t) -> py::object {
+                               auto fn = t.grad_fn();
+                               return fn ? py::object(py::str(fn->name())) : py::object(py::none());
+                             })
+      .def(
+          "backward",
+          [](const Tensor& t, py::object grad, bool retain_graph) {
+            const Tensor g = grad.is_none() ? Tensor() : as_tensor(grad);
+            py::gil_scoped_release release;
+            t.backward(g, retain_graph);
+          },
+          py::arg("gradient") = py::none(), py::arg("retain_graph") = false)
       .def("retain_grad", &Tensor::retain_grad)
       .def("detach", &Tensor::detach)
       // views and copies
@@ -263,37 +296,51 @@ strata.from_numpy(a) views a (keeping it alive), numpy.asarray(t) views t (keepi
       .def("flatten", &Tensor::flatten, py::arg("start_dim") = 0, py::arg("end_dim") = -1)
       .def("permute", [](const Tensor& t, py::args order) { return t.permute(Shape(py_shape(order))); })
       .def("transpose", &Tensor::transpose)
-      .def_property_readonly("T", [](const Tensor& t) {
-        std::vector<int64_t> order(t.dim());
-        for (int i = 0; i < t.dim(); ++i) order[i] = t.dim() - 1 - i;
-        return t.permute(Shape(order));
-      })
-      .def("squeeze", [](const Tensor& t, py::object axis) { return axis.is_none() ? squeeze(t) : t.squeeze(axis.cast<int64_t>()); },
-           py::arg("dim") = py::none())
+      .def_property_readonly("T",
+                             [](const Tensor& t) {
+                               std::vector<int64_t> order(t.dim());
+                               for (int i = 0; i < t.dim(); ++i) order[i] = t.dim() - 1 - i;
+                               return t.permute(Shape(order));
+                             })
+      .def(
+          "squeeze",
+          [](const Tensor& t, py::object axis) {
+            return axis.is_none() ? squeeze(t) : t.squeeze(axis.cast<int64_t>());
+          },
+          py::arg("dim") = py::none())
       .def("unsqueeze", &Tensor::unsqueeze)
       .def("contiguous", &Tensor::contiguous)
       .def("is_contiguous", &Tensor::is_contiguous)
       .def("clone", &Tensor::clone)
-      .def("to", [](const Tensor& t, const std::string& target) {
-        for (const DTypeName& n : kDTypes)
-          if (target == n.numpy) return t.to(n.dtype);
-        return t.to(Device::parse(target));
-      }, py::arg("dtype_or_device"))
+      .def(
+          "to",
+          [](const Tensor& t, const std::string& target) {
+            for (const DTypeName& n : kDTypes)
+              if (target == n.numpy) return t.to(n.dtype);
+            if (target == "bfloat16") return t.to(kBFloat16);
+            return t.to(Device::parse(target));
+          },
+          py::arg("dtype_or_device"))
       .def("float", [](const Tensor& t) { return t.to(kFloat32); })
       .def("double", [](const Tensor& t) { return t.to(kFloat64); })
+      .def("bfloat16", [](const Tensor& t) { return t.to(kBFloat16); })
       .def("long", [](const Tensor& t) { return t.to(kInt64); })
-      .def("sum", [](const Tensor& t, py::object axis, bool keepdim) { return sum(t, axes_of(axis), keepdim); },
-           py::arg("dim") = py::none(), py::arg("keepdim") = false)
-      .def("mean", [](const Tensor& t, py::object axis, bool keepdim) { return mean(t, axes_of(axis), keepdim); },
-           py::arg("dim") = py::none(), py::arg("keepdim") = false)
-      .def("argmax", [](const Tensor& t, int64_t axis, bool keepdim) { return argmax(t, axis, keepdim); },
-           py::arg("dim") = -1, py::arg("keepdim") = false)
+      .def(
+          "sum", [](const Tensor& t, py::object axis, bool keepdim) { return sum(t, axes_of(axis), keepdim); },
+          py::arg("dim") = py::none(), py::arg("keepdim") = false)
+      .def(
+          "mean", [](const Tensor& t, py::object axis, bool keepdim) { return mean(t, axes_of(axis), keepdim); },
+          py::arg("dim") = py::none(), py::arg("keepdim") = false)
+      .def(
+          "argmax", [](const Tensor& t, int64_t axis, bool keepdim) { return argmax(t, axis, keepdim); },
+          py::arg("dim") = -1, py::arg("keepdim") = false)
       .def("__getitem__", &index_view)
-      .def("__setitem__", [](Tensor& t, py::handle key, py::handle value) {
-        Tensor view = index_view(t, key);
-        NoGradGuard no_grad;
-        copy_(view, as_tensor(value));
-      })
+      .def("__setitem__",
+           [](Tensor& t, py::handle key, py::handle value) {
+             Tensor view = index_view(t, key);
+             NoGradGuard no_grad;
+             copy_(view, as_tensor(value));
+           })
       // operators
       .def("__neg__", [](const Tensor& a) { return -a; })
       .def("__abs__", [](const Tensor& a) { return abs(a); })
@@ -305,10 +352,11 @@ strata.from_numpy(a) views a (keeping it alive), numpy.asarray(t) views t (keepi
       .def("__rmul__", [](const Tensor& a, py::handle b) { return binary_op(a, b, &mul, true); })
       .def("__truediv__", [](const Tensor& a, py::handle b) { return binary_op(a, b, &div, false); })
       .def("__rtruediv__", [](const Tensor& a, py::handle b) { return binary_op(a, b, &div, true); })
-      .def("__pow__", [](const Tensor& a, py::handle b) -> Tensor {
-        if (py::isinstance<py::float_>(b) || py::isinstance<py::int_>(b)) return pow(a, b.cast<double>());
-        return pow(a, as_tensor(b));
-      })
+      .def("__pow__",
+           [](const Tensor& a, py::handle b) -> Tensor {
+             if (py::isinstance<py::float_>(b) || py::isinstance<py::int_>(b)) return pow(a, b.cast<double>());
+             return pow(a, as_tensor(b));
+           })
       .def("__matmul__", [](const Tensor& a, py::handle b) { return matmul(a, as_tensor(b)); })
       .def("__rmatmul__", [](const Tensor& a, py::handle b) { return matmul(as_tensor(b), a); })
       .def("__eq__", [](const Tensor& a, py::handle b) { return binary_op(a, b, &eq, false); })
@@ -317,10 +365,11 @@ strata.from_numpy(a) views a (keeping it alive), numpy.asarray(t) views t (keepi
       .def("__le__", [](const Tensor& a, py::handle b) { return binary_op(a, b, &le, false); })
       .def("__gt__", [](const Tensor& a, py::handle b) { return binary_op(a, b, &gt, false); })
       .def("__ge__", [](const Tensor& a, py::handle b) { return binary_op(a, b, &ge, false); })
-      .def("__bool__", [](const Tensor& t) {
-        STRATA_CHECK(t.numel() == 1, "the truth value of a tensor of ", t.numel(), " elements is ambiguous");
-        return t.item_double() != 0;
-      })
+      .def("__bool__",
+           [](const Tensor& t) {
+             STRATA_CHECK(t.numel() == 1, "the truth value of a tensor of ", t.numel(), " elements is ambiguous");
+             return t.item_double() != 0;
+           })
       .def("__float__", [](const Tensor& t) { return t.item_double(); })
       .def("__int__", [](const Tensor& t) { return static_cast<int64_t>(t.item_double()); });
   tensor.attr("__hash__") = py::none();

@@ -18,7 +18,11 @@ for _submodule in ("data", "hub", "nn", "optim", "points", "rl", "serve", "train
     globals().pop(_submodule, None)
 from . import data, hub, nn, optim, points, rl, serve, train, workflow  # noqa: E402,F401
 
-__all__ = [name for name in dir(_strata) if not name.startswith("_")] + ["data", "hub", "nn", "optim", "points", "rl", "serve", "train", "workflow", "no_grad", "enable_grad"]
+# bfloat16's dtype name (NumPy has no bfloat16 to spell it with): t.to(strata.bfloat16). Its tensors
+# have no NumPy view; t.float() is the float32 copy (docs/mixed_precision.md).
+bfloat16 = "bfloat16"
+
+__all__ = [name for name in dir(_strata) if not name.startswith("_")] + ["data", "hub", "nn", "optim", "points", "rl", "serve", "train", "workflow", "no_grad", "enable_grad", "bfloat16"]
 
 
 @_contextlib.contextmanager

@@ -10,6 +10,8 @@ size_t itemsize(DType t) {
     case DType::i32: return 4;
     case DType::u8: return 1;
     case DType::b8: return 1;
+    case DType::bf16:
+      return 2;
   }
   return 0;
 }
@@ -22,6 +24,8 @@ const char* dtype_name(DType t) {
     case DType::i32: return "int32";
     case DType::u8: return "uint8";
     case DType::b8: return "bool";
+    case DType::bf16:
+      return "bfloat16";
   }
   return "?";
 }
@@ -32,8 +36,12 @@ static int rank(DType t) {
     case DType::u8: return 1;
     case DType::i32: return 2;
     case DType::i64: return 3;
-    case DType::f32: return 4;
-    case DType::f64: return 5;
+    case DType::bf16:
+      return 4;  // below float32: bf16 with float32 computes in float32, as PyTorch does
+    case DType::f32:
+      return 5;
+    case DType::f64:
+      return 6;
   }
   return 0;
 }

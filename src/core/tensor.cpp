@@ -44,7 +44,7 @@ void Tensor::check_dtype(DType expected, const char* what) const {
 double Tensor::item_double() const {
   STRATA_CHECK(numel() == 1, "item: expected a tensor with one element, got shape ", shape().str());
   const Tensor host = host_readable(*this);
-  return dispatch_all(dtype(), [&](auto tag) {
+  return dispatch_storage(dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     return static_cast<double>(*static_cast<const T*>(host.raw_data()));
   });
@@ -58,7 +58,7 @@ std::vector<T> Tensor::to_vector() const {
   idx.resize(dim());
   const Tensor host = host_readable(*this);  // owns the bytes `base` points into
   const char* base = static_cast<const char*>(host.raw_data());
-  dispatch_all(dtype(), [&](auto tag) {
+  dispatch_storage(dtype(), [&](auto tag) {
     using S = typename decltype(tag)::type;
     for (int64_t i = 0; i < numel(); ++i) {
       int64_t off = 0;

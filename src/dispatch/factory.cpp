@@ -29,7 +29,7 @@ Tensor scalar_tensor(double value, TensorOptions options) { return full(Shape{},
 template <class F>
 static Tensor generate(const Shape& shape, TensorOptions options, F f) {
   Tensor t = Tensor::empty(shape, options.dtype);
-  dispatch_all(options.dtype, [&](auto tag) {
+  dispatch_storage(options.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* p = static_cast<T*>(t.raw_data());
     for (int64_t i = 0; i < t.numel(); ++i) p[i] = static_cast<T>(f(i));

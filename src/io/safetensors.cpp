@@ -28,13 +28,13 @@ struct DTypeName {
   DType dtype;
   const char* name;
 };
-constexpr DTypeName kDTypes[] = {{kFloat32, "F32"}, {kFloat64, "F64"}, {kInt64, "I64"},
-                                 {kInt32, "I32"},   {kUInt8, "U8"},    {kBool, "BOOL"}};
+constexpr DTypeName kDTypes[] = {{kFloat32, "F32"}, {kFloat64, "F64"}, {kInt64, "I64"},    {kInt32, "I32"},
+                                 {kUInt8, "U8"},    {kBool, "BOOL"},   {kBFloat16, "BF16"}};
 
 DType dtype_from_name(const std::string& name, const std::string& where) {
   for (const auto& d : kDTypes)
     if (name == d.name) return d.dtype;
-  throw Error(where + ": unsupported dtype \"" + name + "\" (expected F32, F64, I64, I32, U8 or BOOL)");
+  throw Error(where + ": unsupported dtype \"" + name + "\" (expected F32, F64, I64, I32, U8, BOOL or BF16)");
 }
 
 // The JSON header, padded with spaces to a multiple of 8 so that the data is aligned, as

@@ -316,7 +316,7 @@ json OptionCodec<DType>::write(DType d) { return dtype_name(d); }
 DType OptionCodec<DType>::read(const json& j) {
   STRATA_CHECK(j.is_string(), "expected a dtype's name, got ", j.dump().substr(0, 100));
   const std::string s = j.get<std::string>();
-  for (DType t : {kFloat32, kFloat64, kInt64, kInt32, kUInt8, kBool})
+  for (DType t : {kFloat32, kFloat64, kBFloat16, kInt64, kInt32, kUInt8, kBool})
     if (s == dtype_name(t)) return t;
   throw Error("unknown dtype '" + s + "'");
 }

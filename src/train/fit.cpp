@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "strata/autograd/grad_mode.hpp"
+#include "strata/core/autocast.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/nn/eval_scope.hpp"
@@ -359,6 +360,9 @@ void train_step(const StepContext& c, const std::vector<Batch>& step_batches, Ep
     const std::optional<BatchSlice> slice = slice_of(c.group, step_batches[i], step_rows);
     if (!slice) continue;
     const Tensor &x = slice->x, &y = slice->y;
+    // bf16 mixed precision: forward, loss and backward in the scope; the step updates float32.
+    std::optional<AutocastBF16> autocast;
+    if (c.options.bf16_mixed_precision) autocast.emplace();
     const Tensor outputs = c.model(x);
     const Tensor batch_loss = c.loss(outputs, y, slice->sample_weight);
     {
@@ -368,6 +372,7 @@ void train_step(const StepContext& c, const std::vector<Batch>& step_batches, Ep
       if (slice->loss_scale == 1) batch_loss.backward();
       else (batch_loss * slice->loss_scale).backward();
     }
+    autocast.reset();
     if (i == last_training) {
       if (c.options.clip_grad_norm > 0) optim::clip_grad_norm(c.optimizer.params(), c.options.clip_grad_norm);
       if (c.options.clip_grad_value > 0) optim::clip_grad_value(c.optimizer.params(), c.options.clip_grad_value);
@@ -452,6 +457,7 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
 
     logs = results(progress.loss, metrics);
     logs["lr"] = progress.lr;
+    if (options.bf16_mixed_precision) logs["bf16"] = bf16_autocast_available() ? 1 : 0;
     if (!validation.empty())
       for (const auto& [key, value] : evaluate(model, loss_fn, validation, options.batch_size, metrics))
         logs["val_" + key] = value;

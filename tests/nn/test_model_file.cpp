@@ -334,6 +334,19 @@ TEST_F(ModelFileTest, BoolAndUint8LambdaWeightsLoad) {
   EXPECT_TRUE(allclose(loaded->run({in})[0], net.run({in})[0], 0, 0));
 }
 
+// Every dtype an Input can declare is read back from the model file (bf16 included).
+TEST_F(ModelFileTest, InputDtypesRoundTrip) {
+  for (DType dtype : {kFloat32, kFloat64, kBFloat16, kInt64, kInt32, kUInt8, kBool}) {
+    auto x = nn::Input({-1, 3}, "", dtype);
+    nn::Model net(x, nn::Flatten()(x), "inputs");
+    const std::string file = path(std::string("input_") + dtype_name(dtype) + ".safetensors");
+    net.save(file);
+    const std::string architecture = nn::Model::load(file)->to_json();
+    EXPECT_EQ(architecture, net.to_json()) << dtype_name(dtype);
+    EXPECT_NE(architecture.find(std::string("\"") + dtype_name(dtype) + "\""), std::string::npos) << architecture;
+  }
+}
+
 // The point-cloud layers (module points, above nn) are round-tripped in tests/points
 // (test_layers.cpp's ModelsSaveWholeAndLoadBack, test_xconv.cpp).
 const std::set<std::string> kRoundTrippedInPoints = {"pointmlp", "transformnet", "pointnet", "setabstraction",

@@ -120,6 +120,12 @@ struct FitOptions {
   // one loss per example. evaluate, and so the validation, weighs its loss by its data's sample
   // weights, not by class_weight; metrics are not weighted.
   std::vector<double> class_weight;
+  // bf16 mixed precision (docs/mixed_precision.md; PyTorch's autocast to bfloat16): each training
+  // step runs in an AutocastBF16 scope, matmul, dense, convolution and recurrent cells in bf16
+  // with float32 master weights, losses, reductions and optimizer state. Where the CPU has no
+  // native bf16 it trains in float32 after one warning (STRATA_BF16_EMULATE=1 runs oneDNN's
+  // emulated bf16 instead); each epoch's logs say which ran: "bf16" is 1 or 0.
+  bool bf16_mixed_precision = false;
   bool shuffle = true;
   uint64_t seed = 0;  // epoch e is shuffled with seed + e: the same run gives the same batches
   // Run on every training batch and on the validation data; names must differ.

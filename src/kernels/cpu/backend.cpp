@@ -2,6 +2,7 @@
 // in when the library loads. Its kernels serve any host-accessible device: results are made on
 // the device of their inputs, so a backend whose memory the host can read may reuse them.
 #include "kernels/cpu/adam_step.hpp"
+#include "kernels/cpu/bf16_via_float32.hpp"
 #include "kernels/cpu/conv_kernels.hpp"
 #include "kernels/cpu/dropout_kernels.hpp"
 #include "kernels/cpu/elementwise.hpp"
@@ -21,7 +22,10 @@ namespace {
 
 // Each stub gets the CPU kernel of its own name; a stub with no such kernel fails to compile.
 [[maybe_unused]] const bool registered = [] {
-#define STRATA_REGISTER_CPU(name) dispatch::name.set(DeviceType::CPU, &cpu::name);
+// bfloat16 arguments reach it as float32 (kernels/cpu/bf16_via_float32.hpp).
+#define STRATA_REGISTER_CPU(name)     \
+  dispatch::name.set(DeviceType::CPU, \
+                     bf16_via_float32::kernel<static_cast<decltype(dispatch::name)::Fn>(&cpu::name)>());
   STRATA_DISPATCH_STUBS(STRATA_REGISTER_CPU)
 #undef STRATA_REGISTER_CPU
   return true;

@@ -7,6 +7,7 @@
 #include "kernels/cpu/conv_weights_md.hpp"
 #include "kernels/cpu/dnnl_window.hpp"
 #include "kernels/cpu/elementwise.hpp"
+#include "strata/core/autocast.hpp"
 
 namespace strata::kernels::cpu {
 
@@ -40,12 +41,20 @@ namespace {
 Tensor dense(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
 
 // The weights' logical dims with format `any`: the primitive picks its blocked layout.
-memory::desc any_weights_md(const ConvGeometry& g) {
-  return memory::desc(user_weights_md(g).dims(), f32, tag::any);
+memory::desc any_weights_md(const ConvGeometry& g, memory::data_type type = f32) {
+  return memory::desc(user_weights_md(g).dims(), type, tag::any);
 }
 
-std::string conv_key(const char* name, const ConvGeometry& g, bool bias) {
-  return window_key(name, g.win) + key_of("", g.in_channels, g.out_channels, g.groups, bias, g.relu);
+// The operands' type: f32, or bf16 under autocast (strata/core/autocast.hpp), where source,
+// weights and output gradient are bf16 and every result (output, gradients) stays float32.
+constexpr auto bf16 = memory::data_type::bf16;
+memory::data_type operand_type(bool in_bf16) { return in_bf16 ? bf16 : f32; }
+bool autocast_to_bf16(const Tensor& operand) { return operand.dtype() == kFloat32 && autocast_bf16_active(); }
+// A dense copy of a float32 operand rounded to bf16 when `in_bf16`, else the operand made dense.
+Tensor operand(const Tensor& t, bool in_bf16) { return in_bf16 ? cast(t, kBFloat16) : dense(t); }
+
+std::string conv_key(const char* name, const ConvGeometry& g, bool bias, bool in_bf16) {
+  return window_key(name, g.win) + key_of("", g.in_channels, g.out_channels, g.groups, bias, g.relu, in_bf16);
 }
 
 // The backward primitives take the forward one as a hint, without its relu.
@@ -89,12 +98,13 @@ std::optional<Reorder> reorder_between(const memory::desc& from, const memory::d
   return Reorder{pd, dnnl::reorder(pd)};
 }
 
-Forward& forward_primitive(const ConvGeometry& g, bool bias) {
+Forward& forward_primitive(const ConvGeometry& g, bool bias, bool in_bf16) {
   static PrimitiveCache<Forward> cache;
-  return cache.get(conv_key("conv_fwd", g, bias), [&] {
+  return cache.get(conv_key("conv_fwd", g, bias, in_bf16), [&] {
     const Window& w = g.win;
-    auto src = channels_last_md(w, w.in, g.in_channels), dst = channels_last_md(w, w.out, g.out_channels);
-    auto weights = any_weights_md(g);
+    auto src = channels_last_md(w, w.in, g.in_channels, operand_type(in_bf16));
+    auto dst = channels_last_md(w, w.out, g.out_channels);
+    auto weights = any_weights_md(g, operand_type(in_bf16));
     auto strides = real_axes(w, w.stride), dil = real_axes(w, w.dilation, 1);
     auto pl = real_axes(w, w.pad_before), pr = real_axes(w, w.pad_after);
     using D = dnnl::convolution_forward::desc;
@@ -113,27 +123,28 @@ Forward& forward_primitive(const ConvGeometry& g, bool bias) {
   });
 }
 
-BackwardData& backward_data_primitive(const ConvGeometry& g) {
+BackwardData& backward_data_primitive(const ConvGeometry& g, bool in_bf16) {
   static PrimitiveCache<BackwardData> cache;
-  return cache.get(conv_key("conv_bwd_data", g, false), [&] {
+  return cache.get(conv_key("conv_bwd_data", g, false, in_bf16), [&] {
     const Window& w = g.win;
     dnnl::convolution_backward_data::desc d(
-        dnnl::algorithm::convolution_direct, channels_last_md(w, w.in, g.in_channels), any_weights_md(g),
-        channels_last_md(w, w.out, g.out_channels), real_axes(w, w.stride), real_axes(w, w.dilation, 1),
-        real_axes(w, w.pad_before), real_axes(w, w.pad_after));
+        dnnl::algorithm::convolution_direct, channels_last_md(w, w.in, g.in_channels),
+        any_weights_md(g, operand_type(in_bf16)), channels_last_md(w, w.out, g.out_channels, operand_type(in_bf16)),
+        real_axes(w, w.stride), real_axes(w, w.dilation, 1), real_axes(w, w.pad_before), real_axes(w, w.pad_after));
     dnnl::convolution_backward_data::primitive_desc pd(d, own_scratchpad(), dnnl_engine(),
-                                                       forward_primitive(without_relu(g), false).pd);
+                                                       forward_primitive(without_relu(g), false, in_bf16).pd);
     return BackwardData{pd, dnnl::convolution_backward_data(pd),
                         reorder_between(user_weights_md(g), pd.weights_desc())};
   });
 }
 
-BackwardWeights& backward_weights_primitive(const ConvGeometry& g, bool bias) {
+BackwardWeights& backward_weights_primitive(const ConvGeometry& g, bool bias, bool in_bf16) {
   static PrimitiveCache<BackwardWeights> cache;
-  return cache.get(conv_key("conv_bwd_weights", g, bias), [&] {
+  return cache.get(conv_key("conv_bwd_weights", g, bias, in_bf16), [&] {
     const Window& w = g.win;
-    auto src = channels_last_md(w, w.in, g.in_channels), dst = channels_last_md(w, w.out, g.out_channels);
-    auto weights = any_weights_md(g);
+    auto src = channels_last_md(w, w.in, g.in_channels, operand_type(in_bf16));
+    auto dst = channels_last_md(w, w.out, g.out_channels, operand_type(in_bf16));
+    auto weights = any_weights_md(g);  // the weight gradient is float32 either way
     auto strides = real_axes(w, w.stride), dil = real_axes(w, w.dilation, 1);
     auto pl = real_axes(w, w.pad_before), pr = real_axes(w, w.pad_after);
     using D = dnnl::convolution_backward_weights::desc;
@@ -141,7 +152,7 @@ BackwardWeights& backward_weights_primitive(const ConvGeometry& g, bool bias) {
     D d = bias ? D(alg, src, weights, memory::desc({g.out_channels}, f32, tag::a), dst, strides, dil, pl, pr)
                : D(alg, src, weights, dst, strides, dil, pl, pr);
     dnnl::convolution_backward_weights::primitive_desc pd(d, own_scratchpad(), dnnl_engine(),
-                                                          forward_primitive(without_relu(g), bias).pd);
+                                                          forward_primitive(without_relu(g), bias, in_bf16).pd);
     return BackwardWeights{pd, dnnl::convolution_backward_weights(pd),
                            reorder_between(pd.diff_weights_desc(), user_weights_md(g))};
   });
@@ -162,8 +173,9 @@ memory primitive_weights(const std::optional<Reorder>& reorder, const memory::de
 }  // namespace
 
 Tensor conv_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in, const ConvGeometry& g) {
-  Tensor x = dense(x_in), w = dense(w_in), b = b_in.defined() ? dense(b_in) : b_in;
-  Tensor y = Tensor::empty(g.win.activation_shape(g.win.out, g.out_channels), x.dtype(), x.device());
+  const bool in_bf16 = autocast_to_bf16(x_in);
+  Tensor x = operand(x_in, in_bf16), w = dense(w_in), b = b_in.defined() ? dense(b_in) : b_in;
+  Tensor y = Tensor::empty(g.win.activation_shape(g.win.out, g.out_channels), x_in.dtype(), x.device());
   if (x.dtype() == kFloat64) {
     conv_reference_forward<double>(g, x.data<double>(), w.data<double>(), b.defined() ? b.data<double>() : nullptr,
                                    y.data<double>());
@@ -171,9 +183,9 @@ Tensor conv_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in, 
       for (double *p = y.data<double>(), *end = p + y.numel(); p != end; ++p) *p = *p > 0 ? *p : 0;
     return y;
   }
-  x.check_dtype(kFloat32, "conv_forward");
+  x_in.check_dtype(kFloat32, "conv_forward");
   if (y.numel() == 0) return y;
-  Forward& f = forward_primitive(g, b.defined());
+  Forward& f = forward_primitive(g, b.defined(), in_bf16);
   memory weights = primitive_weights(f.weights_in, f.pd.weights_desc(), g, w);
   std::unordered_map<int, memory> args{{DNNL_ARG_SRC, wrap(f.pd.src_desc(), x)},
                                        {DNNL_ARG_WEIGHTS, weights},
@@ -184,6 +196,7 @@ Tensor conv_forward(const Tensor& x_in, const Tensor& w_in, const Tensor& b_in, 
 }
 
 Tensor conv_backward_data(const Tensor& dy_in, const Tensor& w_in, const ConvGeometry& g) {
+  const bool in_bf16 = autocast_to_bf16(dy_in);
   Tensor dy = dense(dy_in), w = dense(w_in);
   Tensor dx = Tensor::empty(g.win.activation_shape(g.win.in, g.in_channels), dy.dtype(), dy.device());
   if (dy.dtype() == kFloat64) {
@@ -192,12 +205,12 @@ Tensor conv_backward_data(const Tensor& dy_in, const Tensor& w_in, const ConvGeo
   }
   dy.check_dtype(kFloat32, "conv_backward_data");
   if (dx.numel() == 0) return dx;
-  if (backward_data_runs_forward(g) && dy.numel() > 0)
+  if (backward_data_runs_forward(g) && dy.numel() > 0)  // in bf16 too under autocast
     return conv_forward(dy, flipped_transposed_weights(w, g), Tensor(), backward_data_as_forward(g));
-  BackwardData& p = backward_data_primitive(g);
+  BackwardData& p = backward_data_primitive(g, in_bf16);
   memory weights = primitive_weights(p.weights_in, p.pd.weights_desc(), g, w);
   run_primitive(p.prim, p.pd,
-                {{DNNL_ARG_DIFF_DST, wrap(p.pd.diff_dst_desc(), dy)},
+                {{DNNL_ARG_DIFF_DST, wrap(p.pd.diff_dst_desc(), operand(dy, in_bf16))},
                  {DNNL_ARG_WEIGHTS, weights},
                  {DNNL_ARG_DIFF_SRC, wrap(p.pd.diff_src_desc(), dx)}});
   return dx;
@@ -205,6 +218,7 @@ Tensor conv_backward_data(const Tensor& dy_in, const Tensor& w_in, const ConvGeo
 
 std::pair<Tensor, Tensor> conv_backward_weights(const Tensor& x_in, const Tensor& dy_in, const ConvGeometry& g,
                                                 bool with_bias) {
+  const bool in_bf16 = autocast_to_bf16(x_in);
   Tensor x = dense(x_in), dy = dense(dy_in);
   Tensor dw = Tensor::empty(g.weights_shape(), x.dtype(), x.device());
   Tensor db = with_bias ? Tensor::empty({g.out_channels}, x.dtype(), x.device()) : Tensor();
@@ -219,11 +233,11 @@ std::pair<Tensor, Tensor> conv_backward_weights(const Tensor& x_in, const Tensor
     if (with_bias) fill(db, 0);
     return {dw, db};
   }
-  BackwardWeights& p = backward_weights_primitive(g, with_bias);
+  BackwardWeights& p = backward_weights_primitive(g, with_bias, in_bf16);
   memory user = wrap(user_weights_md(g), dw);
   memory diff_weights = p.weights_out ? memory(p.pd.diff_weights_desc(), dnnl_engine()) : user;
-  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, wrap(p.pd.src_desc(), x)},
-                                       {DNNL_ARG_DIFF_DST, wrap(p.pd.diff_dst_desc(), dy)},
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, wrap(p.pd.src_desc(), operand(x, in_bf16))},
+                                       {DNNL_ARG_DIFF_DST, wrap(p.pd.diff_dst_desc(), operand(dy, in_bf16))},
                                        {DNNL_ARG_DIFF_WEIGHTS, diff_weights}};
   if (with_bias) args.emplace(DNNL_ARG_DIFF_BIAS, wrap(p.pd.diff_bias_desc(), db));
   run_primitive(p.prim, p.pd, std::move(args));

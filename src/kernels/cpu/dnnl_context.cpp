@@ -70,6 +70,8 @@ void run_primitive(const dnnl::primitive& prim, const dnnl::primitive_desc_base&
 dnnl::memory::data_type dnnl_type(DType t) {
   switch (t) {
     case DType::f32: return dnnl::memory::data_type::f32;
+    case DType::bf16:
+      return dnnl::memory::data_type::bf16;
     case DType::i32: return dnnl::memory::data_type::s32;
     case DType::u8: return dnnl::memory::data_type::u8;
     default: throw Error(std::string("oneDNN does not compute in ") + dtype_name(t));

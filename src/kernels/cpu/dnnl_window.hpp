@@ -16,12 +16,13 @@ inline dnnl::memory::dims real_axes(const Window& w, const Window::Axes& a, int6
 }
 
 // [batch, spatial..., channels] as oneDNN's logical (N, C, spatial...) in a channels-last layout.
-inline dnnl::memory::desc channels_last_md(const Window& w, const Window::Axes& spatial, int64_t channels) {
+inline dnnl::memory::desc channels_last_md(const Window& w, const Window::Axes& spatial, int64_t channels,
+                                           dnnl::memory::data_type type = dnnl::memory::data_type::f32) {
   dnnl::memory::dims dims{w.batch, channels};
   for (int64_t s : real_axes(w, spatial)) dims.push_back(s);
   using tag = dnnl::memory::format_tag;
   const tag t = w.nsp == 1 ? tag::nwc : w.nsp == 2 ? tag::nhwc : tag::ndhwc;
-  return dnnl::memory::desc(dims, dnnl::memory::data_type::f32, t);
+  return dnnl::memory::desc(dims, type, t);
 }
 
 // A cache key naming every field of a window.

@@ -206,9 +206,9 @@ Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b) {
 
 void copy_into(Tensor& dst, const Tensor& src) {
   dispatch::check_copy_shape(dst.shape(), src.shape());
-  dispatch_all(dst.dtype(), [&](auto out_tag) {
+  dispatch_storage(dst.dtype(), [&](auto out_tag) {  // bfloat16 too: casts to and from it are copies
     using O = typename decltype(out_tag)::type;
-    dispatch_all(src.dtype(), [&](auto in_tag) {
+    dispatch_storage(src.dtype(), [&](auto in_tag) {
       using I = typename decltype(in_tag)::type;
       map1<O, I>(dst, src, [](I v) { return dispatch::convert_element<O>(v); });
     });

@@ -4,6 +4,7 @@
 #include "kernels/cpu/elementwise.hpp"
 #include "kernels/cpu/gemv.hpp"
 #include "kernels/cpu/loops.hpp"
+#include "strata/core/autocast.hpp"
 
 namespace strata::kernels::cpu {
 namespace {
@@ -35,11 +36,11 @@ void matmul_dnnl(const Tensor& a, const Tensor& b, const Tensor& bias, Tensor& o
   const auto& as = a.shape();
   const auto& bs = b.shape();
   auto sa = strides_of(a), sb = strides_of(b);
-  std::string key = key_of("matmul", as[0], as[1], as[2], sa[0], sa[1], sa[2], bs[0], bs[1], bs[2], sb[0], sb[1],
-                           sb[2], bias.defined());
+  std::string key = key_of("matmul", as[0], as[1], as[2], sa[0], sa[1], sa[2], bs[0], bs[1], bs[2], sb[0], sb[1], sb[2],
+                           bias.defined(), static_cast<int>(a.dtype()));
   auto& entry = cache.get(key, [&] {
-    memory::desc a_md(dims_of(as), memory::data_type::f32, sa);
-    memory::desc b_md(dims_of(bs), memory::data_type::f32, sb);
+    memory::desc a_md(dims_of(as), dnnl_type(a.dtype()), sa);  // f32, or bf16 under autocast
+    memory::desc b_md(dims_of(bs), dnnl_type(b.dtype()), sb);
     memory::desc c_md(dims_of(out.shape()), memory::data_type::f32, memory::format_tag::abc);
     if (bias.defined()) {
       memory::desc bias_md({1, 1, bs[2]}, memory::data_type::f32, memory::format_tag::abc);
@@ -96,6 +97,11 @@ Tensor matmul3d(const Tensor& a_in, const Tensor& b_in, const Tensor& bias_in) {
   if (a.shape()[2] == 0) {
     fill(out, 0);
     if (bias.defined()) add_inplace(out, bias);
+    return out;
+  }
+  if (a.dtype() == kFloat32 && autocast_bf16_active()) {
+    // Autocast: operands rounded to bf16 (dense copies), products accumulated into float32.
+    matmul_dnnl(cast(a, kBFloat16), cast(b, kBFloat16), bias, out);
     return out;
   }
   if (a.dtype() == kFloat32 && out.shape()[0] == 1 && out.shape()[1] == 1 && a.strides()[2] == 1 &&
