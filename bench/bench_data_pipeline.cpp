@@ -13,6 +13,7 @@
 
 #include "strata/data/data.hpp"
 #include "strata/ops/elementwise.hpp"
+#include "strata/vision/image.hpp"
 
 using namespace strata;
 using namespace strata::data;
@@ -51,9 +52,9 @@ void write_folder(const fs::path& root, const std::string& extension) {
 // Each OpenMP thread draws from its own generator (a Generator is not thread-safe).
 Example augment(const Example& ex) {
   thread_local Generator gen(1000 + omp_get_thread_num());
-  Tensor image = random_crop(ex[0], kCrop, kCrop, gen);
-  if (std::bernoulli_distribution(0.5)(gen.engine())) image = flip_left_right(image);
-  return {samplewise_normalize(image), ex[1]};
+  Tensor image = vision::random_crop(ex[0], kCrop, kCrop, gen);
+  if (std::bernoulli_distribution(0.5)(gen.engine())) image = vision::flip_left_right(image);
+  return {vision::samplewise_normalize(image), ex[1]};
 }
 
 // One pass over the folder in batches of 128; returns images per second.

@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "hub/hub_state.hpp"
 #include "hub/postgres_cluster.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/hub/hub.hpp"
+#include "strata/hub/shared_connection.hpp"
 
 namespace {
 
@@ -79,13 +79,13 @@ struct Backend {
 };
 
 // Inserts rows in statements of up to 500 rows, in one transaction.
-void bulk_insert(hub::detail::Database& db, const std::string& head, int columns, int64_t rows,
-                 const std::function<hub::detail::Params(int64_t)>& row) {
+void bulk_insert(hub::Database& db, const std::string& head, int columns, int64_t rows,
+                 const std::function<hub::Params(int64_t)>& row) {
   db.transaction(true, [&] {
     for (int64_t at = 0; at < rows;) {
       const int64_t n = std::min<int64_t>(500, rows - at);
       std::string sql = head + " VALUES ";
-      hub::detail::Params params;
+      hub::Params params;
       for (int64_t i = 0; i < n; ++i, ++at) {
         sql += i ? ", (" : "(";
         for (int c = 0; c < columns; ++c) sql += c ? ", ?" : "?";
@@ -98,9 +98,9 @@ void bulk_insert(hub::detail::Database& db, const std::string& head, int columns
   });
 }
 
-void explain(hub::detail::Database& db, const std::string& what, const std::string& sql, const hub::detail::Params& p) {
+void explain(hub::Database& db, const std::string& what, const std::string& sql, const hub::Params& p) {
   std::printf("  %s:\n", what.c_str());
-  db.query("EXPLAIN QUERY PLAN " + sql, p, [](const hub::detail::Row& r) { std::printf("    %s\n", r.text(3).c_str()); });
+  db.query("EXPLAIN QUERY PLAN " + sql, p, [](const hub::Row& r) { std::printf("    %s\n", r.text(3).c_str()); });
 }
 
 void row(const char* backend, const char* what, double value, const char* unit, const std::string& note = "") {
@@ -148,12 +148,14 @@ void run_backend(Backend& b, int64_t model_bytes, bool show_plans) {
   }
 
   // --- listing 100,000 runs and ranking 10,000 versions (rows inserted in bulk) ---
-  auto& db = *hub::detail::HubAccess::state(hub)->db;
-  const int64_t pid = *db.query_int("SELECT id FROM projects WHERE name = 'default'");
-  const double now = hub::detail::unix_now();
-  bulk_insert(db, "INSERT INTO runs (project_id, name, status, config, created_at)", 5, 100'000, [&](int64_t i) {
-    return hub::detail::Params{pid, std::string_view("run"), std::string_view("finished"), std::string_view("{}"), now + i};
-  });
+  hub::SharedConnection connection(hub);  // the hub's connection, one call at a time between the hub's
+  const int64_t pid = *connection.lock().db().query_int("SELECT id FROM projects WHERE name = 'default'");
+  const double now = hub::unix_now();
+  bulk_insert(
+      connection.lock().db(), "INSERT INTO runs (project_id, name, status, config, created_at)", 5, 100'000,
+      [&](int64_t i) {
+        return hub::Params{pid, std::string_view("run"), std::string_view("finished"), std::string_view("{}"), now + i};
+      });
   size_t listed = 0;
   // Timed first: the note reads what the timed calls found (argument order is unspecified).
   double ms = median_ms(21, [&] { listed = hub.list_runs({.limit = 100}).size(); });
@@ -163,24 +165,35 @@ void run_backend(Backend& b, int64_t model_bytes, bool show_plans) {
   hub.save_model("ranked", model_of(4096, 2), {.metrics = {{"accuracy", 0.5}}});
   const auto first = *hub.model_info("ranked");
   const int64_t versions = 10'000;
-  db.transaction(true, [&] {
-    db.execute("DELETE FROM model_metrics");
-    db.execute("DELETE FROM models");
-  });
-  bulk_insert(db,
+  {
+    auto session = connection.lock();
+    session.db().transaction(true, [&] {
+      session.db().execute("DELETE FROM model_metrics");
+      session.db().execute("DELETE FROM models");
+    });
+  }
+  bulk_insert(connection.lock().db(),
               "INSERT INTO models (id, project_id, name, version, architecture, blob_sha256, blob_size, metrics, tags, "
               "user_values, created_at)",
               11, versions, [&](int64_t i) {
-                return hub::detail::Params{i + 1, pid, std::string_view("ranked"), i + 1, std::string_view(""),
-                                           std::string_view(first.sha256), first.size_bytes, std::string_view("{}"),
-                                           std::string_view("[]"), std::string_view("{}"), now + i};
+                return hub::Params{i + 1,
+                                   pid,
+                                   std::string_view("ranked"),
+                                   i + 1,
+                                   std::string_view(""),
+                                   std::string_view(first.sha256),
+                                   first.size_bytes,
+                                   std::string_view("{}"),
+                                   std::string_view("[]"),
+                                   std::string_view("{}"),
+                                   now + i};
               });
   // Scores peak at version 7,777, so the winner is neither the first nor the last row.
-  bulk_insert(db, "INSERT INTO model_metrics (model_id, name, value)", 3, versions, [&](int64_t i) {
-    return hub::detail::Params{i + 1, std::string_view("accuracy"), 1.0 - std::abs(static_cast<double>(i - 7776)) / versions};
+  bulk_insert(connection.lock().db(), "INSERT INTO model_metrics (model_id, name, value)", 3, versions, [&](int64_t i) {
+    return hub::Params{i + 1, std::string_view("accuracy"), 1.0 - std::abs(static_cast<double>(i - 7776)) / versions};
   });
-  db.execute("UPDATE model_names SET last_version = ?", {versions});
-  if (b.cluster) db.execute("SELECT setval('models_id_seq', ?)", {versions});
+  connection.lock().db().execute("UPDATE model_names SET last_version = ?", {versions});
+  if (b.cluster) connection.lock().db().execute("SELECT setval('models_id_seq', ?)", {versions});
   int64_t top = 0;
   ms = median_ms(21, [&] { top = hub.find_top_model("ranked", "accuracy")->info.version; });
   row(name, "find_top_model over 10,000 versions", ms, "ms", top == 7777 ? "" : "(wrong winner: " + std::to_string(top) + ")");
@@ -189,17 +202,18 @@ void run_backend(Backend& b, int64_t model_bytes, bool show_plans) {
 
   if (show_plans && !b.cluster) {
     std::printf("\nSQLite's plans:\n");
-    explain(db, "list_runs", "SELECT * FROM runs WHERE project_id = ? ORDER BY id DESC LIMIT 100 OFFSET 0", {pid});
-    explain(db, "list_models",
+    explain(connection.lock().db(), "list_runs",
+            "SELECT * FROM runs WHERE project_id = ? ORDER BY id DESC LIMIT 100 OFFSET 0", {pid});
+    explain(connection.lock().db(), "list_models",
             "SELECT * FROM models m WHERE m.project_id = ? AND m.name = ? ORDER BY m.id DESC LIMIT 100 OFFSET 0",
             {pid, std::string_view("ranked")});
-    explain(db, "find_top_model",
+    explain(connection.lock().db(), "find_top_model",
             "SELECT m.id FROM models m JOIN model_metrics mm ON mm.model_id = m.id AND mm.name = ? "
             "WHERE m.project_id = ? AND m.name = ? ORDER BY mm.value DESC, m.version DESC LIMIT 1",
             {std::string_view("accuracy"), pid, std::string_view("ranked")});
-    explain(db, "find_datasets", "SELECT * FROM datasets d WHERE d.project_id = ? ORDER BY d.id DESC LIMIT 100 OFFSET 0",
-            {pid});
-    explain(db, "metric_history",
+    explain(connection.lock().db(), "find_datasets",
+            "SELECT * FROM datasets d WHERE d.project_id = ? ORDER BY d.id DESC LIMIT 100 OFFSET 0", {pid});
+    explain(connection.lock().db(), "metric_history",
             "SELECT step, value, time FROM metrics WHERE run_id = ? AND name = ? AND split = ? ORDER BY step, time",
             {int64_t{1}, std::string_view("loss"), std::string_view("train")});
     std::printf("\n");

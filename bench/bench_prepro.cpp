@@ -4,10 +4,14 @@
 #include <cstdio>
 
 #include "milliseconds.hpp"
-#include "strata/data/data.hpp"
+#include "strata/core/factory.hpp"
+#include "strata/vision/color.hpp"
+#include "strata/vision/elastic.hpp"
+#include "strata/vision/featurewise.hpp"
+#include "strata/vision/image.hpp"
 
 using namespace strata;
-using namespace strata::data;
+using namespace strata::vision;
 
 int main() {
   Generator gen(1);

@@ -42,15 +42,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../examples/fashion_mnist_cnn_net.hpp"
+#include "hold_cpu_wakeup_latency.hpp"
 #include "serve/serve_process.hpp"
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/hub/hub.hpp"
+#include "strata/lifecycle/hub_models.hpp"
 #include "strata/nn/nn.hpp"
 #include "strata/ops/elementwise.hpp"
-#include "strata/train/hub_models.hpp"
-#include "../examples/fashion_mnist_cnn_net.hpp"
-#include "hold_cpu_wakeup_latency.hpp"
 
 using namespace strata;
 using Clock = std::chrono::steady_clock;
@@ -302,7 +302,7 @@ int main(int argc, char** argv) {
   Served served = make_served(which);
   {
     auto hub = hub::Hub::open(hub_path);
-    train::save_model(hub, served.name, served.model);
+    lifecycle::save_model(hub, served.name, served.model);
   }
   served.model.eval();
   const std::string clients_are =

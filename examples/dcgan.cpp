@@ -25,6 +25,8 @@
 #include <nlohmann/json.hpp>
 #include <strata/data/idx.hpp>
 #include <strata/strata.hpp>
+#include <strata/vision/image.hpp>
+#include <strata/viz/visualize.hpp>
 
 #include "fashion_mnist_cnn_net.hpp"
 #include "flag_checks.hpp"
@@ -112,7 +114,7 @@ Tensor load_images(const Flags& f) {
   } else {
     std::vector<Tensor> all;
     for (const data::Example& ex : data::image_files(f.images, {.channels = 1}, true).dataset())
-      all.push_back(data::resize(ex[0], 28, 28));
+      all.push_back(vision::resize(ex[0], 28, 28));
     u8 = stack(all, 0);
   }
   return cast(u8, kFloat32) / 127.5 - 1.0;
@@ -269,16 +271,16 @@ int main(int argc, char** argv) try {
     {
       NoGradGuard no_grad;
       g.eval();  // batch norm on its moving statistics, so a sample does not depend on its batch
-      data::save_images(g(fixed_z), (std::filesystem::path(f.out) / png).string(), 8, 8, 2);
+      viz::save_images(g(fixed_z), (std::filesystem::path(f.out) / png).string(), 8, 8, 2);
       g.train();
     }
-    data::save_curves(curves, (std::filesystem::path(f.out) / "losses.png").string());
+    viz::save_curves(curves, (std::filesystem::path(f.out) / "losses.png").string());
     std::printf("epoch %lld:%s -> %s/%s\n", static_cast<long long>(epoch), shown.c_str(), f.out.c_str(), png);
   }
   hub::ModelMeta meta{.run_id = run.id()};
   if (f.fid > 0) meta.metrics["frechet_distance"] = report_fid(g, f);
   run.finish();
-  const int64_t version = train::save_model(store, name + "_generator", g, meta);
+  const int64_t version = lifecycle::save_model(store, name + "_generator", g, meta);
   std::printf("saved %s_generator version %lld in %s (run %lld)\n", name.c_str(), static_cast<long long>(version),
               f.hub.c_str(), static_cast<long long>(run.id()));
   return 0;

@@ -17,10 +17,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include <strata/data/annotations.hpp>
 #include <strata/data/image_codec.hpp>
-#include <strata/data/visualize.hpp>
 #include <strata/strata.hpp>
+#include <strata/vision/annotations.hpp>
 #include <strata/vision/coco_eval.hpp>
 #include <strata/vision/darknet.hpp>
 #include <strata/vision/detection.hpp>
@@ -28,6 +27,7 @@
 #include <strata/vision/synthetic_detection.hpp>
 #include <strata/vision/voc_export.hpp>
 #include <strata/vision/yolo_loss.hpp>
+#include <strata/viz/visualize.hpp>
 
 #include "flag_checks.hpp"
 
@@ -59,10 +59,10 @@ Batch augmented_batch(const data::Dataset& set, const std::vector<int64_t>& indi
   std::uniform_real_distribution<double> unit(0, 1);
   for (int64_t i : indices) {
     const data::Example e = set.get(i);
-    data::AnnotatedImage a{e[0], {}, {}};
+    vision::AnnotatedImage a{e[0], {}, {}};
     const std::vector<LabeledBox> truth = vision::labeled_boxes(e[1], e[2]);
     for (const LabeledBox& t : truth) a.boxes.push_back(t.box);
-    if (unit(rng) < 0.5) a = data::flip_left_right(a);
+    if (unit(rng) < 0.5) a = vision::flip_left_right(a);
     const auto side = static_cast<int64_t>(std::lround(size * (0.6 + 0.4 * unit(rng))));
     const auto left = static_cast<int64_t>(unit(rng) * static_cast<double>(size - side + 1));
     const auto top = static_cast<int64_t>(unit(rng) * static_cast<double>(size - side + 1));
@@ -200,7 +200,7 @@ Tensor annotated(const Tensor& image01, const std::vector<vision::Detection>& fo
     labels.push_back(text);
   }
   const auto k = static_cast<int64_t>(classes.size());
-  return k == 0 ? image : data::draw_boxes(image, from_vector(boxes, {k, 4}), classes, 1, false, labels);
+  return k == 0 ? image : viz::draw_boxes(image, from_vector(boxes, {k, 4}), classes, 1, false, labels);
 }
 
 // The first 8 training images with their true boxes, as one grid (the data set's picture).
@@ -212,7 +212,7 @@ void write_dataset_picture(const DetectionData& d, int64_t size, const std::stri
     for (const LabeledBox& t : v.truths) truth.push_back({t.box, -1, t.label});
     images.push_back(annotated(v.image, truth, d.classes));
   }
-  data::save_images(stack(images), path, 0, 0, 2);
+  viz::save_images(stack(images), path, 0, 0, 2);
   std::printf("training images with their boxes: %s\n", path.c_str());
 }
 
@@ -332,10 +332,10 @@ int main(int argc, char** argv) {
   run.finish();
   const vision::DetectorDescription description{f.size, f.size, net.heads, names};
   const std::string model_name = f.voc.empty() ? "yolov4_tiny_shapes" : "yolov4_tiny_voc";
-  const int64_t version = train::save_model(store, model_name, *net.model,
-                                            {.metrics = {{"ap50", m.ap50}, {"ap", m.ap}},
-                                             .values = {{"detector", vision::detector_json(description)}},
-                                             .run_id = run.id()});
+  const int64_t version = lifecycle::save_model(store, model_name, *net.model,
+                                                {.metrics = {{"ap50", m.ap50}, {"ap", m.ap}},
+                                                 .values = {{"detector", vision::detector_json(description)}},
+                                                 .run_id = run.id()});
   std::printf("saved %s version %lld in %s (run %lld)\n", model_name.c_str(), static_cast<long long>(version),
               f.hub.c_str(), static_cast<long long>(run.id()));
   write_pictures(d, p, f.size, f.pictures, f.out);

@@ -53,8 +53,8 @@ int main(int argc, char** argv) {
 
   // The run's metrics go into the hub as training goes (per 50 batches and per epoch).
   hub::Hub store = hub::Hub::open(hub_path);
-  auto logger = std::make_shared<train::HubLogger>(store, "fashion_mnist_cnn",
-                                                   R"({"optimizer": "adam", "lr": 0.001, "batch": 128})", 50);
+  auto logger = std::make_shared<lifecycle::HubLogger>(store, "fashion_mnist_cnn",
+                                                       R"({"optimizer": "adam", "lr": 0.001, "batch": 128})", 50);
   auto cosine =
       std::make_shared<train::LearningRateScheduler>(std::make_shared<optim::CosineAnnealingLR>(adam, epochs));
   train::fit(net, adam, {}, {x_train, y_train},
@@ -76,8 +76,8 @@ int main(int argc, char** argv) {
   nn::Model servable = fashion_mnist_cnn_static();
   net.to(kCPU);
   nn::assign_weights(servable, net.all_weights());
-  const int64_t version = train::save_model(store, "fashion_mnist_cnn", servable,
-                                            {.metrics = {{"accuracy", test_accuracy}}, .run_id = logger->run_id()});
+  const int64_t version = lifecycle::save_model(store, "fashion_mnist_cnn", servable,
+                                                {.metrics = {{"accuracy", test_accuracy}}, .run_id = logger->run_id()});
   std::printf("saved fashion_mnist_cnn version %lld in %s (run %lld)\n", static_cast<long long>(version),
               hub_path.c_str(), static_cast<long long>(logger->run_id()));
   return test_accuracy >= min_accuracy ? 0 : 1;

@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
 
   std::shared_ptr<nn::Model> net;
   if (from_hub) {
-    net = train::load_static_model(store, "fashion_mnist_cnn").model;
+    net = lifecycle::load_static_model(store, "fashion_mnist_cnn").model;
   } else {
     net = std::make_shared<nn::Model>(fashion_mnist_cnn_static());
     optim::Adam adam(net->trainable_weights(), {.lr = 1e-3});
@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
               int8_accuracy, 100 * (int8_accuracy - float_accuracy));
 
   const int64_t version =
-      train::save_model(store, "fashion_mnist_cnn_int8", *q.model,
-                        {.metrics = {{"accuracy", int8_accuracy}, {"float32_accuracy", float_accuracy}}});
+      lifecycle::save_model(store, "fashion_mnist_cnn_int8", *q.model,
+                            {.metrics = {{"accuracy", int8_accuracy}, {"float32_accuracy", float_accuracy}}});
   std::printf("saved fashion_mnist_cnn_int8 version %lld in %s\n", static_cast<long long>(version), hub_path.c_str());
 }

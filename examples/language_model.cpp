@@ -21,6 +21,7 @@
 #include <CLI/CLI.hpp>
 #include <strata/data/sword_text.hpp>
 #include <strata/strata.hpp>
+#include <strata/viz/visualize.hpp>
 
 #include "flag_checks.hpp"
 #include "kneser_ney.hpp"
@@ -198,7 +199,7 @@ int main(int argc, char** argv) try {
     curves["valid_kneser_ney"].push_back(ngram_valid);
     run.log(epoch, hub::Split::train, "perplexity", train_ppl);
     run.log(epoch, hub::Split::validation, "perplexity", valid_ppl);
-    data::save_curves(curves, (std::filesystem::path(f.out) / "perplexity.png").string());
+    viz::save_curves(curves, (std::filesystem::path(f.out) / "perplexity.png").string());
     std::printf("epoch %lld (lr %.3f): train perplexity %.2f, valid %.2f\n", static_cast<long long>(epoch),
                 sgd.learning_rate(), train_ppl, valid_ppl);
   }
@@ -209,7 +210,7 @@ int main(int argc, char** argv) try {
   std::printf("sampled (temperature %.2f, top-%lld):\n%s\n", f.temperature, static_cast<long long>(f.top_k),
               sample_text(model, corpus.vocabulary, f).c_str());
   run.finish();
-  const int64_t version = train::save_model(
+  const int64_t version = lifecycle::save_model(
       store, "language_model", model,
       {.metrics = {{"test_perplexity", test_ppl}, {"ngram_test_perplexity", ngram_test}}, .run_id = run.id()});
   std::printf("saved language_model version %lld in %s (run %lld)\n", static_cast<long long>(version), f.hub.c_str(),

@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
     // First judge the newest model on the new labels, then let the data in.
     if (auto models = hub.list_models("classifier"); !models.empty()) {
       // Saved with its architecture, so the hub gives back a ready model.
-      auto latest = train::load_static_model(hub, "classifier");
+      auto latest = lifecycle::load_static_model(hub, "classifier");
       const double accuracy = train::evaluate(*latest.model, {}, x, y, 256).at("accuracy");
       const bool retraining = online.check_accuracy(accuracy, 0.9);
       std::printf("round %d: version %lld scores %.3f on the new labels%s\n", round,

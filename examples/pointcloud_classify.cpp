@@ -172,8 +172,8 @@ int main(int argc, char** argv) {
     const int64_t run_id = train_pointcloud_model(net, train_data, store, "pointcloud_" + kind, config, f.epochs, f.batch);
     const double accuracy = train::evaluate(net, {}, sets.test, 100).at("accuracy");
     std::printf("%s test accuracy: %.4f\n", kind.c_str(), accuracy);
-    const int64_t version = train::save_model(store, "pointcloud_" + kind, net,
-                                              {.metrics = {{"accuracy", accuracy}}, .run_id = run_id});
+    const int64_t version = lifecycle::save_model(store, "pointcloud_" + kind, net,
+                                                  {.metrics = {{"accuracy", accuracy}}, .run_id = run_id});
     std::printf("saved pointcloud_%s version %lld in %s (run %lld)\n", kind.c_str(), static_cast<long long>(version),
                 f.hub.c_str(), static_cast<long long>(run_id));
     write_predictions_picture(net, sets, f.out + "/" + kind + "_predictions.png");

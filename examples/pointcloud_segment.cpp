@@ -121,10 +121,9 @@ int main(int argc, char** argv) {
     std::printf("%s instance mIoU %.4f, class mIoU %.4f (", kind.c_str(), iou.instance_miou, iou.class_miou);
     for (size_t c = 0; c < ranges.size(); ++c) std::printf("%s%s %.3f", c ? ", " : "", ranges[c].name.c_str(), iou.per_category[c]);
     std::printf(")\n");
-    const int64_t version =
-        train::save_model(store, "pointcloud_seg_" + kind, net,
-                          {.metrics = {{"instance_miou", iou.instance_miou}, {"class_miou", iou.class_miou}},
-                           .run_id = run_id});
+    const int64_t version = lifecycle::save_model(
+        store, "pointcloud_seg_" + kind, net,
+        {.metrics = {{"instance_miou", iou.instance_miou}, {"class_miou", iou.class_miou}}, .run_id = run_id});
     std::printf("saved pointcloud_seg_%s version %lld in %s (run %lld)\n", kind.c_str(), static_cast<long long>(version),
                 f.hub.c_str(), static_cast<long long>(run_id));
     for (int64_t i = 0; i < shown; ++i) {

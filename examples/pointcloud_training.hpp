@@ -26,7 +26,7 @@ inline int64_t train_pointcloud_model(strata::nn::Model& net, const strata::data
       l = l + 0.001 * points::orthogonality_loss(encoder->feature_transform());
     return l;
   };
-  auto logger = std::make_shared<train::HubLogger>(store, run_name, config.dump(), 20);
+  auto logger = std::make_shared<lifecycle::HubLogger>(store, run_name, config.dump(), 20);
   auto cosine = std::make_shared<train::LearningRateScheduler>(std::make_shared<optim::CosineAnnealingLR>(adam, epochs));
   train::fit(net, adam, loss, data, {.epochs = epochs, .batch_size = batch, .seed = 5, .callbacks = {logger, cosine}});
   return logger->run_id();

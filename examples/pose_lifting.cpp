@@ -182,7 +182,7 @@ int run(const Flags& f) {
                                    {"units", f.units}, {"hops", f.hops}, {"blocks", f.blocks}, {"width", f.width},
                                    {"noise", f.noise}, {"dropout", f.dropout}, {"lr", f.lr}, {"seed", f.seed}};
     optim::Adam adam(net.trainable_weights(), {.lr = f.lr});
-    auto logger = std::make_shared<train::HubLogger>(store, "pose_" + kind, config.dump(), 50);
+    auto logger = std::make_shared<lifecycle::HubLogger>(store, "pose_" + kind, config.dump(), 50);
     auto cosine = std::make_shared<train::LearningRateScheduler>(std::make_shared<optim::CosineAnnealingLR>(adam, f.epochs));
     train::LossFn loss = [](const Tensor& p, const Tensor& t) { return mse_loss(p, t); };
     train::fit(net, adam, loss, train::Data(train_set.points, train_set.joints),
@@ -194,9 +194,9 @@ int run(const Flags& f) {
     for (int k = 0; k < pose::kFamilies; ++k)
       if (e.counts[k] > 0) std::printf(" %s %.1f", pose::family_name(static_cast<pose::Family>(k)), e.per_family[k]);
     std::printf(")\n");
-    const int64_t version = train::save_model(store, "pose_" + kind, net,
-                                              {.metrics = {{"mpjpe_mm", e.mpjpe}, {"pa_mpjpe_mm", e.pa_mpjpe}},
-                                               .run_id = logger->run_id()});
+    const int64_t version = lifecycle::save_model(
+        store, "pose_" + kind, net,
+        {.metrics = {{"mpjpe_mm", e.mpjpe}, {"pa_mpjpe_mm", e.pa_mpjpe}}, .run_id = logger->run_id()});
     std::printf("saved pose_%s version %lld in %s (run %lld)\n", kind.c_str(), static_cast<long long>(version), f.hub.c_str(),
                 static_cast<long long>(logger->run_id()));
     predictions.push_back(predicted);

@@ -12,13 +12,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include <strata/data/image.hpp>
 #include <strata/data/segmentation_folder.hpp>
 #include <strata/data/synthetic_scans.hpp>
 #include <strata/nn/zoo/unet.hpp>
 #include <strata/ops/segmentation_losses.hpp>
 #include <strata/strata.hpp>
 #include <strata/train/mean_iou.hpp>
+#include <strata/vision/image.hpp>
+#include <strata/viz/visualize.hpp>
 
 #include "flag_checks.hpp"
 #include "segmentation_overlay.hpp"
@@ -159,8 +160,8 @@ int main(int argc, char** argv) try {
     const int64_t n = std::min<int64_t>(8, data.train.size());
     const Tensor scans = train_all[0].narrow(0, 0, n);
     const std::string picture = (std::filesystem::path(f.out) / "synthetic_scans.png").string();
-    data::save_images(concat({overlay_masks(scans, {}), overlay_masks(scans, train_all[1].narrow(0, 0, n))}, 0),
-                      picture, 2, n, 2);
+    viz::save_images(concat({overlay_masks(scans, {}), overlay_masks(scans, train_all[1].narrow(0, 0, n))}, 0), picture,
+                     2, n, 2);
     std::printf("training scans and their masks: %s\n", picture.c_str());
   }
 
@@ -182,7 +183,7 @@ int main(int argc, char** argv) try {
     const nlohmann::json config = {{"loss", loss},     {"ce_weight", f.ce_weight}, {"depth", f.depth},
                                    {"width", f.width}, {"epochs", f.epochs},       {"batch", f.batch},
                                    {"lr", f.lr},       {"train", data.train.size()}, {"size", input[1]}};
-    auto logger = std::make_shared<train::HubLogger>(store, name, config.dump(), 10);
+    auto logger = std::make_shared<lifecycle::HubLogger>(store, name, config.dump(), 10);
     auto cosine = std::make_shared<train::LearningRateScheduler>(std::make_shared<optim::CosineAnnealingLR>(adam, f.epochs));
     train::fit(*net, adam, loss_named(loss, f.ce_weight), data.train,
                {.epochs = f.epochs, .batch_size = f.batch, .seed = 5, .callbacks = {logger, cosine}});
@@ -192,7 +193,7 @@ int main(int argc, char** argv) try {
     train::ConfusionMatrix cm(classes);
     cm.update(logits, test[1]);
     const double miou = report(name, cm, data.classes);
-    const int64_t version = train::save_model(
+    const int64_t version = lifecycle::save_model(
         store, name, *net, {.metrics = {{"mean_iou", miou}, {"mean_dice", cm.macro_f1()}}, .run_id = logger->run_id()});
     std::printf("saved %s version %lld in %s (run %lld)\n", name.c_str(), static_cast<long long>(version),
                 f.hub.c_str(), static_cast<long long>(logger->run_id()));
@@ -201,8 +202,8 @@ int main(int argc, char** argv) try {
   }
   // Rows: held-out images; columns: the image, the truth, then each loss's prediction.
   const std::string picture = (std::filesystem::path(f.out) / "segmentation_overlay.png").string();
-  data::save_images(stack(columns, 1).reshape({-1, columns[0].size(1), columns[0].size(2), 3}), picture, shown,
-                    static_cast<int64_t>(columns.size()), 2);
+  viz::save_images(stack(columns, 1).reshape({-1, columns[0].size(1), columns[0].size(2), 3}), picture, shown,
+                   static_cast<int64_t>(columns.size()), 2);
   std::printf("\nheld-out images, truth and each model's masks (columns: image, truth, %s): %s\n",
               nlohmann::json(f.losses).dump().c_str(), picture.c_str());
   return all_passed ? 0 : 1;

@@ -19,9 +19,11 @@
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
-#include <strata/nn/zoo/pretrained.hpp>
+#include <strata/interop/pretrained.hpp>
 #include <strata/nn/zoo/vgg_module.hpp>
 #include <strata/strata.hpp>
+#include <strata/vision/image.hpp>
+#include <strata/viz/visualize.hpp>
 
 #include "flag_checks.hpp"
 
@@ -118,7 +120,7 @@ struct SRResNet : nn::Module {
     for (auto& b : blocks) r = (*b)(r);
     h = h + body_end(r);
     for (auto& u : ups) h = (*u)(h);
-    return tail(h) + data::resize_bicubic(x.detach(), h.size(1), h.size(2));
+    return tail(h) + vision::resize_bicubic(x.detach(), h.size(1), h.size(2));
   }
 };
 
@@ -167,9 +169,9 @@ Tensor random_crops(const std::vector<Tensor>& photos, int64_t n, int64_t side) 
     const Tensor& p = photos[randint(0, static_cast<int64_t>(photos.size()), {1}).item<int64_t>()];
     STRATA_CHECK(p.size(0) >= side && p.size(1) >= side, "strata_srgan: an image of shape ", p.shape().str(),
                  " is smaller than the ", side, "x", side, " crop");
-    Tensor c = data::random_crop(p, side, side);
-    c = data::rot90(c, static_cast<int>(randint(0, 4, {1}).item<int64_t>()));
-    crops.push_back(randint(0, 2, {1}).item<int64_t>() ? data::flip_left_right(c) : c);
+    Tensor c = vision::random_crop(p, side, side);
+    c = vision::rot90(c, static_cast<int>(randint(0, 4, {1}).item<int64_t>()));
+    crops.push_back(randint(0, 2, {1}).item<int64_t>() ? vision::flip_left_right(c) : c);
   }
   return stack(crops, 0);
 }
@@ -195,7 +197,7 @@ Features make_features(const Flags& f, const std::vector<Tensor>& photos) {
   if (!f.vgg19.empty()) {
     feat.vgg = std::make_unique<nn::zoo::VGG>(19, "conv5_4");
     (*feat.vgg)(zeros({1, 32, 32, 3}));            // builds the layers, so that the weights exist to load
-    nn::zoo::load_pretrained(*feat.vgg, f.vgg19);  // Keras's block<b>_conv<c> names included
+    interop::load_pretrained(*feat.vgg, f.vgg19);  // Keras's block<b>_conv<c> names included
     feat.vgg->eval();
     std::printf("feature network: VGG19 up to conv5_4, %zu weights from %s\n", feat.vgg->all_weights().size(),
                 f.vgg19.c_str());
@@ -237,8 +239,8 @@ std::vector<HeldOut> held_out_set(const Flags& f) {
     const int64_t h = p.size(0) / f.scale * f.scale, w = p.size(1) / f.scale * f.scale;
     HeldOut e;
     e.hr = contiguous(p.narrow(0, 0, h).narrow(1, 0, w));
-    e.lr = data::resize_bicubic(e.hr, h / f.scale, w / f.scale);
-    e.bicubic = data::resize_bicubic(e.lr, h, w);
+    e.lr = vision::resize_bicubic(e.hr, h / f.scale, w / f.scale);
+    e.bicubic = vision::resize_bicubic(e.lr, h, w);
     set.push_back(e);
   }
   return set;
@@ -293,7 +295,7 @@ int main(int argc, char** argv) try {
   // A batch of (LR in [0, 1], HR in [0, 1]) crops.
   auto batch = [&] {
     const Tensor hr = random_crops(photos, f.batch, f.crop);
-    return std::pair{unit(data::resize_bicubic(hr, f.crop / f.scale, f.crop / f.scale)), unit(hr)};
+    return std::pair{unit(vision::resize_bicubic(hr, f.crop / f.scale, f.crop / f.scale)), unit(hr)};
   };
 
   // The feature network first: a bad --vgg19 file fails before any training.
@@ -369,11 +371,11 @@ int main(int argc, char** argv) try {
     const int64_t side = std::min({f.strip, e.hr.size(0), e.hr.size(1)}) / f.scale * f.scale;
     const int64_t top = (e.hr.size(0) - side) / 2 / f.scale * f.scale, left = (e.hr.size(1) - side) / 2 / f.scale * f.scale;
     auto window = [&](const Tensor& t, int64_t k) { return t.narrow(0, top / k, side / k).narrow(1, left / k, side / k); };
-    cells.push_back(data::resize(contiguous(window(e.lr, f.scale)), side, side, data::Interpolation::nearest));
+    cells.push_back(vision::resize(contiguous(window(e.lr, f.scale)), side, side, vision::Interpolation::nearest));
     for (const Tensor* t : {&e.bicubic, &srresnet[i], &srgan[i], &e.hr}) cells.push_back(contiguous(window(*t, 1)));
   }
   const std::string strip = (std::filesystem::path(f.out) / "strip.png").string();
-  data::save_images(stack(cells, 0), strip, static_cast<int64_t>(held_out.size()), 5, 2);
+  viz::save_images(stack(cells, 0), strip, static_cast<int64_t>(held_out.size()), 5, 2);
   run.finish();
   std::printf("strip (low-res / bicubic / SRResNet / SRGAN / truth) -> %s; run %lld and models srresnet, srgan in %s\n",
               strip.c_str(), static_cast<long long>(run.id()), f.hub.c_str());

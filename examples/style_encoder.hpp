@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <strata/nn/zoo/pretrained.hpp>
+#include <strata/interop/pretrained.hpp>
 #include <strata/nn/zoo/vgg.hpp>
 #include <strata/strata.hpp>
 
@@ -66,7 +66,7 @@ struct Encoder {
   }
 };
 
-// VGG-<depth> up to relu4_1 with the weights of `path` (nn::zoo::load_pretrained): a TensorLayer
+// VGG-<depth> up to relu4_1 with the weights of `path` (interop::load_pretrained): a TensorLayer
 // .npz by order, or a Keras / TensorLayer .h5 by layer name, under either naming.
 // The file's layers after conv4_1 are skipped. Throws strata::Error naming the file when a
 // weight is missing or has another shape.
@@ -76,7 +76,7 @@ inline Encoder vgg_encoder(int depth, const std::string& path, int64_t side) {
   Encoder e{depth == 16 ? nn::zoo::vgg16("conv4_1", input) : nn::zoo::vgg19("conv4_1", input), {}, {64, 128, 256, 512},
             {2, 2, depth == 16 ? 3 : 4}, true};
   e.layers = layer_names(e.convs);
-  nn::zoo::load_pretrained(*e.net, path);
+  interop::load_pretrained(*e.net, path);
   e.net->eval();
   return e;
 }

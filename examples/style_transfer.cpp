@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <strata/ops/style.hpp>
 #include <strata/strata.hpp>
+#include <strata/viz/visualize.hpp>
 
 #include "flag_checks.hpp"
 #include "style_adain.hpp"
@@ -101,7 +102,7 @@ style_encoder::Encoder own_features(const Flags& f, hub::Hub& store) {
   style_encoder::Encoder e = style_encoder::own_encoder(f.size, classes);
   const std::string name = "style_features_" + std::to_string(f.size);
   if (!f.retrain_features && store.model_info(name)) {
-    const train::HubModel stored = train::load_static_model(store, name);
+    const lifecycle::HubModel stored = lifecycle::load_static_model(store, name);
     e.net = stored.model;  // holds its own copy of the layers up to relu4_1
     e.trunk.reset();
     std::printf("feature network: %s version %lld from the hub\n", name.c_str(), static_cast<long long>(stored.info.version));
@@ -134,8 +135,8 @@ style_encoder::Encoder own_features(const Flags& f, hub::Hub& store) {
            10.0 * mse_loss(narrow(out, 1, classes, colours), narrow(target, 1, 1, colours));
   };
   optim::Adam adam(e.net->trainable_weights(), {.lr = 2e-3});
-  auto logger = std::make_shared<train::HubLogger>(store, name,
-                                                   nlohmann::json({{"size", f.size}, {"images", f.feature_images}}).dump());
+  auto logger = std::make_shared<lifecycle::HubLogger>(
+      store, name, nlohmann::json({{"size", f.size}, {"images", f.feature_images}}).dump());
   train::fit(*e.net, adam, loss, {x, y},
              {.epochs = f.feature_epochs, .batch_size = 32, .seed = 7, .metrics = {}, .callbacks = {logger}, .verbose = 0});
   const Tensor out = train::predict(*e.net, test_x, 100);
@@ -143,9 +144,9 @@ style_encoder::Encoder own_features(const Flags& f, hub::Hub& store) {
       mean(cast(eq(argmax(narrow(out, 1, 0, classes), 1), cast(select(test_y, 1, 0), kInt64)), kFloat32)).item<double>();
   const double colour_rmse =
       std::sqrt(mse_loss(narrow(out, 1, classes, colours), narrow(test_y, 1, 1, colours)).item<double>());
-  const int64_t version = train::save_model(store, name, *e.net,
-                                            {.metrics = {{"accuracy", accuracy}, {"colour_rmse", colour_rmse}},
-                                             .run_id = logger->run_id()});
+  const int64_t version = lifecycle::save_model(
+      store, name, *e.net,
+      {.metrics = {{"accuracy", accuracy}, {"colour_rmse", colour_rmse}}, .run_id = logger->run_id()});
   std::printf("feature network: trained %lld epochs on %lld pictures, held-out accuracy %.3f over %lld classes, "
               "colour RMSE %.4f; saved %s version %lld\n", static_cast<long long>(f.feature_epochs),
               static_cast<long long>(f.feature_images), accuracy, static_cast<long long>(classes), colour_rmse, name.c_str(),
@@ -210,13 +211,14 @@ Tensor gatys(const Flags& f, const style_encoder::Encoder& enc, const Tensor& co
 void save_adain(hub::Hub& store, const style_encoder::Encoder& enc, style_adain::Trainer& trainer, const Tensor& content,
                 const Tensor& style, const Flags& f, const hub::ModelMeta& meta) {
   if (enc.caffe_input) {
-    const int64_t version = train::save_model(store, "style_adain_decoder", trainer.decoder(), meta);
+    const int64_t version = lifecycle::save_model(store, "style_adain_decoder", trainer.decoder(), meta);
     std::printf("saved style_adain_decoder version %lld in %s\n", static_cast<long long>(version), f.hub.c_str());
     return;
   }
-  const int64_t version = train::save_model(store, "style_adain", *style_adain::whole_model(enc, trainer.decoder(), f.size), meta);
+  const int64_t version =
+      lifecycle::save_model(store, "style_adain", *style_adain::whole_model(enc, trainer.decoder(), f.size), meta);
   std::printf("saved style_adain version %lld in %s (content, style -> picture)\n", static_cast<long long>(version), f.hub.c_str());
-  const train::HubModel stored = train::load_static_model(store, "style_adain", version);
+  const lifecycle::HubModel stored = lifecycle::load_static_model(store, "style_adain", version);
   const Tensor from_hub = clamp(stored.model->run({content, style})[0], 0.0, 1.0);
   std::printf("style_adain from the hub: max difference %.2g to the trained networks\n",
               amax(abs(from_hub - trainer.stylise(content, style, 1.0))).item<double>());
@@ -272,7 +274,7 @@ int main(int argc, char** argv) try {
   for (int64_t i = 0; i < f.pairs; ++i)
     for (const Tensor& t : {content, style, result}) cells.push_back(select(clamp(t, 0.0, 1.0), 0, i));
   const std::string grid = (std::filesystem::path(f.out) / (f.method + "_grid.png")).string();
-  data::save_images(stack(cells, 0), grid, f.pairs, 3, 2);
+  viz::save_images(stack(cells, 0), grid, f.pairs, 3, 2);
   std::printf("content | style | result rows: %s; run %lld in %s\n", grid.c_str(), static_cast<long long>(run.id()), f.hub.c_str());
   return 0;
 } catch (const std::exception& e) {

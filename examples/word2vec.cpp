@@ -24,6 +24,7 @@
 #include <strata/data/sword_text.hpp>
 #include <strata/nn/skip_gram_training.hpp>
 #include <strata/strata.hpp>
+#include <strata/viz/visualize.hpp>
 
 #include "flag_checks.hpp"
 
@@ -242,7 +243,7 @@ int main(int argc, char** argv) try {
   // Words per second of wall time, and per CPU second (the machine may be shared).
   const double all_words = static_cast<double>(words) * static_cast<double>(f.epochs);
   const double words_per_second = all_words / seconds, words_per_cpu_second = all_words / cpu_seconds;
-  data::save_curves(curves, (std::filesystem::path(f.out) / "losses.png").string());
+  viz::save_curves(curves, (std::filesystem::path(f.out) / "losses.png").string());
 
   const std::vector<float> e = normalised(model.embeddings);
   std::stringstream probes(f.probes);
@@ -257,9 +258,9 @@ int main(int argc, char** argv) try {
   std::printf("training: %.1f s, %.0f words/s, %.1f CPU s, %.0f words per CPU second (%lld threads); pair MRR %.4f\n",
               seconds, words_per_second, cpu_seconds, words_per_cpu_second, static_cast<long long>(f.threads), mrr);
   run.finish();
-  const int64_t version = train::save_model(store, "word2vec", model,
-                                            {.metrics = {{"pair_mrr", mrr}, {"words_per_second", words_per_second}},
-                                             .run_id = run.id()});
+  const int64_t version = lifecycle::save_model(
+      store, "word2vec", model,
+      {.metrics = {{"pair_mrr", mrr}, {"words_per_second", words_per_second}}, .run_id = run.id()});
   std::printf("saved word2vec version %lld in %s (run %lld)\n", static_cast<long long>(version), f.hub.c_str(),
               static_cast<long long>(run.id()));
   return 0;

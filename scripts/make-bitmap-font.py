@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Writes src/data/bitmap_font_glyphs.inc: printable ASCII (32..126) as 7x14 bitmaps, rendered
+"""Writes src/viz/bitmap_font_glyphs.inc: printable ASCII (32..126) as 7x14 bitmaps, rendered
 from Debian's DejaVu Sans Mono (fonts-dejavu-core; Bitstream Vera licence, which allows this)
-at 12 px with Pillow and thresholded, for the labels data::draw_boxes and data::plot_curves
+at 12 px with Pillow and thresholded, for the labels viz::draw_boxes and viz::plot_curves
 draw. Run once by hand; the output is committed, so neither Pillow nor the font is needed to
 build. Pinned: Pillow 13.0.0, fonts-dejavu-core 2.37.
 
-    ~/.cache/strata-test-venv/bin/python scripts/make-bitmap-font.py > src/data/bitmap_font_glyphs.inc
+    ~/.cache/strata-test-venv/bin/python scripts/make-bitmap-font.py > src/viz/bitmap_font_glyphs.inc
 """
 from PIL import Image, ImageDraw, ImageFont
 

@@ -200,8 +200,8 @@ inline int finish(const CommonFlags& f, const std::string& agent, nn::Layer& net
   // weights are kept under the agent's name, to be loaded into the agent's class.
   hub::ModelMeta meta{.metrics = metrics, .values = {{"config", config}}};
   const bool whole = dynamic_cast<const nn::Model*>(&net) != nullptr;
-  if (!whole) meta.architecture = agent;  // train::save_model writes a static model's graph there
-  const int64_t version = whole ? train::save_model(store, model_name(f, agent), net, std::move(meta))
+  if (!whole) meta.architecture = agent;  // lifecycle::save_model writes a static model's graph there
+  const int64_t version = whole ? lifecycle::save_model(store, model_name(f, agent), net, std::move(meta))
                                 : store.save_model(model_name(f, agent), net.named_weights(), meta);
   std::printf("saved %s version %lld in %s\n", model_name(f, agent).c_str(), static_cast<long long>(version),
               f.hub.c_str());

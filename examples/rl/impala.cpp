@@ -9,11 +9,11 @@
 //   build/strata_impala --play --out pong_frames                PNG frames and an APNG of an episode
 #include <filesystem>
 
-#include <strata/data/apng.hpp>
 #include <strata/data/image_codec.hpp>
 #include <strata/dist/dist.hpp>
 #include <strata/rl/policy_utils.hpp>
 #include <strata/rl/returns.hpp>
+#include <strata/viz/apng.hpp>
 
 #include "pixel_actor_critic.hpp"
 
@@ -153,7 +153,7 @@ int play_frames(const CommonFlags& c, const ImpalaFlags& f, PixelActorCritic& ne
     data::write_image((std::filesystem::path(f.out) / name).string(), frames[i]);
   }
   const std::string apng = (std::filesystem::path(f.out) / "episode.png").string();
-  data::write_apng(apng, frames, {.delay_ms = 40});
+  viz::write_apng(apng, frames, {.delay_ms = 40});
   const std::vector<double> st = pong.state();
   std::printf("episode over after %lld steps: score %d:%d (agent:opponent), return %+.0f\n",
               static_cast<long long>(pong.elapsed_steps()), static_cast<int>(st[rl::Pong::kAgentScore]),

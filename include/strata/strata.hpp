@@ -32,3 +32,6 @@
 #include "strata/nn/nn.hpp"
 #include "strata/optim/optim.hpp"
 #include "strata/train/train.hpp"
+
+// Above train and hub: training that keeps its record in the hub.
+#include "strata/lifecycle/lifecycle.hpp"

@@ -3,13 +3,13 @@
 // functions run with the GIL taken back, from whichever thread the pipeline calls them on;
 // reading from Python releases the GIL, so a prefetch thread's Python map can run meanwhile.
 #include "bindings.hpp"
-#include "strata/data/dataset.hpp"
 #include "strata/data/cifar.hpp"
+#include "strata/data/dataset.hpp"
 #include "strata/data/idx.hpp"
-#include "strata/data/image.hpp"
 #include "strata/data/image_folder.hpp"
 #include "strata/data/npy.hpp"
 #include "strata/data/stream.hpp"
+#include "strata/vision/image.hpp"
 
 namespace strata::python {
 
@@ -133,43 +133,59 @@ void bind_data(py::module_& parent) {
 
   // Image preprocessing (data/image.hpp, TensorLayer's prepro) on one HWC image or an NHWC batch.
   auto interpolation = [](const std::string& mode) {
-    if (mode == "nearest") return data::Interpolation::nearest;
+    if (mode == "nearest") return vision::Interpolation::nearest;
     STRATA_CHECK(mode == "bilinear", "interpolation: expected \"nearest\" or \"bilinear\", got \"", mode, "\"");
-    return data::Interpolation::bilinear;
+    return vision::Interpolation::bilinear;
   };
   py::module_ image = m.def_submodule("image", "Image preprocessing on HWC images or NHWC batches");
-  image.def("flip_left_right", [](py::handle x) { return data::flip_left_right(as_tensor(x)); }, py::arg("image"));
-  image.def("flip_up_down", [](py::handle x) { return data::flip_up_down(as_tensor(x)); }, py::arg("image"));
-  image.def("central_crop", [](py::handle x, int64_t h, int64_t w) { return data::central_crop(as_tensor(x), h, w); },
-            py::arg("image"), py::arg("height"), py::arg("width"));
-  image.def("random_crop", [](py::handle x, int64_t h, int64_t w) { return data::random_crop(as_tensor(x), h, w); },
-            py::arg("image"), py::arg("height"), py::arg("width"));
-  image.def("resize", [interpolation](py::handle x, int64_t h, int64_t w, const std::string& mode) {
-    if (mode == "bicubic") return data::resize_bicubic(as_tensor(x), h, w);
-    return data::resize(as_tensor(x), h, w, interpolation(mode));
-  }, py::arg("image"), py::arg("height"), py::arg("width"), py::arg("interpolation") = "bilinear",
-     "bilinear and nearest as tf.image.resize (half-pixel centres); bicubic as Pillow's");
-  image.def("adjust_brightness", [](py::handle x, double d) { return data::adjust_brightness(as_tensor(x), d); },
-            py::arg("image"), py::arg("delta"));
-  image.def("adjust_contrast", [](py::handle x, double f) { return data::adjust_contrast(as_tensor(x), f); },
-            py::arg("image"), py::arg("factor"));
-  image.def("samplewise_normalize", [](py::handle x) { return data::samplewise_normalize(as_tensor(x)); },
-            py::arg("image"));
-  image.def("affine", [interpolation](py::handle x, double rotation, double shift_x, double shift_y, double zoom,
-                                      double shear, const std::string& mode, double fill) {
-    const data::Affine t = data::Affine::rotation(rotation) * data::Affine::shift(shift_x, shift_y) *
-                           data::Affine::zoom(zoom, zoom) * data::Affine::shear(shear);
-    return data::affine_transform(as_tensor(x), t, interpolation(mode), fill);
-  }, py::arg("image"), py::arg("rotation") = 0.0, py::arg("shift_x") = 0.0, py::arg("shift_y") = 0.0,
-     py::arg("zoom") = 1.0, py::arg("shear") = 0.0, py::arg("interpolation") = "bilinear", py::arg("fill") = 0.0,
-     "Rotation (degrees, counter-clockwise), shift (pixels), zoom and shear about the centre, resampled once.");
-  image.def("random_affine", [interpolation](py::handle x, double rotation, double shift_x, double shift_y, double zoom,
-                                             double shear, const std::string& mode, double fill) {
-    return data::random_affine_transform(as_tensor(x), {rotation, shift_x, shift_y, zoom, shear}, default_generator(),
-                                         interpolation(mode), fill);
-  }, py::arg("images"), py::arg("rotation") = 0.0, py::arg("shift_x") = 0.0, py::arg("shift_y") = 0.0,
-     py::arg("zoom") = 0.0, py::arg("shear") = 0.0, py::arg("interpolation") = "bilinear", py::arg("fill") = 0.0,
-     "Each image moved by a rotation, shift, zoom and shear drawn from [-range, range] (zoom: 1 +- range).");
+  image.def(
+      "flip_left_right", [](py::handle x) { return vision::flip_left_right(as_tensor(x)); }, py::arg("image"));
+  image.def(
+      "flip_up_down", [](py::handle x) { return vision::flip_up_down(as_tensor(x)); }, py::arg("image"));
+  image.def(
+      "central_crop", [](py::handle x, int64_t h, int64_t w) { return vision::central_crop(as_tensor(x), h, w); },
+      py::arg("image"), py::arg("height"), py::arg("width"));
+  image.def(
+      "random_crop", [](py::handle x, int64_t h, int64_t w) { return vision::random_crop(as_tensor(x), h, w); },
+      py::arg("image"), py::arg("height"), py::arg("width"));
+  image.def(
+      "resize",
+      [interpolation](py::handle x, int64_t h, int64_t w, const std::string& mode) {
+        if (mode == "bicubic") return vision::resize_bicubic(as_tensor(x), h, w);
+        return vision::resize(as_tensor(x), h, w, interpolation(mode));
+      },
+      py::arg("image"), py::arg("height"), py::arg("width"), py::arg("interpolation") = "bilinear",
+      "bilinear and nearest as tf.image.resize (half-pixel centres); bicubic as Pillow's");
+  image.def(
+      "adjust_brightness", [](py::handle x, double d) { return vision::adjust_brightness(as_tensor(x), d); },
+      py::arg("image"), py::arg("delta"));
+  image.def(
+      "adjust_contrast", [](py::handle x, double f) { return vision::adjust_contrast(as_tensor(x), f); },
+      py::arg("image"), py::arg("factor"));
+  image.def(
+      "samplewise_normalize", [](py::handle x) { return vision::samplewise_normalize(as_tensor(x)); },
+      py::arg("image"));
+  image.def(
+      "affine",
+      [interpolation](py::handle x, double rotation, double shift_x, double shift_y, double zoom, double shear,
+                      const std::string& mode, double fill) {
+        const vision::Affine t = vision::Affine::rotation(rotation) * vision::Affine::shift(shift_x, shift_y) *
+                                 vision::Affine::zoom(zoom, zoom) * vision::Affine::shear(shear);
+        return vision::affine_transform(as_tensor(x), t, interpolation(mode), fill);
+      },
+      py::arg("image"), py::arg("rotation") = 0.0, py::arg("shift_x") = 0.0, py::arg("shift_y") = 0.0,
+      py::arg("zoom") = 1.0, py::arg("shear") = 0.0, py::arg("interpolation") = "bilinear", py::arg("fill") = 0.0,
+      "Rotation (degrees, counter-clockwise), shift (pixels), zoom and shear about the centre, resampled once.");
+  image.def(
+      "random_affine",
+      [interpolation](py::handle x, double rotation, double shift_x, double shift_y, double zoom, double shear,
+                      const std::string& mode, double fill) {
+        return vision::random_affine_transform(as_tensor(x), {rotation, shift_x, shift_y, zoom, shear},
+                                               default_generator(), interpolation(mode), fill);
+      },
+      py::arg("images"), py::arg("rotation") = 0.0, py::arg("shift_x") = 0.0, py::arg("shift_y") = 0.0,
+      py::arg("zoom") = 0.0, py::arg("shear") = 0.0, py::arg("interpolation") = "bilinear", py::arg("fill") = 0.0,
+      "Each image moved by a rotation, shift, zoom and shear drawn from [-range, range] (zoom: 1 +- range).");
 
   py::class_<data::Dataset>(m, "Dataset", "Examples by index: a size and a way to get each.")
       .def_static("from_tensors", [](py::args arrays) {

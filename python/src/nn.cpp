@@ -8,18 +8,18 @@
 #include <optional>
 
 #include "bindings.hpp"
+#include "strata/autograd/grad_mode.hpp"
+#include "strata/core/limits.hpp"
+#include "strata/interop/weight_files.hpp"
+#include "strata/io/npz.hpp"
 #include "strata/nn/functions.hpp"
-#include "strata/nn/interop.hpp"
 #include "strata/nn/layer.hpp"
 #include "strata/nn/layer_config.hpp"
 #include "strata/nn/load_weights.hpp"
 #include "strata/nn/model.hpp"
 #include "strata/nn/option_table.hpp"
 #include "strata/nn/recurrent.hpp"
-#include "strata/io/npz.hpp"
 #include "strata/onnx/onnx.hpp"
-#include "strata/autograd/grad_mode.hpp"
-#include "strata/core/limits.hpp"
 #include "strata/ops/elementwise.hpp"
 
 namespace strata::python {
@@ -369,10 +369,10 @@ void bind_nn(py::module_& parent) {
         py::arg("model"), py::arg("path"), "The weights by name in a safetensors file.");
   // Keras's and TensorLayer 2's weight files (docs/interop.md), both ways.
   using Writer = void (*)(const nn::Layer&, const std::string&);
-  for (auto [name, writer] : {std::pair<const char*, Writer>{"save_keras_hdf5", &nn::save_keras_hdf5},
-                              {"save_tl2_hdf5", &nn::save_tl2_hdf5},
-                              {"save_tl2_npz_dict", &nn::save_tl2_npz_dict},
-                              {"save_tl2_npz", &nn::save_tl2_npz}})
+  for (auto [name, writer] : {std::pair<const char*, Writer>{"save_keras_hdf5", &interop::save_keras_hdf5},
+                              {"save_tl2_hdf5", &interop::save_tl2_hdf5},
+                              {"save_tl2_npz_dict", &interop::save_tl2_npz_dict},
+                              {"save_tl2_npz", &interop::save_tl2_npz}})
     m.def(name, [writer](const nn::Layer& l, const std::string& path) {
       py::gil_scoped_release release;
       writer(l, path);
@@ -403,7 +403,8 @@ void bind_nn(py::module_& parent) {
     STRATA_CHECK(library == "keras" || library == "tensorlayer", "library: expected \"keras\" or \"tensorlayer\", got \"",
                  library, "\"");
     py::gil_scoped_release release;
-    return nn::load_library_weights(l, path, library == "keras" ? nn::Library::keras : nn::Library::tensorlayer2, by_name);
+    return interop::load_library_weights(
+        l, path, library == "keras" ? interop::Library::keras : interop::Library::tensorlayer2, by_name);
   }, py::arg("model"), py::arg("path"), py::arg("library"), py::arg("by_name") = true,
      "Loads a Keras (.h5) or TensorLayer 2 (.h5, .npz) weight file into a built model; returns the weights set.");
 }

@@ -6,22 +6,22 @@
 #include <string>
 
 #include "bindings.hpp"
+#include "strata/data/dataset.hpp"
+#include "strata/data/stream.hpp"
+#include "strata/hub/hub.hpp"
+#include "strata/lifecycle/hub_logger.hpp"
+#include "strata/lifecycle/model_checkpoint.hpp"
 #include "strata/nn/layer.hpp"
 #include "strata/ops/loss.hpp"
 #include "strata/optim/adam.hpp"
 #include "strata/optim/rmsprop.hpp"
 #include "strata/optim/schedule.hpp"
 #include "strata/optim/sgd.hpp"
-#include "strata/data/dataset.hpp"
-#include "strata/data/stream.hpp"
-#include "strata/hub/hub.hpp"
 #include "strata/train/csv_logger.hpp"
 #include "strata/train/early_stopping.hpp"
 #include "strata/train/fit.hpp"
-#include "strata/train/hub_logger.hpp"
-#include "strata/train/model_checkpoint.hpp"
-#include "strata/train/tensorboard_logger.hpp"
 #include "strata/train/lr_scheduler.hpp"
+#include "strata/train/tensorboard_logger.hpp"
 
 namespace strata::python {
 namespace {
@@ -235,25 +235,28 @@ void bind_train(py::module_& parent) {
                  monitor, patience, min_delta, mode_of(mode), restore_best_weights});
            }), py::arg("monitor") = "val_loss", py::arg("patience") = 0, py::arg("min_delta") = 0.0,
            py::arg("mode") = "auto", py::arg("restore_best_weights") = false);
-  py::class_<train::HubLogger, train::Callback, std::shared_ptr<train::HubLogger>>(train, "HubLogger")
+  py::class_<lifecycle::HubLogger, train::Callback, std::shared_ptr<lifecycle::HubLogger>>(train, "HubLogger")
       .def(py::init([](hub::Hub& hub, const std::string& run_name, py::object config, int64_t every_n_steps) {
              const std::string json = config.is_none() ? "{}" : to_json(config, "run config").dump();
-             return std::make_shared<train::HubLogger>(hub, run_name, json, every_n_steps);
-           }), py::arg("hub"), py::arg("run_name"), py::arg("config") = py::none(), py::arg("every_n_steps") = 1,
+             return std::make_shared<lifecycle::HubLogger>(hub, run_name, json, every_n_steps);
+           }),
+           py::arg("hub"), py::arg("run_name"), py::arg("config") = py::none(), py::arg("every_n_steps") = 1,
            py::keep_alive<1, 2>(), "A new run of the hub, its metrics logged as fit goes, finished when it ends.")
-      .def_property_readonly("run_id", &train::HubLogger::run_id);
-  py::class_<train::ModelCheckpoint, train::Callback, std::shared_ptr<train::ModelCheckpoint>>(train, "ModelCheckpoint")
+      .def_property_readonly("run_id", &lifecycle::HubLogger::run_id);
+  py::class_<lifecycle::ModelCheckpoint, train::Callback, std::shared_ptr<lifecycle::ModelCheckpoint>>(
+      train, "ModelCheckpoint")
       .def(py::init([mode_of](hub::Hub& hub, const std::string& model_name, const std::string& monitor,
                               const std::string& mode, bool save_best_only, std::vector<std::string> tags,
                               bool include_optimizer) {
-             train::ModelCheckpointOptions o;
+             lifecycle::ModelCheckpointOptions o;
              o.monitor = monitor;
              o.mode = mode_of(mode);
              o.save_best_only = save_best_only;
              o.tags = std::move(tags);
              o.include_optimizer = include_optimizer;
-             return std::make_shared<train::ModelCheckpoint>(hub, model_name, o);
-           }), py::arg("hub"), py::arg("model_name"), py::arg("monitor") = "val_loss", py::arg("mode") = "auto",
+             return std::make_shared<lifecycle::ModelCheckpoint>(hub, model_name, o);
+           }),
+           py::arg("hub"), py::arg("model_name"), py::arg("monitor") = "val_loss", py::arg("mode") = "auto",
            py::arg("save_best_only") = true, py::arg("tags") = std::vector<std::string>{},
            py::arg("include_optimizer") = true, py::keep_alive<1, 2>(),
            "Saves the model as a new hub version when `monitor` improves (every epoch without save_best_only).");

@@ -1,5 +1,5 @@
 // Tiling a batch of images into one grid image: the one copy of the layout shared by
-// data::image_grid (TensorLayer's pixel mapping) and train::image_grid (TensorBoard's).
+// viz::image_grid (TensorLayer's pixel mapping) and train::image_grid (TensorBoard's).
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -16,10 +16,6 @@ std::optional<std::string> sqlite_file(const std::string& url) {
   return url.starts_with(kScheme) ? url.substr(kScheme.size()) : url;
 }
 
-}  // namespace strata::hub
-
-namespace strata::hub::detail {
-
 std::optional<int64_t> Database::query_int(std::string_view sql, const Params& params) {
   std::optional<int64_t> out;
   query(sql, params, [&](const Row& r) {
@@ -57,6 +53,10 @@ void Database::transaction(bool write, const std::function<void()>& fn) {
     wait_us = std::min(wait_us * 2, 200'000);
   }
 }
+
+}  // namespace strata::hub
+
+namespace strata::hub::detail {
 
 std::unique_ptr<Database> open_database(const std::string& url, int busy_budget_ms) {
   if (const auto path = sqlite_file(url)) return open_sqlite(*path, busy_budget_ms);

@@ -1,7 +1,6 @@
 // What a Hub and the Runs it made share: the connection (one at a time, under `mu`), the
 // options, the blob folder, the loaded-model cache and the counters.
 #pragma once
-#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -11,6 +10,7 @@
 #include "database.hpp"
 #include "model_cache.hpp"
 #include "strata/hub/hub.hpp"
+#include "strata/hub/shared_connection.hpp"
 
 namespace strata::hub::detail {
 
@@ -45,13 +45,6 @@ struct HubState {
   std::optional<BlobFiles> blob_files_;
 };
 
-// How other parts of the library (the workflow's queue) reach a Hub's connection.
-struct HubAccess {
-  static std::shared_ptr<HubState> state(const Hub& hub) { return hub.state_; }
-};
-
-inline double unix_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
+using hub::unix_now;  // strata/hub/shared_connection.hpp
 
 }  // namespace strata::hub::detail

@@ -8,8 +8,8 @@
 
 #include <time.h>
 
-#include "nn/skip_gram_kernel.hpp"
 #include "strata/core/error.hpp"
+#include "strata/dispatch/skip_gram.hpp"
 
 namespace strata::nn {
 namespace {
@@ -86,8 +86,9 @@ double skip_gram_step(Tensor& embeddings, Tensor& output, int64_t centre, int64_
   std::vector<int64_t> targets{context};
   targets.insert(targets.end(), negatives.begin(), negatives.end());
   std::vector<float> scale(targets.size()), grad(t.dim);
-  return detail::pair_update(t.in + centre * t.dim, t.out, t.dim, targets.data(), static_cast<int64_t>(targets.size()),
-                             static_cast<float>(alpha), scale.data(), grad.data(), true);
+  return dispatch::skip_gram_update.on(embeddings.device(), t.in + centre * t.dim, t.out, t.dim, targets.data(),
+                                       static_cast<int64_t>(targets.size()), static_cast<float>(alpha), scale.data(),
+                                       grad.data(), true);
 }
 
 SkipGramStats train_skip_gram(Tensor& embeddings, Tensor& output, const std::vector<int64_t>& corpus,
@@ -116,6 +117,7 @@ SkipGramStats train_skip_gram(Tensor& embeddings, Tensor& output, const std::vec
   const double all_words = static_cast<double>(n) * static_cast<double>(o.epochs);
   std::atomic<int64_t> done{0}, trained{0};
   std::atomic<double> loss_sum{0}, pairs{0};
+  const Device device = embeddings.device();
   auto worker = [&](int64_t thread) {
     Lcg rng{o.seed * 1000003 + static_cast<uint64_t>(thread)};
     const int64_t begin = n * thread / o.threads, end = n * (thread + 1) / o.threads;
@@ -158,8 +160,9 @@ SkipGramStats train_skip_gram(Tensor& embeddings, Tensor& output, const std::vec
               if (neg != sentence[i]) targets[count++] = neg;
             }
             const bool sampled = i % 8 == 0;  // the loss of every 8th centre word
-            epoch_loss += detail::pair_update(t.in + sentence[j] * t.dim, t.out, t.dim, targets.data(), count, alpha,
-                                              scale.data(), grad.data(), sampled);
+            epoch_loss +=
+                dispatch::skip_gram_update.on(device, t.in + sentence[j] * t.dim, t.out, t.dim, targets.data(), count,
+                                              alpha, scale.data(), grad.data(), sampled);
             if (sampled) epoch_pairs += 1;
           }
         }

@@ -7,9 +7,9 @@
 
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
-#include "strata/data/visualize.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/points/augment.hpp"
+#include "strata/viz/visualize.hpp"
 
 namespace strata::points {
 namespace {
@@ -30,7 +30,7 @@ std::array<double, 3> colormap(double t) {
 std::vector<std::array<double, 3>> point_colors(const Tensor& color_by, int64_t p) {
   std::vector<std::array<double, 3>> colors(static_cast<size_t>(p));
   auto palette = [](int64_t k) {
-    const std::vector<uint8_t> c = data::curve_color(static_cast<size_t>(k));
+    const std::vector<uint8_t> c = viz::curve_color(static_cast<size_t>(k));
     return std::array<double, 3>{double(c[0]), double(c[1]), double(c[2])};
   };
   if (!color_by.defined()) {
@@ -128,7 +128,7 @@ Tensor render_grid(const std::vector<Tensor>& clouds, const std::vector<Tensor>&
   std::vector<Tensor> pictures;
   for (int64_t i = 0; i < n; ++i) pictures.push_back(render_cloud(clouds[i], color_by.empty() ? Tensor() : color_by[i], o));
   while (static_cast<int64_t>(pictures.size()) < rows * cols) pictures.push_back(render_cloud(zeros({0, 3}), {}, o));
-  Tensor grid = data::image_grid(stack(pictures), rows, cols);
+  Tensor grid = viz::image_grid(stack(pictures), rows, cols);
   // Frames drawn as boxes below a tab's height, so each caption's tab sits inside its cell's top.
   const double tab = captions.empty() ? 0 : 14;
   std::vector<float> boxes;
@@ -137,8 +137,8 @@ Tensor render_grid(const std::vector<Tensor>& clouds, const std::vector<Tensor>&
     boxes.insert(boxes.end(), {static_cast<float>(x0), static_cast<float>(y0 + tab), static_cast<float>(x0 + o.width - 1),
                                static_cast<float>(y0 + o.height - 1)});
   }
-  return data::draw_boxes(grid, from_vector(boxes, {n, 4}), std::vector<int64_t>(static_cast<size_t>(n), kFrameColor), 1,
-                          false, captions);
+  return viz::draw_boxes(grid, from_vector(boxes, {n, 4}), std::vector<int64_t>(static_cast<size_t>(n), kFrameColor), 1,
+                         false, captions);
 }
 
 }  // namespace strata::points

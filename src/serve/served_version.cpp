@@ -5,8 +5,8 @@
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/core/intra_op_threads.hpp"
+#include "strata/lifecycle/hub_models.hpp"
 #include "strata/nn/layer_config.hpp"
-#include "strata/train/hub_models.hpp"
 
 namespace strata::serve {
 namespace {
@@ -70,7 +70,7 @@ std::shared_ptr<const ServedVersion> load_served_version(hub::Hub& hub, const st
   served->version = loaded.info.version;
   const std::string what = "model '" + name + "' version " + std::to_string(loaded.info.version);
   for (int i = 0; i < replicas; ++i) {
-    auto model = train::static_model(loaded);
+    auto model = lifecycle::static_model(loaded);
     model->eval();
     served->replicas.push_back(std::move(model));
   }

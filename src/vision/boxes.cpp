@@ -69,7 +69,7 @@ Tensor pairwise_box_iou(const Tensor& a, const Tensor& b, IouKind kind, double e
   return box_iou(unsqueeze(a, 1), unsqueeze(b, 0), kind, eps);
 }
 
-double iou(const data::Box& a, const data::Box& b) {
+double iou(const Box& a, const Box& b) {
   if (a.empty() || b.empty()) return 0;
   const double w = std::min(a.x2, b.x2) - std::max(a.x1, b.x1), h = std::min(a.y2, b.y2) - std::max(a.y1, b.y1);
   if (w <= 0 || h <= 0) return 0;

@@ -20,7 +20,7 @@ double linspace(double start, double stop, int num, int i) {
 }
 
 // pycocotools' bbIou for a non-crowd ground truth: on (x, y, w, h) with the same operations.
-double coco_iou(const data::Box& d, const data::Box& g) {
+double coco_iou(const Box& d, const Box& g) {
   const double dx = d.x1, dy = d.y1, dw = d.x2 - d.x1, dh = d.y2 - d.y1;
   const double gx = g.x1, gy = g.y1, gw = g.x2 - g.x1, gh = g.y2 - g.y1;
   const double w = std::fmin(dw + dx, gw + gx) - std::fmax(dx, gx);
@@ -58,7 +58,7 @@ CocoMetrics coco_evaluate(const std::vector<std::vector<Detection>>& detections,
       STRATA_CHECK(d.label >= 0 && d.label < classes && !std::isnan(d.score), "coco_evaluate: image ", img,
                    " has a detection of class ", d.label, " (classes [0, ", classes, ")) or a NaN score");
     for (int64_t c = 0; c < classes; ++c) {
-      std::vector<const data::Box*> gts;
+      std::vector<const Box*> gts;
       for (const LabeledBox& g : truths[img])
         if (g.label == c) gts.push_back(&g.box);
       std::vector<const Detection*> dts;

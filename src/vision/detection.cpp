@@ -5,18 +5,18 @@
 
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
-#include "strata/data/image.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/shape.hpp"
+#include "strata/vision/image.hpp"
 
 namespace strata::vision {
 
-data::Box Letterbox::to_input(const data::Box& b) const {
+Box Letterbox::to_input(const Box& b) const {
   return {b.x1 * scale_x + left, b.y1 * scale_y + top, b.x2 * scale_x + left, b.y2 * scale_y + top};
 }
 
-data::Box Letterbox::to_original(const data::Box& b) const {
+Box Letterbox::to_original(const Box& b) const {
   const double w = static_cast<double>(width), h = static_cast<double>(height);
   auto clip = [](double v, double hi) { return std::clamp(v, 0.0, hi); };
   return {clip((b.x1 - left) / scale_x, w), clip((b.y1 - top) / scale_y, h), clip((b.x2 - left) / scale_x, w),
@@ -32,7 +32,7 @@ LetterboxedImage letterbox_at(const Tensor& image, int64_t width, int64_t height
                "letterbox: a ", new_width, " x ", new_height, " image at (", left, ", ", top, ") does not fit in ", width,
                " x ", height);
   const Tensor pixels = image.dtype() == kUInt8 ? cast(image, kFloat32) / 255.0 : cast(image, kFloat32);
-  const Tensor resized = data::resize(pixels, new_height, new_width);
+  const Tensor resized = resize(pixels, new_height, new_width);
   LetterboxedImage out;
   out.image = pad(resized, {{top, height - top - new_height}, {left, width - left - new_width}, {0, 0}}, PadMode::constant, 0.5);
   out.transform = {static_cast<double>(new_width) / static_cast<double>(image.size(1)),

@@ -13,10 +13,10 @@
 namespace strata::vision {
 namespace {
 
-data::Box box_at(const std::vector<double>& b, int64_t i) { return {b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]}; }
+Box box_at(const std::vector<double>& b, int64_t i) { return {b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]}; }
 
 // darknet's box_diounms: IoU less the centre-distance penalty raised to beta.
-double diou_nms_overlap(const data::Box& a, const data::Box& b, double beta) {
+double diou_nms_overlap(const Box& a, const Box& b, double beta) {
   const double overlap = iou(a, b);
   const double cw = std::max(a.x2, b.x2) - std::min(a.x1, b.x1), ch = std::max(a.y2, b.y2) - std::min(a.y1, b.y1);
   const double c = cw * cw + ch * ch;
@@ -39,11 +39,11 @@ Tensor suppress(const Tensor& boxes, const Tensor& scores, const std::vector<int
     const int64_t i = order[oi];
     if (dropped[i]) continue;
     kept.push_back(i);
-    const data::Box a = box_at(b, i);
+    const Box a = box_at(b, i);
     for (size_t oj = oi + 1; oj < order.size(); ++oj) {
       const int64_t j = order[oj];
       if (dropped[j] || (!classes.empty() && classes[j] != classes[i])) continue;
-      const data::Box c = box_at(b, j);
+      const Box c = box_at(b, j);
       const double overlap = options.kind == NmsKind::diou ? diou_nms_overlap(a, c, options.beta) : iou(a, c);
       if (overlap > options.iou_threshold) dropped[j] = 1;
     }

@@ -6,7 +6,7 @@
 #include <random>
 
 #include "strata/core/error.hpp"
-#include "strata/data/image.hpp"
+#include "strata/vision/image.hpp"
 #include "strata/vision/prepro.hpp"
 
 namespace strata::vision {
@@ -104,8 +104,8 @@ KeypointImage keypoint_flip(const KeypointImage& in, const std::vector<int64_t>&
   check_keypoint_image(in, "keypoint_flip");
   const int64_t rows = in.image.size(0), width = in.image.size(1);
   KeypointImage out;
-  out.image = data::flip_left_right(as_hwc(in.image)).reshape(in.image.shape());
-  if (in.mask.defined()) out.mask = data::flip_left_right(as_hwc(in.mask)).reshape(in.mask.shape());
+  out.image = flip_left_right(as_hwc(in.image)).reshape(in.image.shape());
+  if (in.mask.defined()) out.mask = flip_left_right(as_hwc(in.mask)).reshape(in.mask.shape());
   for (size_t p = 0; p < in.people.size(); ++p) {
     const auto& joints = in.people[p];
     auto& moved = out.people.emplace_back();

@@ -6,8 +6,8 @@
 #include <functional>
 #include <numbers>
 
-#include "data/sampler.hpp"
 #include "data/symmetric_eigen.hpp"
+#include "sampler.hpp"
 #include "strata/core/error.hpp"
 #include "strata/vision/prepro.hpp"
 
@@ -31,14 +31,14 @@ Tensor warp_bilinear(const Tensor& image, const InverseMap& inverse, double fill
                dtype_name(t));
   const int64_t rows = image.size(0), cols = image.size(1);
   const Tensor hwc = image.dim() == 2 ? image.reshape({rows, cols, 1}) : image;
-  const Tensor warped = data::detail::resample(
+  const Tensor warped = detail::resample(
       hwc, rows, cols,
       [&](double x, double y) {
         const auto [sx, sy] = inverse(x, y);
         // NaN or far away (a homography near its horizon): every neighbour outside, so `fill`.
         return std::abs(sx) < 1e15 && std::abs(sy) < 1e15 ? std::pair{sx, sy} : std::pair{-2.0, -2.0};
       },
-      data::Interpolation::bilinear, fill);
+      Interpolation::bilinear, fill);
   const std::vector<double> in = image.to_vector<double>();
   std::vector<double> out = warped.to_vector<double>();
   double lo = *std::min_element(in.begin(), in.end()), hi = *std::max_element(in.begin(), in.end());

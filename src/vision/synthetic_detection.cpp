@@ -86,14 +86,14 @@ struct Placed {
 
 // The object's pixels: filled with its colour in one of four textures (solid, stripes,
 // checks, a shaded gradient); returns the tight box of the pixels drawn.
-data::Box draw_object(Canvas& canvas, const Placed& p, Rng& rng) {
+Box draw_object(Canvas& canvas, const Placed& p, Rng& rng) {
   const Color color = random_color(rng);
   Color second;
   const double shift = uniform(rng, 0.25, 0.45) * (rng() % 2 ? 1 : -1);
   for (int k = 0; k < 3; ++k) second[k] = std::clamp(color[k] + shift, 0.0, 1.0);
   const int texture = static_cast<int>(rng() % 4);
   const double period = uniform(rng, 3, 7), tilt = uniform(rng, -1, 1);
-  data::Box box{1e9, 1e9, -1e9, -1e9};
+  Box box{1e9, 1e9, -1e9, -1e9};
   const int64_t r0 = std::max<int64_t>(0, static_cast<int64_t>(p.cy - p.hy) - 1), r1 = std::min<int64_t>(canvas.size, static_cast<int64_t>(p.cy + p.hy) + 2);
   const int64_t c0 = std::max<int64_t>(0, static_cast<int64_t>(p.cx - p.hx) - 1), c1 = std::min<int64_t>(canvas.size, static_cast<int64_t>(p.cx + p.hx) + 2);
   for (int64_t r = r0; r < r1; ++r)
@@ -157,7 +157,7 @@ data::Dataset synthetic_detection(int64_t size, uint64_t seed, const SyntheticDe
                        uniform(rng, hy + 1, static_cast<double>(s) - hy - 1), hx, hy};
         if (std::any_of(placed.begin(), placed.end(), [&](const Placed& q) { return covered(q, p) > o.max_occlusion || covered(p, q) > 0.9; }))
           continue;
-        const data::Box b = draw_object(canvas, p, rng);
+        const Box b = draw_object(canvas, p, rng);
         const size_t at = placed.size();
         placed.push_back(p);
         boxes[4 * at] = static_cast<float>(b.x1), boxes[4 * at + 1] = static_cast<float>(b.y1);

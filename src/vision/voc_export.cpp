@@ -72,7 +72,7 @@ void write_voc_example(const std::string& root, const std::string& id, const Ten
       << xml_escaped(id) << ".jpg</filename>\n  <size><width>" << width << "</width><height>" << height
       << "</height><depth>3</depth></size>\n";
   for (const VocObject& o : objects) {
-    const data::Box& b = o.box;
+    const Box& b = o.box;
     STRATA_CHECK(b.x1 >= 0 && b.y1 >= 0 && b.x1 <= b.x2 && b.y1 <= b.y2 && b.x2 <= static_cast<double>(width) &&
                      b.y2 <= static_cast<double>(height),
                  "write_voc_example: ", id, ": box (", b.x1, ", ", b.y1, ", ", b.x2, ", ", b.y2, ") of '", o.name,

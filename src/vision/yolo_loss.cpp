@@ -86,7 +86,7 @@ YoloLoss yolo_loss(const std::vector<Tensor>& outputs, const std::vector<YoloHea
       const double x = (sigmoid(p[0]) * s - (s - 1) / 2 + static_cast<double>(cx)) * stride;
       const double y = (sigmoid(p[1]) * s - (s - 1) / 2 + static_cast<double>(cy)) * stride;
       const double w = std::exp(std::min(p[2], 8.0f)) * head.anchors[an].first, h = std::exp(std::min(p[3], 8.0f)) * head.anchors[an].second;
-      const data::Box pred{x - w / 2, y - h / 2, x + w / 2, y + h / 2};
+      const Box pred{x - w / 2, y - h / 2, x + w / 2, y + h / 2};
       for (const LabeledBox& t : truths[img])
         if (iou(pred, t.box) > head.ignore_thresh) {
           obj_weight[row] = 0;

@@ -13,15 +13,17 @@ namespace {
 constexpr size_t kParamsPerStatement = 8192;
 }  // namespace
 
-BatchInsert::BatchInsert(hub::detail::Database& db, std::string head, std::string row)
-    : db_(db), head_(std::move(head)), row_(std::move(row)),
+BatchInsert::BatchInsert(hub::Database& db, std::string head, std::string row)
+    : db_(db),
+      head_(std::move(head)),
+      row_(std::move(row)),
       row_params_(static_cast<size_t>(std::count(row_.begin(), row_.end(), '?'))),
       capacity_(std::bit_floor(kParamsPerStatement / std::max<size_t>(1, row_params_))) {
   STRATA_CHECK(row_params_ >= 1, "BatchInsert: a row needs at least one parameter, got ", row_);
   pending_.reserve(capacity_ * row_params_);
 }
 
-void BatchInsert::add(hub::detail::Param value) {
+void BatchInsert::add(hub::Param value) {
   pending_.push_back(std::move(value));
   if (pending_.size() == capacity_ * row_params_) send(capacity_);
 }
@@ -45,7 +47,7 @@ void BatchInsert::send(size_t rows) {
     db_.execute(sql_for(rows), pending_);
     pending_.clear();
   } else {
-    hub::detail::Params first(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(n));
+    hub::Params first(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(n));
     db_.execute(sql_for(rows), first);
     pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(n));
   }

@@ -6,7 +6,7 @@
 #include <deque>
 #include <string>
 
-#include "hub/database.hpp"
+#include "strata/hub/sql.hpp"
 
 namespace strata::workflow::detail {
 
@@ -14,13 +14,13 @@ class BatchInsert {
  public:
   // `head`: "INSERT INTO t (a, b, c) VALUES "; `row`: one row's tuple, "(?, ?, 'pending')".
   // Rows are given by their parameters (one per `?` of `row`), in order.
-  BatchInsert(hub::detail::Database& db, std::string head, std::string row);
+  BatchInsert(hub::Database& db, std::string head, std::string row);
   ~BatchInsert() = default;
   BatchInsert(const BatchInsert&) = delete;
   BatchInsert& operator=(const BatchInsert&) = delete;
 
   // Appends one parameter of the current row (the row is complete after `row_params` of them).
-  void add(hub::detail::Param value);
+  void add(hub::Param value);
   // Keeps text for a string_view parameter of the current row until that row is sent.
   std::string_view keep(std::string text);
   // Sends what is pending. Statements always carry a power-of-two number of rows, so a database
@@ -31,10 +31,10 @@ class BatchInsert {
   void send(size_t rows);
   std::string sql_for(size_t rows) const;
 
-  hub::detail::Database& db_;
+  hub::Database& db_;
   std::string head_, row_;
   size_t row_params_, capacity_;  // capacity: rows per statement, a power of two
-  hub::detail::Params pending_;
+  hub::Params pending_;
   std::deque<std::string> kept_;  // a deque: adding never moves the earlier strings
 };
 

@@ -5,15 +5,14 @@
 #include <algorithm>
 #include <cmath>
 
-#include "hub/hub_state.hpp"
 #include "staged_output.hpp"
 #include "strata/workflow/queue.hpp"
 #include "task_rows.hpp"
 
 namespace strata::workflow {
 
-using hub::detail::Dialect;
-using hub::detail::unix_now;
+using hub::Dialect;
+using hub::unix_now;
 using namespace detail;
 
 namespace detail {
@@ -116,13 +115,13 @@ std::vector<Lease> Queue::take(const std::string& worker, const std::vector<std:
   STRATA_CHECK(lease_seconds > 0, "Queue::lease: lease_seconds must be positive, got ", std::to_string(lease_seconds));
   bool reclaim_due = false;
   {
-    std::lock_guard lock(state_->mu);
+    auto session = connection_.lock();
     reclaim_due = unix_now() - last_reclaim_ > 0.25;
   }
   if (reclaim_due) reclaim_expired();
-  std::lock_guard lock(state_->mu);
-  Database& db = *state_->db;
-  auto project = state_->project_id(false);
+  auto session = connection_.lock();
+  Database& db = session.db();
+  auto project = session.project_id(false);
   if (!project) return {};
   std::vector<Lease> out;
   atomically(db, [&] { out = lease_rows(db, *project, worker, kinds, tags, lease_seconds, max_tasks, start); });
@@ -130,31 +129,33 @@ std::vector<Lease> Queue::take(const std::string& worker, const std::vector<std:
 }
 
 bool Queue::has_ready(const std::vector<std::string>& kinds, const std::vector<std::string>& tags) {
-  std::lock_guard lock(state_->mu);
-  auto project = state_->project_id(false);
+  auto session = connection_.lock();
+  auto project = session.project_id(false);
   if (!project || kinds.empty()) return false;
   Params params{*project};
   for (const auto& k : kinds) params.emplace_back(std::string_view(k));
   for (const auto& t : tags) params.emplace_back(std::string_view(t));
-  return state_->db->query_int(ready_sql(kinds.size(), tags.size(), false) + " LIMIT 1", params).has_value();
+  return session.db().query_int(ready_sql(kinds.size(), tags.size(), false) + " LIMIT 1", params).has_value();
 }
 
 bool Queue::start(const Lease& lease) {
-  std::lock_guard lock(state_->mu);
-  return state_->db
-      ->query_int("UPDATE tasks SET status = 'running', started_at = ? WHERE id = ? AND attempts = ? AND worker = ? "
-                  "AND status = 'leased' RETURNING id",
-                  {unix_now(), lease.task.id, lease.attempt, std::string_view(lease.worker)})
+  auto session = connection_.lock();
+  return session.db()
+      .query_int(
+          "UPDATE tasks SET status = 'running', started_at = ? WHERE id = ? AND attempts = ? AND worker = ? "
+          "AND status = 'leased' RETURNING id",
+          {unix_now(), lease.task.id, lease.attempt, std::string_view(lease.worker)})
       .has_value();
 }
 
 bool Queue::heartbeat(Lease& lease, double lease_seconds) {
-  std::lock_guard lock(state_->mu);
+  auto session = connection_.lock();
   const double expires = unix_now() + lease_seconds;
-  const bool held = state_->db
-                        ->query_int(std::string("UPDATE tasks SET lease_expires_at = ? WHERE id = ? AND attempts = ? "
-                                                "AND worker = ? AND ") + kHeld + " RETURNING id",
-                                    {expires, lease.task.id, lease.attempt, std::string_view(lease.worker)})
+  const bool held = session.db()
+                        .query_int(std::string("UPDATE tasks SET lease_expires_at = ? WHERE id = ? AND attempts = ? "
+                                               "AND worker = ? AND ") +
+                                       kHeld + " RETURNING id",
+                                   {expires, lease.task.id, lease.attempt, std::string_view(lease.worker)})
                         .has_value();
   if (held) lease.expires_at = expires;
   return held;
@@ -186,8 +187,8 @@ bool Queue::complete(const Lease& lease, const std::string& result_json, const s
     if (result.is_null()) result = nlohmann::json::object();
     if (!result.is_object()) result = nlohmann::json{{"value", result}};
   }
-  std::lock_guard lock(state_->mu);
-  Database& db = *state_->db;
+  auto session = connection_.lock();
+  Database& db = session.db();
   const double now = unix_now();
   Params params{std::string_view(result_json), std::string_view(log_tail), now, started(lease), lease.task.id,
                 lease.attempt, std::string_view(lease.worker)};
@@ -196,7 +197,7 @@ bool Queue::complete(const Lease& lease, const std::string& result_json, const s
   // released may be among them).
   auto lease_next = [&] {
     if (!next) return;
-    const auto project = state_->project_id(false);
+    const auto project = session.project_id(false);
     next->leased = project ? lease_rows(db, *project, lease.worker, next->kinds, next->tags, next->lease_seconds,
                                         next->max_tasks, true)
                            : std::vector<Lease>{};
@@ -221,7 +222,7 @@ bool Queue::complete(const Lease& lease, const std::string& result_json, const s
   db.transaction(true, [&] {
     done = db.query_int(succeed_sql(), params).has_value();
     if (done && with_outputs) {
-      result["outputs"] = write_outputs(*state_, *outputs);
+      result["outputs"] = write_outputs(session, *outputs);
       stored = result.dump();
       db.execute("UPDATE tasks SET result = ? WHERE id = ?", {std::string_view(stored), lease.task.id});
     }
@@ -237,8 +238,8 @@ bool Queue::complete(const Lease& lease, const std::string& result_json, const s
 }
 
 bool Queue::wait_for_work(double seconds) {
-  std::lock_guard lock(state_->mu);
-  return state_->db->wait_for_notification(kWorkChannel, seconds);
+  auto session = connection_.lock();
+  return session.db().wait_for_notification(kWorkChannel, seconds);
 }
 
 namespace {
@@ -277,8 +278,8 @@ FailOutcome end_attempt(Database& db, int64_t id, int64_t attempt, const std::st
 }  // namespace
 
 FailOutcome Queue::fail(const Lease& lease, const std::string& error, const std::string& log_tail, bool permanent) {
-  std::lock_guard lock(state_->mu);
-  Database& db = *state_->db;
+  auto session = connection_.lock();
+  Database& db = session.db();
   FailOutcome outcome = FailOutcome::refused;
   db.transaction(true, [&] {
     outcome = end_attempt(db, lease.task.id, lease.attempt, lease.worker, error, &log_tail, permanent, true);
@@ -289,8 +290,8 @@ FailOutcome Queue::fail(const Lease& lease, const std::string& error, const std:
 }
 
 int64_t Queue::reclaim_expired() {
-  std::lock_guard lock(state_->mu);
-  Database& db = *state_->db;
+  auto session = connection_.lock();
+  Database& db = session.db();
   const double now = unix_now();
   last_reclaim_ = now;
   // A cheap read first: almost always nothing has expired, and then no write lock is taken.

@@ -1,12 +1,11 @@
 // Removing finished plans from the queue (`strata plan clean`): never silently, never a plan
 // still running unless forced, and always saying what went.
-#include "hub/hub_state.hpp"
 #include "strata/workflow/queue.hpp"
 #include "task_rows.hpp"
 
 namespace strata::workflow {
 
-using hub::detail::unix_now;
+using hub::unix_now;
 using namespace detail;
 
 namespace {
@@ -16,13 +15,13 @@ constexpr const char* kPlanTasks = "(SELECT id FROM tasks WHERE plan_id = ?)";
 }  // namespace
 
 PlanCleanup Queue::clean_plan(int64_t plan_id, bool force) {
-  std::lock_guard lock(state_->mu);
-  Database& db = *state_->db;
+  auto session = connection_.lock();
+  Database& db = session.db();
   PlanCleanup out;
   db.transaction(true, [&] {
-    const std::optional<PlanProgress> p = read_plan_progress(db, state_->project_id(false), plan_id);
+    const std::optional<PlanProgress> p = read_plan_progress(db, session.project_id(false), plan_id);
     STRATA_CHECK(p.has_value(), "Queue::clean_plan: there is no plan ", std::to_string(plan_id), " in project \"",
-                 state_->options.project, "\"");
+                 session.project(), "\"");
     out = {.removed = *p};
     const int64_t unfinished = p->total() - p->finished();
     STRATA_CHECK(force || unfinished == 0, "Queue::clean_plan: ", p->summary(), ": ", std::to_string(unfinished),
@@ -52,9 +51,9 @@ std::vector<PlanCleanup> Queue::clean_finished_plans(std::optional<double> older
   STRATA_CHECK(!older_than_seconds || *older_than_seconds >= 0, "Queue::clean_finished_plans: the age must not be negative");
   std::vector<int64_t> finished;
   {
-    std::lock_guard lock(state_->mu);
-    Database& db = *state_->db;
-    const auto project = state_->project_id(false);
+    auto session = connection_.lock();
+    Database& db = session.db();
+    const auto project = session.project_id(false);
     if (!project) return {};
     // A plan's age is that of its last task to finish (of the plan's row when it has none).
     const double cutoff = older_than_seconds ? unix_now() - *older_than_seconds : 1e300;

@@ -7,17 +7,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hub/hub_state.hpp"
 #include "strata/core/limits.hpp"
 #include "batch_insert.hpp"
 #include "task_rows.hpp"
 
 namespace strata::workflow {
 
-using hub::detail::unix_now;
+using hub::unix_now;
 using namespace detail;
 
-Queue::Queue(const hub::Hub& hub) : state_(hub::detail::HubAccess::state(hub)) {}
+Queue::Queue(const hub::Hub& hub) : connection_(hub) {}
 
 namespace {
 
@@ -73,11 +72,11 @@ int64_t insert_task(Database& db, int64_t project, const TaskSpec& spec, double 
 
 int64_t Queue::submit(const TaskSpec& spec) {
   check_spec(spec, "Queue::submit");
-  std::lock_guard lock(state_->mu);
+  auto session = connection_.lock();
   int64_t id = 0;
-  state_->db->transaction(true, [&] {
-    id = insert_task(*state_->db, *state_->project_id(true), spec, unix_now());
-    state_->db->notify(kWorkChannel);
+  session.db().transaction(true, [&] {
+    id = insert_task(session.db(), *session.project_id(true), spec, unix_now());
+    session.db().notify(kWorkChannel);
   });
   return id;
 }
@@ -142,11 +141,11 @@ PlanProgress Queue::submit(const Plan& plan) {
   PlanProgress progress;
   progress.name = plan.name();
   {
-    std::lock_guard lock(state_->mu);
-    Database& db = *state_->db;
+    auto session = connection_.lock();
+    Database& db = session.db();
     db.transaction(true, [&] {
       const double now = unix_now();
-      const int64_t project = *state_->project_id(true);
+      const int64_t project = *session.project_id(true);
       progress.plan_id = *db.query_int("INSERT INTO plans (project_id, name, created_at) VALUES (?, ?, ?) RETURNING id",
                                        {project, std::string_view(plan.name()), now});
       progress.task_ids = insert_plan_tasks(db, project, progress.plan_id, plan, now);
@@ -167,10 +166,10 @@ std::optional<Task> Queue::get(int64_t task_id) {
 }
 
 std::vector<Task> Queue::list(const TaskFilter& filter) {
-  std::lock_guard lock(state_->mu);
-  Database& db = *state_->db;
+  auto session = connection_.lock();
+  Database& db = session.db();
   std::vector<Task> out;
-  auto project = state_->project_id(false);
+  auto project = session.project_id(false);
   if (!project) return out;
   std::string sql = std::string("SELECT ") + kTaskColumns + " FROM tasks WHERE project_id = ? AND id > ?";
   Params params{*project, filter.after_id};
@@ -202,8 +201,8 @@ std::vector<Task> Queue::list(const TaskFilter& filter) {
 }
 
 bool Queue::cancel(int64_t task_id, const std::string& reason) {
-  std::lock_guard lock(state_->mu);
-  Database& db = *state_->db;
+  auto session = connection_.lock();
+  Database& db = session.db();
   bool cancelled = false;
   db.transaction(true, [&] {
     const double now = unix_now();
@@ -218,19 +217,19 @@ bool Queue::cancel(int64_t task_id, const std::string& reason) {
 }
 
 PlanProgress Queue::plan_progress(int64_t plan_id) {
-  std::lock_guard lock(state_->mu);
-  Database& db = *state_->db;
+  auto session = connection_.lock();
+  Database& db = session.db();
   std::optional<PlanProgress> p;
-  db.transaction(false, [&] { p = read_plan_progress(db, state_->project_id(false), plan_id); });
+  db.transaction(false, [&] { p = read_plan_progress(db, session.project_id(false), plan_id); });
   STRATA_CHECK(p.has_value(), "workflow: there is no plan ", std::to_string(plan_id), " in project \"",
-               state_->options.project, "\"");
+               session.project(), "\"");
   return *p;
 }
 
 int64_t Queue::cancel_plan(int64_t plan_id, const std::string& reason) {
   plan_progress(plan_id);  // throws for an unknown plan
-  std::lock_guard lock(state_->mu);
-  Database& db = *state_->db;
+  auto session = connection_.lock();
+  Database& db = session.db();
   int64_t count = 0;
   db.transaction(true, [&] {
     count = 0;

@@ -4,13 +4,12 @@
 #include <map>
 #include <set>
 
-#include "hub/hub_state.hpp"
 #include "strata/workflow/queue.hpp"
 #include "task_rows.hpp"
 
 namespace strata::workflow {
 
-using hub::detail::unix_now;
+using hub::unix_now;
 using namespace detail;
 
 namespace {
@@ -80,8 +79,8 @@ std::set<int64_t> tasks_to_requeue(Database& db, const std::vector<int64_t>& roo
 }  // namespace
 
 std::vector<int64_t> Queue::retry(int64_t plan_id, const std::vector<int64_t>& task_ids) {
-  std::lock_guard lock(state_->mu);
-  Database& db = *state_->db;
+  auto session = connection_.lock();
+  Database& db = session.db();
   std::vector<int64_t> requeued;
   db.transaction(true, [&] {
     requeued.clear();
@@ -89,9 +88,9 @@ std::vector<int64_t> Queue::retry(int64_t plan_id, const std::vector<int64_t>& t
     // meanwhile must not be counted after its release was applied to the old row. SQLite's
     // write transaction excludes other writers already; on PostgreSQL this lock waits for the
     // writers in flight and holds new ones off until the commit (a retry is rare and short).
-    if (db.dialect() == hub::detail::Dialect::postgres) db.execute("LOCK TABLE tasks IN SHARE ROW EXCLUSIVE MODE");
-    STRATA_CHECK(read_plan_progress(db, state_->project_id(false), plan_id), "Queue::retry: there is no plan ",
-                 std::to_string(plan_id), " in project \"", state_->options.project, "\"");
+    if (db.dialect() == hub::Dialect::postgres) db.execute("LOCK TABLE tasks IN SHARE ROW EXCLUSIVE MODE");
+    STRATA_CHECK(read_plan_progress(db, session.project_id(false), plan_id), "Queue::retry: there is no plan ",
+                 std::to_string(plan_id), " in project \"", session.project(), "\"");
     const std::set<int64_t> chosen = tasks_to_requeue(db, failed_roots(db, plan_id, task_ids));
     const double now = unix_now();
     for (int64_t id : chosen) {
@@ -115,9 +114,9 @@ std::vector<int64_t> Queue::retry(int64_t plan_id, const std::vector<int64_t>& t
 }
 
 std::vector<TaskRun> Queue::history(int64_t task_id) {
-  std::lock_guard lock(state_->mu);
+  auto session = connection_.lock();
   std::vector<TaskRun> runs;
-  state_->db->query(
+  session.db().query(
       "SELECT attempts, max_attempts, status, worker, error, log_tail, leased_at, started_at, finished_at, retried_at "
       "FROM task_runs WHERE task_id = ? ORDER BY attempts, retried_at",
       {task_id}, [&](const Row& r) {

@@ -17,28 +17,24 @@ io::NamedTensors copied(const io::NamedTensors& tensors) {
 
 void TaskOutputs::save_model(const std::string& name, const io::NamedTensors& weights, const hub::ModelMeta& meta) {
   staged_.push_back(std::make_shared<detail::StagedOutput>(
-      detail::StagedOutput{hub::detail::prepare_model(name, copied(weights), meta)}));
+      detail::StagedOutput{hub::PreparedVersion::model(name, copied(weights), meta)}));
 }
 
 void TaskOutputs::save_dataset(const std::string& name, const io::NamedTensors& tensors, const hub::DatasetMeta& meta) {
   staged_.push_back(std::make_shared<detail::StagedOutput>(
-      detail::StagedOutput{hub::detail::prepare_dataset(name, copied(tensors), meta)}));
+      detail::StagedOutput{hub::PreparedVersion::dataset(name, copied(tensors), meta)}));
 }
 
 void TaskOutputs::save_dataset(const std::string& name, const hub::DatasetFiles& files, const hub::DatasetMeta& meta) {
   staged_.push_back(
-      std::make_shared<detail::StagedOutput>(detail::StagedOutput{hub::detail::prepare_dataset(name, files, meta)}));
+      std::make_shared<detail::StagedOutput>(detail::StagedOutput{hub::PreparedVersion::dataset(name, files, meta)}));
 }
 
-nlohmann::json detail::write_outputs(hub::detail::HubState& hub, const TaskOutputs& outputs) {
+nlohmann::json detail::write_outputs(hub::SharedConnection::Session& session, const TaskOutputs& outputs) {
   nlohmann::json written = nlohmann::json::array();
   for (const auto& staged : outputs.staged()) {
-    if (const auto* m = std::get_if<hub::detail::PreparedModel>(&staged->version))
-      written.push_back({{"model", m->name}, {"version", hub::detail::write_model(hub, *m)}});
-    else {
-      const auto& d = std::get<hub::detail::PreparedDataset>(staged->version);
-      written.push_back({{"dataset", d.name}, {"version", hub::detail::write_dataset(hub, d)}});
-    }
+    const hub::PreparedVersion& v = staged->version;
+    written.push_back({{v.is_model() ? "model" : "dataset", v.name()}, {"version", session.write(v)}});
   }
   return written;
 }

@@ -6,16 +6,16 @@
 #include <string>
 #include <vector>
 
-#include "hub/database.hpp"
+#include "strata/hub/sql.hpp"
 #include "strata/workflow/plan.hpp"
 #include "strata/workflow/task.hpp"
 
 namespace strata::workflow::detail {
 
-using hub::detail::Database;
-using hub::detail::Param;
-using hub::detail::Params;
-using hub::detail::Row;
+using hub::Database;
+using hub::Param;
+using hub::Params;
+using hub::Row;
 
 // The columns task_from_row reads, in order (without depends_on, which is another table).
 extern const char* const kTaskColumns;
@@ -37,7 +37,7 @@ inline const std::string kWorkChannel = "strata_tasks";
 // The statement that leases (`start`: leases and starts, up to LIMIT ?) the best ready task of
 // n_kinds kinds for a worker with n_tags tags; parameters: worker, expires_at, leased_at,
 // [started_at,] project, now, kinds..., tags..., [limit]. (Here for the EXPLAIN test.)
-std::string lease_sql(hub::detail::Dialect dialect, size_t n_kinds, size_t n_tags, bool start);
+std::string lease_sql(hub::Dialect dialect, size_t n_kinds, size_t n_tags, bool start);
 // Pending tasks whose dependencies all succeeded, of the kinds and tags; parameters: project,
 // [now,] kinds..., tags...
 std::string ready_sql(size_t n_kinds, size_t n_tags, bool due_now);

@@ -2,6 +2,7 @@
 // (tests/vision/fixtures/tl_prepro_iterate_utils.npz from tests/vision/make_tl_prepro_fixtures.py).
 #include <gtest/gtest.h>
 
+#include "strata/core/factory.hpp"
 #include "strata/data/class_balancing.hpp"
 #include "strata/data/seq_minibatches2.hpp"
 #include "strata/ops/shape.hpp"

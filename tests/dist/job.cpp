@@ -42,11 +42,11 @@ int train_job(const std::string& hub_path, int64_t epochs, bool resume) {
   // alone writes checkpoints (ModelCheckpoint is rank_zero_only).
   std::optional<hub::Hub> hub;
   if (resume || world.rank == 0) hub.emplace(hub::Hub::open(hub_path));
-  if (resume) train::resume_from(*hub, "mlp", model, adam, options);
+  if (resume) lifecycle::resume_from(*hub, "mlp", model, adam, options);
   dist::barrier();
   if (world.rank == 0)
-    options.callbacks.push_back(std::make_shared<train::ModelCheckpoint>(
-        *hub, "mlp", train::ModelCheckpointOptions{.monitor = "loss", .save_best_only = false}));
+    options.callbacks.push_back(std::make_shared<lifecycle::ModelCheckpoint>(
+        *hub, "mlp", lifecycle::ModelCheckpointOptions{.monitor = "loss", .save_best_only = false}));
   train::fit(model, adam, {}, {x, y}, options);
   return 0;
 }

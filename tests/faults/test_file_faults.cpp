@@ -13,10 +13,10 @@
 #include "faults/fault_walk.hpp"
 #include "hub/postgres_cluster.hpp"
 #include "strata/hub/hub.hpp"
-#include "strata/nn/model.hpp"
+#include "strata/interop/weight_files.hpp"
 #include "strata/io/npz.hpp"
 #include "strata/nn/dense.hpp"
-#include "strata/nn/interop.hpp"
+#include "strata/nn/model.hpp"
 #include "strata/onnx/onnx.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/strata.hpp"
@@ -61,7 +61,7 @@ TEST_F(FileFaults, AModelFileIsTheOldOrTheNewOneWhateverCallFails) {
       {"Model::save", [](const nn::Model& m, const std::string& p) { m.save(p); }},
       {"io::save_npz", [](const nn::Model& m, const std::string& p) { io::save_npz(p, m.named_weights(), true); }},
       {"onnx::save_onnx", [](const nn::Model& m, const std::string& p) { onnx::save_onnx(m, p); }},
-      {"nn::save_keras_hdf5", [](const nn::Model& m, const std::string& p) { nn::save_keras_hdf5(m, p); }},
+      {"interop::save_keras_hdf5", [](const nn::Model& m, const std::string& p) { interop::save_keras_hdf5(m, p); }},
   };
   for (const Writer& writer : writers) {
     SCOPED_TRACE(writer.name);

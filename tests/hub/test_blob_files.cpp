@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "hub_fixture.hpp"
-#include "../../src/hub/hub_state.hpp"
+#include "strata/hub/shared_connection.hpp"
 
 namespace strata::hub::testing {
 namespace {
@@ -54,15 +54,15 @@ TEST_P(HubTest, BlobsStoredAsRowsStillLoadAndDeduplicate) {
     // Turn the saved blob into what a hub before blob files wrote: one row in blob_chunks.
     Hub hub = open();
     hub.save_model("m", weights);
-    auto& db = *detail::HubAccess::state(hub)->db;
+    auto session = SharedConnection(hub).lock();
+    Database& db = session.db();
     std::string file;
-    db.query("SELECT file FROM blobs", {}, [&](const detail::Row& r) { file = r.text(0); });
+    db.query("SELECT file FROM blobs", {}, [&](const Row& r) { file = r.text(0); });
     const std::string path = url_ + "-blobs/" + file;
     std::ifstream in(path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), {});
     db.transaction(true, [&] {
-      db.execute("INSERT INTO blob_chunks (sha256, idx, data) SELECT sha256, 0, ? FROM blobs",
-                 {detail::Bytes{bytes}});
+      db.execute("INSERT INTO blob_chunks (sha256, idx, data) SELECT sha256, 0, ? FROM blobs", {Bytes{bytes}});
       db.execute("UPDATE blobs SET file = NULL, block_bytes = NULL, block_sha256 = NULL, chunk_count = 1");
     });
     fs::remove(path);

@@ -2,10 +2,10 @@
 // fixtures/make_schema_fixtures.cpp) open with today's code, migrate to the current version and
 // keep their content: models and their weights, metrics, tags and values, runs with their logs
 // and events, datasets, the workflow's tasks; and new saves work on them.
-#include "../../src/hub/hub_state.hpp"
 #include "../../src/hub/schema.hpp"
 #include "hub_fixture.hpp"
 #include "schema_fixture.hpp"
+#include "strata/hub/shared_connection.hpp"
 
 namespace strata::hub::testing {
 namespace {
@@ -47,7 +47,7 @@ class UpgradedHub {
 };
 
 int64_t count(Hub& hub, const std::string& sql) {
-  return detail::HubAccess::state(hub)->db->query_int(sql).value_or(-1);
+  return SharedConnection(hub).lock().db().query_int(sql).value_or(-1);
 }
 
 TEST_P(HubTest, EveryEarlierSchemaVersionOpensMigratesAndKeepsItsContent) {

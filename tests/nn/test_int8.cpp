@@ -8,8 +8,8 @@
 
 #include "nn/layer_check.hpp"
 #include "strata/io/safetensors.hpp"
+#include "strata/lifecycle/hub_models.hpp"
 #include "strata/nn/int8.hpp"
-#include "strata/train/hub_models.hpp"
 #include "support/temp_dir.hpp"
 
 namespace strata {
@@ -277,8 +277,8 @@ TEST_F(Int8FileTest, QuantisedModelSavesWholeToFileAndHub) {
   EXPECT_EQ(loaded->to_json(), q.model->to_json());
   EXPECT_TRUE(allclose(loaded->run({t.test_images})[0], want, 0, 0));
   auto hub = hub::Hub::open(path("hub.db"));
-  const int64_t version = train::save_model(hub, "halves_int8", *q.model);
-  auto from_hub = train::load_static_model(hub, "halves_int8", version).model;
+  const int64_t version = lifecycle::save_model(hub, "halves_int8", *q.model);
+  auto from_hub = lifecycle::load_static_model(hub, "halves_int8", version).model;
   from_hub->eval();
   EXPECT_TRUE(allclose(from_hub->run({t.test_images})[0], want, 0, 0));
 }

@@ -2,8 +2,8 @@
 // file that onnxruntime runs to the model's outputs; a dynamic model's version is refused.
 #include <gtest/gtest.h>
 
+#include <strata/lifecycle/hub_models.hpp>
 #include <strata/strata.hpp>
-#include <strata/train/hub_models.hpp>
 
 #include "../../examples/fashion_mnist_cnn_net.hpp"
 #include "onnx/onnx_runtime.hpp"
@@ -31,7 +31,7 @@ TEST(OnnxCli, HubExportOnnxRunsInOnnxRuntime) {
   nn::Model net = fashion_mnist_cnn_static();
   {
     auto hub = hub::Hub::open(db);
-    train::save_model(hub, "cnn", net);
+    lifecycle::save_model(hub, "cnn", net);
   }
   const auto file = dir / "cnn.onnx";
   ASSERT_EQ(run_cli("hub export --onnx cnn:1 '" + file.string() + "' --hub '" + db + "'", dir / "out.txt"), 0)
@@ -53,7 +53,7 @@ TEST(OnnxCli, HubExportOnnxRefusesADynamicModel) {
     auto hub = hub::Hub::open(db);
     nn::Dense layer(3, {}, "plain");
     layer(zeros({1, 4}));
-    train::save_model(hub, "plain", layer);
+    lifecycle::save_model(hub, "plain", layer);
   }
   EXPECT_NE(run_cli("hub export --onnx plain '" + (dir / "p.onnx").string() + "' --hub '" + db + "'", dir / "out.txt"), 0);
   EXPECT_NE(read(dir / "out.txt").find("plain"), std::string::npos) << read(dir / "out.txt");

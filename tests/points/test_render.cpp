@@ -7,9 +7,9 @@
 
 #include "strata/core/factory.hpp"
 #include "strata/data/image_codec.hpp"
-#include "strata/data/visualize.hpp"
 #include "strata/points/render.hpp"
 #include "strata/points/synthetic_shapes.hpp"
+#include "strata/viz/visualize.hpp"
 
 namespace strata::points {
 namespace render_test {
@@ -31,7 +31,7 @@ TEST(PointRender, PointsLandWhereTheCameraPutsThemInTheirLabelsColour) {
   ASSERT_EQ(image.dtype(), kUInt8);
   const std::vector<uint8_t> v = image.to_vector<uint8_t>();
   const int64_t where[4][2] = {{50, 2}, {50, 98}, {2, 50}, {98, 50}};  // (row, col): left, right, up, down
-  for (int k = 0; k < 4; ++k) EXPECT_EQ(pixel(v, 101, where[k][0], where[k][1]), data::curve_color(k)) << "point " << k;
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(pixel(v, 101, where[k][0], where[k][1]), viz::curve_color(k)) << "point " << k;
   // Everything else is background: each painted pixel is within the disc radius (2) of a point.
   int64_t painted = 0;
   for (int64_t row = 0; row < 101; ++row)
@@ -50,7 +50,7 @@ TEST(PointRender, TheNearestPointIsInFrontAndFarPointsAreDarker) {
   const Tensor cloud = tensor({0.0f, 0.0f, 0.5f, 0.0f, 0.0f, -0.5f}, {2, 3});
   const Tensor labels = tensor({1, 2});
   RenderOptions o{.width = 21, .height = 21, .azimuth = 0, .elevation = 0};
-  const std::vector<uint8_t> front = data::curve_color(1), back = data::curve_color(2);
+  const std::vector<uint8_t> front = viz::curve_color(1), back = viz::curve_color(2);
   EXPECT_EQ(pixel(render_cloud(cloud, labels, o).to_vector<uint8_t>(), 21, 10, 10), front);
   o.azimuth = 180;  // from behind: the other point is in front; the near one's colour is as it is
   EXPECT_EQ(pixel(render_cloud(cloud, labels, o).to_vector<uint8_t>(), 21, 10, 10), back);
@@ -88,7 +88,7 @@ TEST(PointRender, GridPlacesEachCloudInItsCellAndRoundTripsThroughPng) {
   const std::vector<uint8_t> g = grid.to_vector<uint8_t>(), one = render_cloud(clouds[1], parts[1], o).to_vector<uint8_t>();
   for (int64_t row = 16; row < 47; ++row)
     for (int64_t col = 1; col < 63; ++col) ASSERT_EQ(pixel(g, 128, row, 64 + col), pixel(one, 64, row, col));
-  EXPECT_EQ(pixel(g, 128, 0, 64 + 1), data::curve_color(7)) << "the caption's tab, grey";
+  EXPECT_EQ(pixel(g, 128, 0, 64 + 1), viz::curve_color(7)) << "the caption's tab, grey";
   EXPECT_EQ(pixel(g, 128, 70, 100), kWhite);
   const auto path = std::filesystem::temp_directory_path() / "strata_points_render_test.png";
   data::write_image(path.string(), grid);

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <limits>
 
-#include "../../src/hub/hub_state.hpp"
 #include "hub/hub_fixture.hpp"
+#include "strata/hub/shared_connection.hpp"
 #include "support/expect_error.hpp"
 
 namespace strata::hub::testing {
@@ -30,8 +30,7 @@ TEST_P(HubTest, BlobFileNamesFromTheDatabaseNeverLeadOutOfTheBlobFolder) {
     {
       Hub hub = Hub::open(url);
       hub.save_model("m", small_model(1));
-      auto& db = *detail::HubAccess::state(hub)->db;
-      db.execute("UPDATE blobs SET file = ?", {name});  // what a tampered database holds
+      SharedConnection(hub).lock().db().execute("UPDATE blobs SET file = ?", {name});  // what a tampered database holds
     }
     Hub hub = Hub::open(url, {.cache_bytes = 0});
     for (const auto& attempt : {+[](Hub& h) { h.load_model("m", 1); }, +[](Hub& h) { h.delete_model("m", 1); }}) {
@@ -49,7 +48,7 @@ TEST_P(HubTest, BlockSizesFromTheDatabaseNeverOverflow) {
     hub.save_model("m", weights);
   }
   auto set_block_bytes = [&](Hub& hub, int64_t block_bytes) {
-    detail::HubAccess::state(hub)->db->execute("UPDATE blobs SET block_bytes = ?", {block_bytes});
+    SharedConnection(hub).lock().db().execute("UPDATE blobs SET block_bytes = ?", {block_bytes});
   };
   {
     // The blob is smaller than a block, so its one digest covers the whole file whatever the

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "../../src/hub/hub_state.hpp"
 #include "hub/hub_fixture.hpp"
-#include "support/expect_error.hpp"
 #include "strata/core/factory.hpp"
+#include "strata/hub/shared_connection.hpp"
+#include "support/expect_error.hpp"
 
 namespace strata::hub::testing {
 namespace {
@@ -20,9 +20,9 @@ std::vector<std::string> tampered_texts(const std::string& wrong_type) {
 }
 
 // The column's text as the hub wrote it, to put back.
-std::string column_text(detail::Database& db, const std::string& table, const std::string& column) {
+std::string column_text(Database& db, const std::string& table, const std::string& column) {
   std::string text;
-  db.query("SELECT " + column + " FROM " + table, {}, [&](const detail::Row& row) { text = row.text(0); });
+  db.query("SELECT " + column + " FROM " + table, {}, [&](const Row& row) { text = row.text(0); });
   return text;
 }
 
@@ -31,18 +31,18 @@ using strata::testing::expect_error;
 TEST_P(HubTest, ModelJsonColumnsFromTheDatabaseAreCheckedAndNamed) {
   Hub hub = open({.cache_bytes = 0});
   hub.save_model("m", small_model(1), {.metrics = {{"accuracy", 0.9}}, .tags = {"best"}});
-  auto& db = *detail::HubAccess::state(hub)->db;
+  SharedConnection connection(hub);  // one statement at a time, between the hub's calls
   for (const auto& [column, wrong_type] : {std::pair<std::string, std::string>{"metrics", R"({"accuracy": "high"})"},
                                            {"tags", R"(["best", 3])"},
                                            {"user_values", R"({"note": 3})"}}) {
-    const std::string good = column_text(db, "models", column);
+    const std::string good = column_text(connection.lock().db(), "models", column);
     for (const std::string& text : tampered_texts(wrong_type)) {
       SCOPED_TRACE(column + " = " + text.substr(0, 30));
-      db.execute("UPDATE models SET " + column + " = ?", {text});
+      connection.lock().db().execute("UPDATE models SET " + column + " = ?", {text});
       expect_error([&] { hub.list_models("m"); },
                    {"model \"m\" version 1: its " + column + " column does not hold what the hub writes"});
     }
-    db.execute("UPDATE models SET " + column + " = ?", {good});
+    connection.lock().db().execute("UPDATE models SET " + column + " = ?", {good});
     EXPECT_EQ(hub.list_models("m").size(), 1u);  // the row as the hub wrote it reads again
   }
 }
@@ -50,10 +50,10 @@ TEST_P(HubTest, ModelJsonColumnsFromTheDatabaseAreCheckedAndNamed) {
 TEST_P(HubTest, DatasetJsonColumnsFromTheDatabaseAreCheckedAndNamed) {
   Hub hub = open({.cache_bytes = 0});
   hub.save_dataset("d", io::NamedTensors{{"x", zeros({2, 2})}}, {.description = "two rows"});
-  auto& db = *detail::HubAccess::state(hub)->db;
+  SharedConnection connection(hub);  // one statement at a time, between the hub's calls
   for (const std::string& text : tampered_texts(R"({"note": 3})")) {
     SCOPED_TRACE(text.substr(0, 30));
-    db.execute("UPDATE datasets SET user_values = ?", {text});
+    connection.lock().db().execute("UPDATE datasets SET user_values = ?", {text});
     expect_error([&] { hub.find_datasets("d"); },
                  {"dataset \"d\" version 1: its user_values column does not hold what the hub writes"});
   }

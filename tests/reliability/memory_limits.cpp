@@ -13,9 +13,9 @@
 #include <string>
 
 #include "strata/hub/hub.hpp"
+#include "strata/lifecycle/hub_logger.hpp"
+#include "strata/lifecycle/hub_models.hpp"
 #include "strata/strata.hpp"
-#include "strata/train/hub_models.hpp"
-#include "strata/train/hub_logger.hpp"
 #include "support/address_sanitizer.hpp"
 #include "support/temp_dir.hpp"
 #include "temp_hub.hpp"
@@ -61,7 +61,7 @@ TEST_F(MemoryLimits, TrainingOutOfMemoryIsAClearErrorAndTheHubStaysWhole) {
   nn::Sequential net({std::make_shared<nn::Dense>(4096, nn::relu), std::make_shared<nn::Dense>(10)});
   net(x.narrow(0, 0, 1));  // weights built, OpenMP's threads started, before the limit
   optim::Adam adam(net.trainable_weights(), {.lr = 1e-3});
-  auto logger = std::make_shared<train::HubLogger>(hub, "under-a-limit");
+  auto logger = std::make_shared<lifecycle::HubLogger>(hub, "under-a-limit");
   std::string message;
   {
     // A batch of 16,384 rows needs 256 MiB for the hidden layer's output alone.
@@ -109,7 +109,7 @@ TEST_F(MemoryLimits, AServerThatCannotStartItsThreadsSaysSoAndExits) {
     auto hub = hub::Hub::open(path("hub.db"));
     auto input = nn::Input({-1, 16});
     nn::Model model(input, nn::Dense(4)(input), "mlp");
-    train::save_model(hub, "mlp", model);
+    lifecycle::save_model(hub, "mlp", model);
   }
   // 400 threads of 8 MiB stacks cannot fit in 600 MiB; the server itself fits (about 300 MiB).
   const std::string command = "ulimit -v 600000; timeout 60 '" STRATA_CLI_PATH "' serve --hub '" + path("hub.db") +

@@ -1,4 +1,4 @@
-// `strata hub export-tensorboard` (train::export_tensorboard) of a run whose rows the hub refuses
+// `strata hub export-tensorboard` (lifecycle::export_tensorboard) of a run whose rows the hub refuses
 // (a metric's split tampered with) fails naming the row and leaves no event file behind: a
 // partial export would have been read by TensorBoard as the run. A second export into a folder
 // that holds one is refused, and the first is kept: TensorBoard would show every point twice.
@@ -6,10 +6,10 @@
 #include <set>
 #include <string>
 
-#include "../../src/hub/hub_state.hpp"
 #include "hub/hub_fixture.hpp"
+#include "strata/hub/shared_connection.hpp"
+#include "strata/lifecycle/tensorboard_export.hpp"
 #include "support/expect_error.hpp"
-#include "strata/train/tensorboard_export.hpp"
 
 namespace strata::hub::testing {
 namespace {
@@ -31,17 +31,19 @@ TEST_P(HubTest, TensorBoardExportLeavesNothingOfARunItCannotReadAndNeverDoublesO
   run.log(0, Split::validation, "loss", 0.5);
   run.finish();
   const fs::path out = dir_ / "tensorboard";
-  auto& db = *detail::HubAccess::state(hub)->db;
+  SharedConnection connection(hub);  // one statement at a time, between the hub's calls
 
-  db.execute("UPDATE metrics SET split = ? WHERE split = ?", {std::string("../../etc"), std::string("validation")});
-  expect_error([&] { train::export_tensorboard(hub, run.id(), out.string()); }, {"unknown split \"../../etc\""});
+  connection.lock().db().execute("UPDATE metrics SET split = ? WHERE split = ?",
+                                 {std::string("../../etc"), std::string("validation")});
+  expect_error([&] { lifecycle::export_tensorboard(hub, run.id(), out.string()); }, {"unknown split \"../../etc\""});
   EXPECT_TRUE(event_files(out).empty());
 
-  db.execute("UPDATE metrics SET split = ? WHERE split = ?", {std::string("validation"), std::string("../../etc")});
-  EXPECT_EQ(train::export_tensorboard(hub, run.id(), out.string()).points, 2);
+  connection.lock().db().execute("UPDATE metrics SET split = ? WHERE split = ?",
+                                 {std::string("validation"), std::string("../../etc")});
+  EXPECT_EQ(lifecycle::export_tensorboard(hub, run.id(), out.string()).points, 2);
   const auto first = event_files(out);
   EXPECT_EQ(first.size(), 2u);  // train, validation
-  expect_error([&] { train::export_tensorboard(hub, run.id(), out.string()); }, {"already holds event files"});
+  expect_error([&] { lifecycle::export_tensorboard(hub, run.id(), out.string()); }, {"already holds event files"});
   EXPECT_EQ(event_files(out), first);
 }
 

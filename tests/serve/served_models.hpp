@@ -7,9 +7,9 @@
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/hub/hub.hpp"
+#include "strata/lifecycle/hub_models.hpp"
 #include "strata/nn/nn.hpp"
 #include "strata/ops/elementwise.hpp"
-#include "strata/train/hub_models.hpp"
 
 namespace strata::testing {
 
@@ -32,13 +32,13 @@ inline int64_t save_random_version(hub::Hub& hub, const std::string& name, nn::M
     NoGradGuard no_grad;
     for (Tensor w : model.all_weights()) copy_(w, randn(w.shape()));
   }
-  return train::save_model(hub, name, model, std::move(meta));
+  return lifecycle::save_model(hub, name, model, std::move(meta));
 }
 
 // What `version` of hub model `name` gives for `x`, computed here, not by the server.
 inline Tensor predict_in_process(const std::string& hub_path, const std::string& name, int64_t version, const Tensor& x) {
   auto hub = hub::Hub::open(hub_path);
-  auto loaded = train::load_static_model(hub, name, version);
+  auto loaded = lifecycle::load_static_model(hub, name, version);
   loaded.model->eval();
   NoGradGuard no_grad;
   return loaded.model->run({x})[0];

@@ -17,7 +17,7 @@ TEST_F(Int8ServeTest, QuantisedCnnIsServedFromTheHub) {
   ASSERT_EQ(q.model->get_layer(0).kind(), "int8_conv2d") << q.report();
   {
     auto hub = hub::Hub::open(hub_path_);
-    EXPECT_EQ(train::save_model(hub, "cnn_int8", *q.model), 1);
+    EXPECT_EQ(lifecycle::save_model(hub, "cnn_int8", *q.model), 1);
   }
   auto client = start({"--model", "cnn_int8"}).client();
   const Tensor images = uniform({3, 8, 8, 1}, 0, 1);

@@ -66,7 +66,7 @@ TEST_F(ProtocolTest, PointCloudModelsAreServed) {
   nn::Model net(x, nn::Dense(3)(nn::Flatten()(h)), "pointnet2_tiny");
   {
     auto hub = hub::Hub::open(hub_path_);
-    train::save_model(hub, "clouds", net);
+    lifecycle::save_model(hub, "clouds", net);
   }
   auto client = start({"--model", "clouds"}).client();
   const Tensor clouds = uniform({2, 64, 3}, -1, 1);

@@ -1,7 +1,6 @@
-// Callbacks: the order fit calls them in and stopping from one; EarlyStopping and
-// ModelCheckpoint driven by scripted values (a callback that writes the monitored value and
-// stamps the weights with the epoch); learning-rate schedules; the CSV, HTML and hub records
-// read back and compared with the History.
+// Callbacks: the order fit calls them in and stopping from one; EarlyStopping driven by scripted
+// values (scripted_callback.hpp); learning-rate schedules; the CSV and HTML records read back and
+// compared with the History. The hub's callbacks are lifecycle's (tests/lifecycle).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -9,18 +8,20 @@
 #include <sstream>
 
 #include "blobs.hpp"
-#include "support/temp_dir.hpp"
+#include "scripted_callback.hpp"
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/error.hpp"
 #include "strata/optim/adam.hpp"
 #include "strata/optim/sgd.hpp"
 #include "strata/train/train.hpp"
+#include "support/temp_dir.hpp"
 
 namespace strata::train {
 namespace {
 
 using testing::make_blobs;
 using testing::make_classifier;
+using testing::Scripted;
 
 class CallbackTest : public strata::testing::TempDirTest {
  protected:
@@ -38,22 +39,6 @@ class CallbackTest : public strata::testing::TempDirTest {
 
   testing::Blobs blobs = make_blobs(64, 12), val = make_blobs(32, 13);
   std::unique_ptr<nn::Sequential> net;
-};
-
-// Sets logs[key] = values[epoch] and fills every weight with epoch + 1, so that which epoch's
-// weights a model holds can be read off them.
-class Scripted : public Callback {
- public:
-  Scripted(std::string key, std::vector<double> values) : key_(std::move(key)), values_(std::move(values)) {}
-  void on_epoch_end(int64_t epoch, Logs& logs) override {
-    logs[key_] = values_.at(epoch);
-    NoGradGuard no_grad;
-    for (Tensor w : model().all_weights()) fill_(w, static_cast<double>(epoch + 1));
-  }
-
- private:
-  std::string key_;
-  std::vector<double> values_;
 };
 
 // Every weight's value when all of them hold one value (else NaN).
@@ -216,52 +201,6 @@ TEST_F(CallbackTest, HistoryHtmlHasTheCurvesAndTheirNumbers) {
   EXPECT_NE(page.find("data-value=\"0.5\""), std::string::npos);
   EXPECT_EQ(page.find("data-series=\"val_loss\" data-epoch"), std::string::npos);
   EXPECT_THROW(save_history_html(h, path("no/such/dir/x.html")), Error);
-}
-
-TEST_F(CallbackTest, HubLoggerWritesStepAndEpochMetricsIntoARun) {
-  hub::Hub hub = hub::Hub::open(path("hub.db"));
-  auto logger = std::make_shared<HubLogger>(hub, "blobs", R"({"lr": 0.01})");
-  optim::Adam adam(net->trainable_weights(), {.lr = 0.01});
-  const History h = fit(*net, adam, {}, {blobs.x, blobs.y},
-                        {.epochs = 3, .batch_size = 16, .validation_data = {val.x, val.y}, .callbacks = {logger}, .verbose = 0});
-  const int64_t run = logger->run_id();
-  EXPECT_EQ(hub.run_info(run)->status, "finished");
-  const auto loss = hub.metric_history(run, "loss", hub::Split::train);
-  const auto val_acc = hub.metric_history(run, "accuracy", hub::Split::validation);
-  ASSERT_EQ(loss.size(), 3u);
-  ASSERT_EQ(val_acc.size(), 3u);
-  for (int e = 0; e < 3; ++e) {
-    EXPECT_EQ(loss[e].step, e);
-    EXPECT_DOUBLE_EQ(loss[e].value, h["loss"][e]);
-    EXPECT_DOUBLE_EQ(val_acc[e].value, h["val_accuracy"][e]);
-  }
-  const auto steps = hub.metric_history(run, "batch_loss", hub::Split::train);
-  ASSERT_EQ(steps.size(), 12u);  // 4 batches x 3 epochs
-  EXPECT_EQ(steps.back().step, 12);
-  EXPECT_DOUBLE_EQ(steps[3].value, h["loss"][0]);  // the running mean at the end of epoch 0
-  EXPECT_EQ(hub.events(run).size(), 2u);
-}
-
-TEST_F(CallbackTest, ModelCheckpointSavesAVersionWhenTheMonitoredValueImproves) {
-  hub::Hub hub = hub::Hub::open(path("hub.db"));
-  optim::SGD sgd(net->trainable_weights(), {.lr = 0});
-  auto script = std::make_shared<Scripted>("val_loss", std::vector<double>{0.9, 0.7, 0.8, 0.6, 0.65});
-  auto ckpt = std::make_shared<ModelCheckpoint>(hub, "blobs-mlp", ModelCheckpointOptions{.tags = {"test"}});
-  fit(*net, sgd, {}, {blobs.x, blobs.y}, {.epochs = 5, .callbacks = {script, ckpt}, .verbose = 0});
-  EXPECT_EQ(ckpt->versions(), (std::vector<int64_t>{1, 2, 3}));  // epochs 0, 1, 3
-  const hub::LoadedModel best = hub.load_model("blobs-mlp");
-  EXPECT_EQ(best.info.meta.values.at("epoch"), "3");
-  EXPECT_DOUBLE_EQ(best.info.meta.metrics.at("val_loss"), 0.6);
-  EXPECT_EQ(best.info.meta.tags, std::vector<std::string>{"test"});
-  const auto names = net->named_weights();
-  ASSERT_EQ(best.weights.size(), names.size());
-  for (size_t i = 0; i < names.size(); ++i) {
-    EXPECT_EQ(best.weights[i].first, names[i].first);
-    for (float v : best.weights[i].second.to_vector<float>()) EXPECT_EQ(v, 4.0f);  // stamped at epoch 3
-  }
-  const auto top = hub.find_top_model("blobs-mlp", "val_loss", hub::Order::ascending);
-  ASSERT_TRUE(top);
-  EXPECT_EQ(top->info.version, 3);
 }
 
 }  // namespace

@@ -54,7 +54,7 @@ CocoEvalTestSet coco_eval_random_set(uint64_t seed, int64_t images, int64_t clas
   return set;
 }
 
-json coco_eval_bbox(const data::Box& b) { return {b.x1, b.y1, b.x2 - b.x1, b.y2 - b.y1}; }
+json coco_eval_bbox(const vision::Box& b) { return {b.x1, b.y1, b.x2 - b.x1, b.y2 - b.y1}; }
 
 class CocoEval : public testing::TempDirTest {
  protected:

@@ -24,11 +24,11 @@ TEST(Letterbox, FitsTheLongerSideAndPadsWithGrey) {
   EXPECT_FLOAT_EQ(v[(7 * 32 + 5) * 3], 0.5f);    // padding
   EXPECT_FLOAT_EQ(v[(8 * 32 + 5) * 3], 1.0f);    // the image, scaled to [0, 1]
   EXPECT_FLOAT_EQ(v[(24 * 32 + 5) * 3], 0.5f);
-  const data::Box box{10, 5, 30, 15};
-  const data::Box in = lb.transform.to_input(box);
+  const vision::Box box{10, 5, 30, 15};
+  const vision::Box in = lb.transform.to_input(box);
   EXPECT_DOUBLE_EQ(in.x1, 8);
   EXPECT_DOUBLE_EQ(in.y1, 12);
-  const data::Box back = lb.transform.to_original(in);
+  const vision::Box back = lb.transform.to_original(in);
   EXPECT_DOUBLE_EQ(back.x2, 30);
   EXPECT_DOUBLE_EQ(back.y2, 15);
   EXPECT_DOUBLE_EQ(lb.transform.to_original({-4, 0, 40, 40}).x1, 0);  // clipped to the image

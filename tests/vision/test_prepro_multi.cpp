@@ -20,15 +20,15 @@ TEST(TlPreproMulti, ImageAndMaskFollowTensorLayerWithTheirOwnInterpolation) {
   const double degrees = f.at("rotation").item<double>();
   const std::vector<double> shift = f.at("shift").to_vector<double>();  // (wrg, hrg): fractions of W and H
   const double h = double(f.at("image").size(0)), w = double(f.at("image").size(1));
-  // TensorLayer's matrices map output (row, col) to input; data::Affine maps input (x, y) to output.
+  // TensorLayer's matrices map output (row, col) to input; vision::Affine maps input (x, y) to output.
   // transform_matrix_offset_center puts the centre at row (W - 1) / 2, column (H - 1) / 2 (its x
   // and y swapped), so for this non-square image TensorLayer turns about a point (dx, dy) =
-  // ((H - W) / 2, (W - H) / 2) away from the middle, where data::Affine turns; and its positive
+  // ((H - W) / 2, (W - H) / 2) away from the middle, where vision::Affine turns; and its positive
   // angle turns the other way (clockwise on screen).
-  const data::Affine to_tl_centre = data::Affine::shift((h - w) / 2, (w - h) / 2);
-  const std::vector<std::pair<std::string, data::Affine>> cases = {
-      {"rotation", to_tl_centre * data::Affine::rotation(-degrees) * to_tl_centre.inverse()},
-      {"shift", data::Affine::shift(-shift[0] * w, -shift[1] * h)},
+  const vision::Affine to_tl_centre = vision::Affine::shift((h - w) / 2, (w - h) / 2);
+  const std::vector<std::pair<std::string, vision::Affine>> cases = {
+      {"rotation", to_tl_centre * vision::Affine::rotation(-degrees) * to_tl_centre.inverse()},
+      {"shift", vision::Affine::shift(-shift[0] * w, -shift[1] * h)},
   };
   for (const auto& [name, affine] : cases) {
     const auto out = vision::affine_transform_multi({f.at("image"), f.at("mask"), {}, {}}, affine);
@@ -51,7 +51,7 @@ TEST(TlPreproMulti, BoxesAndPointsMoveWithThePixels) {
         in, {.rotation_degrees = 30, .shift_x = 3, .shift_y = 2, .zoom = 0.2}, gen);
     ASSERT_EQ(out.mask.shape(), in.mask.shape());
     const std::vector<double> moved = out.mask.to_vector<double>();
-    const data::Box& box = out.boxes.at(0);
+    const vision::Box& box = out.boxes.at(0);
     for (int64_t r = 0; r < h; ++r)
       for (int64_t c = 0; c < w; ++c)
         if (moved[size_t(r * w + c)] != 0) {
@@ -60,13 +60,13 @@ TEST(TlPreproMulti, BoxesAndPointsMoveWithThePixels) {
           EXPECT_GE(r + 0.5, box.y1 - 0.5);
           EXPECT_LE(r + 0.5, box.y2 + 0.5);
         }
-    const data::Point p = out.points.at(0);
+    const vision::Point p = out.points.at(0);
     const int64_t pr = std::clamp<int64_t>(int64_t(p.y), 0, h - 1), pc = std::clamp<int64_t>(int64_t(p.x), 0, w - 1);
     EXPECT_EQ(moved[size_t(pr * w + pc)], 1) << "point at (" << p.x << ", " << p.y << ")";
   }
   testing::expect_error(
       [&] {
-        vision::affine_transform_multi({zeros({4, 4, 1}), zeros({3, 4}), {}, {}}, data::Affine{});
+        vision::affine_transform_multi({zeros({4, 4, 1}), zeros({3, 4}), {}, {}}, vision::Affine{});
       },
       {"affine_transform_multi", "mask", "[3, 4]"});
 }

@@ -35,7 +35,7 @@ TEST(SyntheticDetection, BoxesClassesSizesAndOcclusion) {
     const std::vector<LabeledBox> boxes = labeled_boxes(e[1], e[2]);
     ASSERT_GE(boxes.size(), 1u);
     for (size_t k = 0; k < boxes.size(); ++k) {
-      const data::Box& b = boxes[k].box;
+      const vision::Box& b = boxes[k].box;
       ++per_class[boxes[k].label], ++objects;
       EXPECT_TRUE(b.x1 >= 0 && b.y1 >= 0 && b.x2 <= 96 && b.y2 <= 96 && !b.empty());
       // The larger side within the size range, give or take the shapes' pixel rounding.
@@ -43,7 +43,7 @@ TEST(SyntheticDetection, BoxesClassesSizesAndOcclusion) {
       EXPECT_GE(side, o.min_size * 96 * 0.7);
       EXPECT_LE(side, o.max_size * 96 + 2);
       for (size_t j = k + 1; j < boxes.size(); ++j) {  // later objects hide at most ~40% of earlier boxes
-        const data::Box& c = boxes[j].box;
+        const vision::Box& c = boxes[j].box;
         const double iw = std::max(0.0, std::min(b.x2, c.x2) - std::max(b.x1, c.x1));
         const double ih = std::max(0.0, std::min(b.y2, c.y2) - std::max(b.y1, c.y1));
         EXPECT_LE(iw * ih / ((b.x2 - b.x1) * (b.y2 - b.y1)), o.max_occlusion + 0.15);

@@ -17,7 +17,7 @@ namespace yolo_loss_test {
 double yl_sigmoid(double v) { return 1 / (1 + std::exp(-v)); }
 double yl_bce(double logit, double target) { return -(target * std::log(yl_sigmoid(logit)) + (1 - target) * std::log(1 - yl_sigmoid(logit))); }
 
-double yl_ciou(const data::Box& a, const data::Box& b) {
+double yl_ciou(const vision::Box& a, const vision::Box& b) {
   const double aw = a.x2 - a.x1, ah = a.y2 - a.y1, bw = b.x2 - b.x1, bh = b.y2 - b.y1;
   const double iw = std::max(0.0, std::min(a.x2, b.x2) - std::max(a.x1, b.x1));
   const double ih = std::max(0.0, std::min(a.y2, b.y2) - std::max(a.y1, b.y1));
@@ -28,7 +28,7 @@ double yl_ciou(const data::Box& a, const data::Box& b) {
   return u - (dx * dx + dy * dy) / (cw * cw + ch * ch) - v * v / (1 - u + v);
 }
 
-double yl_iou(const data::Box& a, const data::Box& b) {
+double yl_iou(const vision::Box& a, const vision::Box& b) {
   const double iw = std::max(0.0, std::min(a.x2, b.x2) - std::max(a.x1, b.x1));
   const double ih = std::max(0.0, std::min(a.y2, b.y2) - std::max(a.y1, b.y1));
   return iw * ih / ((a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - iw * ih);
@@ -67,7 +67,7 @@ YlParts yl_reference(const std::vector<std::vector<float>>& raw, const std::vect
             }
             const double x = (yl_sigmoid(p[0]) * s - (s - 1) / 2 + cx) * st, y = (yl_sigmoid(p[1]) * s - (s - 1) / 2 + cy) * st;
             const double w = std::exp(p[2]) * hd.anchors[an].first, h = std::exp(p[3]) * hd.anchors[an].second;
-            const data::Box pred{x - w / 2, y - h / 2, x + w / 2, y + h / 2};
+            const vision::Box pred{x - w / 2, y - h / 2, x + w / 2, y + h / 2};
             if (mine != nullptr) {
               parts.obj += yl_bce(p[4], 1);
               parts.box += hd.iou_normalizer * (1 - yl_ciou(pred, mine->box));

@@ -6,16 +6,18 @@
 #include <sstream>
 
 #include "hub/hub_fixture.hpp"
+#include "strata/hub/shared_connection.hpp"
 #include "strata/workflow/queue.hpp"
 #include "workflow/task_rows.hpp"
 
 namespace strata::workflow {
 namespace {
 
+using hub::Database;
+using hub::Dialect;
+using hub::Params;
+using hub::SharedConnection;
 using hub::testing::HubTest;
-using hub::detail::Dialect;
-using hub::detail::Param;
-using hub::detail::Params;
 
 using FinishedTasks = HubTest;
 INSTANTIATE_TEST_SUITE_P(Backends, FinishedTasks, ::testing::Values("sqlite", "postgres"),
@@ -27,21 +29,25 @@ TEST_P(FinishedTasks, LeasingReadsAnIndexNotTheFinishedTasks) {
     Queue q(hub);
     q.submit({.kind = "noop"});  // creates the project (id 1) and one pending task
   }
-  auto db = hub::detail::open_database(url_, 60'000);
+  auto setup = open();
+  auto session = SharedConnection(setup).lock();
+  Database& db = session.db();
   // 5,000 finished tasks, inserted by SQL, and fresh statistics for the planner.
-  db->execute(
+  db.execute(
       "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) "
-      "INSERT INTO tasks (project_id, name, kind, params, input_dataset, model, output_dataset, priority, tags, status, "
-      "waiting, attempts, max_attempts, retry_delay, not_before, worker, result, error, log_tail, created_at, finished_at) "
+      "INSERT INTO tasks (project_id, name, kind, params, input_dataset, model, output_dataset, priority, tags, "
+      "status, "
+      "waiting, attempts, max_attempts, retry_delay, not_before, worker, result, error, log_tail, created_at, "
+      "finished_at) "
       "SELECT 1, 'old', 'noop', '{}', '', '', '', 0, '', 'succeeded', 0, 1, 3, 0.5, 0, 'w', '{}', '', '', 1, 2 FROM n");
-  db->execute("ANALYZE");
-  const Dialect dialect = db->dialect();
+  db.execute("ANALYZE");
+  const Dialect dialect = db.dialect();
   const std::string sql = detail::lease_sql(dialect, 1, 1, true);
   const Params params{std::string_view("w"), 100.0, 1.0, 1.0, int64_t{1}, 1.0, std::string_view("noop"),
                       std::string_view("cpu"), int64_t{4}};
   std::string plan;
-  db->query(std::string(dialect == Dialect::postgres ? "EXPLAIN " : "EXPLAIN QUERY PLAN ") + sql, params,
-            [&](const hub::detail::Row& r) { plan += r.text(dialect == Dialect::postgres ? 0 : 3) + "\n"; });
+  db.query(std::string(dialect == Dialect::postgres ? "EXPLAIN " : "EXPLAIN QUERY PLAN ") + sql, params,
+           [&](const hub::Row& r) { plan += r.text(dialect == Dialect::postgres ? 0 : 3) + "\n"; });
   if (dialect == Dialect::postgres) {
     EXPECT_EQ(plan.find("Seq Scan on tasks"), std::string::npos) << plan;
     // tasks_ready or tasks_by_lease: both start with the status, so only pending rows are read.
@@ -69,8 +75,8 @@ TEST_P(FinishedTasks, CleanOlderThanRemovesOnlyPlansFinishedLongEnoughAgo) {
   for (int i = 0; i < 2; ++i) ASSERT_TRUE(q.complete(*q.lease("w", {"k"}, {}, 10), "{}"));
   ASSERT_TRUE(q.lease("w", {"k"}, {}, 10));  // the third plan's task stays running
   // The first plan finished a day ago.
-  auto db = hub::detail::open_database(url_, 60'000);
-  db->execute("UPDATE tasks SET finished_at = finished_at - 86400 WHERE plan_id = ?", {old_plan.plan_id});
+  SharedConnection(hub).lock().db().execute("UPDATE tasks SET finished_at = finished_at - 86400 WHERE plan_id = ?",
+                                            {old_plan.plan_id});
   const auto removed = q.clean_finished_plans(3600.0);
   ASSERT_EQ(removed.size(), 1u);
   EXPECT_EQ(removed[0].removed.plan_id, old_plan.plan_id);

@@ -14,12 +14,12 @@
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/data/image_codec.hpp"
-#include "strata/data/visualize.hpp"
+#include "strata/lifecycle/hub_models.hpp"
 #include "strata/ops/shape.hpp"
-#include "strata/train/hub_models.hpp"
 #include "strata/vision/darknet.hpp"
 #include "strata/vision/detection.hpp"
 #include "strata/vision/detector_description.hpp"
+#include "strata/viz/visualize.hpp"
 
 namespace strata::cli {
 namespace {
@@ -60,7 +60,7 @@ Detector load_detector(const DetectArgs& a) {
     STRATA_CHECK(it != loaded.info.meta.values.end(), "model ", loaded.info.name, ":", loaded.info.version,
                  " has no \"detector\" value (its heads); save it with strata_detect_train or give --cfg and --weights");
     d.description = vision::parse_detector_json(it->second);
-    d.model = train::static_model(loaded);
+    d.model = lifecycle::static_model(loaded);
     return d;
   }
   vision::DarknetNetwork net = vision::read_darknet_cfg(a.cfg);
@@ -96,7 +96,7 @@ void detect(const DetectArgs& a) {
     std::vector<std::string> labels;
     std::printf("%s: %zu detections\n", path.c_str(), found.size());
     for (const vision::Detection& det : found) {
-      const data::Box b = lb.transform.to_original(det.box);
+      const vision::Box b = lb.transform.to_original(det.box);
       const std::string& name = d.description.class_names.at(static_cast<size_t>(det.label));
       std::printf("  %s %.3f [%.1f, %.1f, %.1f, %.1f]\n", name.c_str(), det.score, b.x1, b.y1, b.x2, b.y2);
       boxes.insert(boxes.end(), {static_cast<float>(b.x1), static_cast<float>(b.y1), static_cast<float>(b.x2) - 1, static_cast<float>(b.y2) - 1});
@@ -106,7 +106,7 @@ void detect(const DetectArgs& a) {
       labels.push_back(text);
     }
     const auto k = static_cast<int64_t>(classes.size());
-    const Tensor drawn = k == 0 ? image : data::draw_boxes(image, from_vector(boxes, {k, 4}), classes, 2, false, labels);
+    const Tensor drawn = k == 0 ? image : viz::draw_boxes(image, from_vector(boxes, {k, 4}), classes, 2, false, labels);
     const std::string written = (std::filesystem::path(a.out) / (std::filesystem::path(path).stem().string() + ".png")).string();
     data::write_image(written, drawn);
     std::printf("  drawn: %s\n", written.c_str());

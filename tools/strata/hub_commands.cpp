@@ -12,15 +12,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "existing_hub.hpp"
+#include "option_checks.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/limits.hpp"
 #include "strata/hub/hub.hpp"
-#include "strata/onnx/onnx.hpp"
-#include "strata/train/hub_models.hpp"
-#include "strata/train/tensorboard_export.hpp"
 #include "strata/hub/stored_json.hpp"
-#include "existing_hub.hpp"
-#include "option_checks.hpp"
+#include "strata/lifecycle/hub_models.hpp"
+#include "strata/lifecycle/tensorboard_export.hpp"
+#include "strata/onnx/onnx.hpp"
 #include "table.hpp"
 
 namespace strata::cli {
@@ -299,7 +299,7 @@ void logs(const HubArgs& args, int64_t run_id, const std::vector<std::string>& m
 // import elsewhere restores it.
 // --onnx: the version rebuilt as a static model and written as an ONNX graph (docs/interop.md).
 void export_onnx(const HubArgs& args, const hub::LoadedModel& model, const std::string& path) {
-  auto net = train::static_model(model);
+  auto net = lifecycle::static_model(model);
   net->eval();
   onnx::save_onnx(*net, path);
   if (args.as_json)
@@ -391,7 +391,7 @@ std::string hide_password(const std::string& text, const std::string& url) {
 void export_tensorboard(const HubArgs& args, int64_t run_id, std::string out) {
   auto h = open_hub(args);
   if (out.empty()) out = "tensorboard/run-" + std::to_string(run_id);
-  const auto written = train::export_tensorboard(h, run_id, out);
+  const auto written = lifecycle::export_tensorboard(h, run_id, out);
   if (args.as_json) {
     print_json({{"run", run_id}, {"out", out}, {"series", written.series}, {"points", written.points}});
     return;

@@ -1,20 +1,15 @@
-// The data module's umbrella header: datasets and streams, loaders, image preprocessing and
-// online data.
+// The data module's umbrella header: datasets and streams, loaders and online data. Image
+// augmentation is vision's (strata/vision/image.hpp, ...), pictures viz's (strata/viz/visualize.hpp).
 #pragma once
-#include "strata/data/annotations.hpp"
 #include "strata/data/appendable_stream.hpp"
 #include "strata/data/batch.hpp"
 #include "strata/data/change_trigger.hpp"
 #include "strata/data/cifar.hpp"
 #include "strata/data/csv.hpp"
 #include "strata/data/dataset.hpp"
-#include "strata/data/elastic.hpp"
 #include "strata/data/example.hpp"
-#include "strata/data/featurewise.hpp"
 #include "strata/data/frechet.hpp"
 #include "strata/data/idx.hpp"
-#include "strata/data/color.hpp"
-#include "strata/data/image.hpp"
 #include "strata/data/image_codec.hpp"
 #include "strata/data/image_folder.hpp"
 #include "strata/data/image_quality.hpp"
@@ -25,5 +20,4 @@
 #include "strata/data/skip_gram.hpp"
 #include "strata/data/stream.hpp"
 #include "strata/data/text_corpus.hpp"
-#include "strata/data/visualize.hpp"
 #include "strata/data/vocabulary.hpp"

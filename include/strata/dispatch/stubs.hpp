@@ -15,8 +15,11 @@
 #include "strata/dispatch/pool.hpp"
 #include "strata/dispatch/reduce.hpp"
 #include "strata/dispatch/rnn.hpp"
+#include "strata/dispatch/skip_gram.hpp"
 #include "strata/dispatch/softmax.hpp"
 
+// The list is laid out by hand, families filling each line:
+// clang-format off
 #define STRATA_DISPATCH_STUBS(X)                                                                              \
   X(unary) X(binary) X(binary_inplace) X(add_scaled_inplace) X(where) X(copy_into) X(contiguous_copy) X(cast)  \
   X(fill) X(reduce) X(arg_reduce) X(cumsum) X(matmul3d) X(conv_forward) X(conv_backward_data)                 \
@@ -26,4 +29,5 @@
   X(true_positions) X(one_hot) X(pointwise_loss) X(pointwise_loss_backward) X(check_class_ids)                 \
   X(cross_entropy_forward) X(cross_entropy_backward) X(nll_forward) X(nll_backward) X(dropout_apply)          \
   X(lstm_cell_forward) X(lstm_cell_backward) X(gru_cell_forward) X(gru_cell_backward) X(adam_step)           \
-  X(farthest_point_sample) X(knn) X(ball_query)
+  X(farthest_point_sample) X(knn) X(ball_query) X(skip_gram_update)
+// clang-format on

@@ -23,9 +23,7 @@
 
 namespace strata::hub {
 
-namespace detail {
-struct HubAccess;
-}
+class SharedConnection;
 
 struct HubOptions {
   std::string project = "default";
@@ -132,7 +130,7 @@ class Hub {
   std::string url() const;  // with any password hidden
 
  private:
-  friend struct detail::HubAccess;  // the workflow module's queue shares this connection
+  friend class SharedConnection;  // other modules' tables on this connection (shared_connection.hpp)
   explicit Hub(std::shared_ptr<detail::HubState> state);
   std::shared_ptr<detail::HubState> state_;
 };

@@ -120,7 +120,7 @@ class Layer {
 };
 
 // Restarts the default names' counters (the next unnamed Dense is "dense_1" again), as a fresh
-// Keras session or TensorLayer process would; for matching their names (nn/interop.hpp). Names
+// Keras session or TensorLayer process would; for matching their names (interop/weight_files.hpp). Names
 // of layers that exist are unchanged, so a new layer may then share a name with an old one.
 void reset_default_names();
 

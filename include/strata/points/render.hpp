@@ -30,7 +30,7 @@ struct RenderOptions {
 // cloud is centred on its bounding box's centre and scaled so its farthest point from there is
 // 5% inside the image's smaller side. Each point's colour comes from `color_by`:
 //   undefined: the palette's first colour (blue);
-//   integer [P] (labels, e.g. parts): the colour of label k is data::curve_color(k), tab10;
+//   integer [P] (labels, e.g. parts): the colour of label k is viz::curve_color(k), tab10;
 //   floating [P] (a scalar per point): from dark blue (its minimum) through green to yellow
 //   (its maximum), viridis-like.
 Tensor render_cloud(const Tensor& cloud, const Tensor& color_by = {}, const RenderOptions& options = {});

@@ -90,7 +90,7 @@ struct FitOptions {
   // saying so on `out` (Keras 3's "ran out of data"). 0: an epoch is one whole pass.
   int64_t steps_per_epoch = 0;
   // The first epoch to train (Keras's initial_epoch): a resumed run trains epochs initial_epoch
-  // .. epochs - 1 with their shuffles and epoch numbers (train/resume.hpp sets it).
+  // .. epochs - 1 with their shuffles and epoch numbers (lifecycle/resume.hpp sets it).
   int64_t initial_epoch = 0;
   int64_t batch_size = 32;
   Data validation_data;

@@ -1,11 +1,11 @@
 // Overlap of axis-aligned boxes as differentiable ops: IoU and its generalisations GIoU, DIoU
 // and CIoU (YOLOv4's box loss). A box tensor has a last axis of 4, (x1, y1, x2, y2) with
-// x1 <= x2 and y1 <= y2, in the pixel-edge coordinates of data::Box.
+// x1 <= x2 and y1 <= y2, in the pixel-edge coordinates of Box.
 #pragma once
 #include <cstdint>
 
 #include "strata/core/tensor.hpp"
-#include "strata/data/annotations.hpp"
+#include "strata/vision/annotations.hpp"
 
 namespace strata::vision {
 
@@ -30,16 +30,16 @@ Tensor atan(const Tensor& x);
 
 // One box found in an image, and one box of the truth.
 struct Detection {
-  data::Box box;
+  Box box;
   double score = 0;
   int64_t label = 0;
 };
 struct LabeledBox {
-  data::Box box;
+  Box box;
   int64_t label = 0;
 };
 
 // The IoU of two single boxes (0 when either is empty).
-double iou(const data::Box& a, const data::Box& b);
+double iou(const Box& a, const Box& b);
 
 }  // namespace strata::vision

@@ -13,13 +13,13 @@
 namespace strata::vision {
 
 // Where an image sits inside the network's input: x' = x * scale_x + left, y' = y * scale_y + top,
-// the original being `width` x `height` pixels (pixel-edge coordinates, data::Box's).
+// the original being `width` x `height` pixels (pixel-edge coordinates, Box's).
 struct Letterbox {
   double scale_x = 1, scale_y = 1, left = 0, top = 0;
   int64_t width = 0, height = 0;
-  data::Box to_input(const data::Box& b) const;
+  Box to_input(const Box& b) const;
   // Back to the original image, clipped to it.
-  data::Box to_original(const data::Box& b) const;
+  Box to_original(const Box& b) const;
 };
 
 struct LetterboxedImage {

@@ -15,7 +15,7 @@
 
 #include "strata/core/factory.hpp"
 #include "strata/core/tensor.hpp"
-#include "strata/data/annotations.hpp"
+#include "strata/vision/annotations.hpp"
 
 namespace strata::vision {
 
@@ -167,21 +167,21 @@ KeypointImage keypoint_resize_shortestedge(const KeypointImage& in, int64_t min_
 // boxes and key points (data/annotations.hpp's coordinates).
 struct MultiTargets {
   Tensor image, mask;
-  std::vector<data::Box> boxes;
-  std::vector<data::Point> points;
+  std::vector<Box> boxes;
+  std::vector<Point> points;
 };
 // How each target is resampled: a label mask must stay nearest (no blended class ids).
 struct TargetInterpolation {
-  data::Interpolation image = data::Interpolation::bilinear, mask = data::Interpolation::nearest;
+  Interpolation image = Interpolation::bilinear, mask = Interpolation::nearest;
   double image_fill = 0, mask_fill = 0;
 };
-// The same affine map on all of them (data::affine_transform for the pixels, transform_box and
+// The same affine map on all of them (affine_transform for the pixels, transform_box and
 // transform_point for the labels), each pixel target with its own interpolation and fill.
-MultiTargets affine_transform_multi(const MultiTargets& in, const data::Affine& transform,
+MultiTargets affine_transform_multi(const MultiTargets& in, const Affine& transform,
                                     const TargetInterpolation& interpolation = {});
 // One random_affine drawn for all the targets (TensorLayer's rotation_multi, shift_multi, ... with
 // is_random, composed into one resampling).
-MultiTargets random_affine_transform_multi(const MultiTargets& in, const data::AffineRanges& ranges,
+MultiTargets random_affine_transform_multi(const MultiTargets& in, const AffineRanges& ranges,
                                            Generator& gen = default_generator(),
                                            const TargetInterpolation& interpolation = {});
 

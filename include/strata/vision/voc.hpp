@@ -23,7 +23,7 @@ struct VocOptions {
 };
 
 struct VocObject {
-  data::Box box;  // pixel edges: VOC's 1-based inclusive (xmin, ymin, xmax, ymax) as (xmin - 1, ymin - 1, xmax, ymax)
+  Box box;  // pixel edges: VOC's 1-based inclusive (xmin, ymin, xmax, ymax) as (xmin - 1, ymin - 1, xmax, ymax)
   std::string name;
   bool difficult = false;
 };

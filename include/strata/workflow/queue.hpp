@@ -4,7 +4,8 @@
 // Leases are fenced: each lease raises the task's attempt number, and heartbeat, complete and
 // fail succeed only for the attempt that currently holds the task, so a worker whose lease was
 // taken away (paused, cut off, then back) cannot commit: each task's result commits once.
-// A Queue shares its Hub's connection (calls are serialised with the hub's own).
+// A Queue shares its Hub's connection (hub::SharedConnection: calls are serialised with the
+// hub's own).
 #pragma once
 #include <chrono>
 #include <cstdint>
@@ -14,13 +15,10 @@
 #include <vector>
 
 #include "strata/hub/hub.hpp"
+#include "strata/hub/shared_connection.hpp"
 #include "strata/workflow/plan.hpp"
 #include "strata/workflow/task.hpp"
 #include "strata/workflow/task_outputs.hpp"
-
-namespace strata::hub::detail {
-struct HubState;
-}
 
 namespace strata::workflow {
 
@@ -130,7 +128,7 @@ class Queue {
  private:
   std::vector<Lease> take(const std::string& worker, const std::vector<std::string>& kinds,
                           const std::vector<std::string>& tags, double lease_seconds, int max_tasks, bool start);
-  std::shared_ptr<hub::detail::HubState> state_;
+  hub::SharedConnection connection_;
   double last_reclaim_ = 0;
 };
 

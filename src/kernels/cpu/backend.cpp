@@ -14,6 +14,7 @@
 #include "kernels/cpu/pool_kernels.hpp"
 #include "kernels/cpu/reduce.hpp"
 #include "kernels/cpu/rnn_cells.hpp"
+#include "kernels/cpu/skip_gram.hpp"
 #include "kernels/cpu/softmax_kernels.hpp"
 #include "strata/dispatch/stubs.hpp"
 
@@ -21,8 +22,8 @@ namespace strata::kernels::cpu {
 namespace {
 
 // Each stub gets the CPU kernel of its own name; a stub with no such kernel fails to compile.
-[[maybe_unused]] const bool registered = [] {
 // bfloat16 arguments reach it as float32 (kernels/cpu/bf16_via_float32.hpp).
+[[maybe_unused]] const bool registered = [] {
 #define STRATA_REGISTER_CPU(name)     \
   dispatch::name.set(DeviceType::CPU, \
                      bf16_via_float32::kernel<static_cast<decltype(dispatch::name)::Fn>(&cpu::name)>());

@@ -1,7 +1,7 @@
 // The meta backend: shape-only kernels. Each makes its results on the meta device (a shape and a
 // dtype, no bytes) and computes nothing, so a static model learns every shape without running
 // the network. Families that need data (statistics, index checks, masks, backward passes,
-// optimizer steps) are not registered: calling them on meta tensors raises NoDataError, which
+// optimizer and skip-gram steps) are not registered: calling them on meta tensors raises NoDataError, which
 // static models catch to probe that layer with real zeros instead.
 #include <algorithm>
 

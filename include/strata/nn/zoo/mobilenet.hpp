@@ -4,7 +4,7 @@
 // 1x1 convolution to 1000 classes with softmax. 4,253,864 weights, batch-norm statistics
 // included (Keras's count). Input [-1, 224, 224, 3], NHWC.
 //
-// Layers carry Keras's names, so that a Keras .h5 loads by name (zoo::load_pretrained):
+// Layers carry Keras's names, so that a Keras .h5 loads by name (interop::load_pretrained):
 // conv1, conv1_bn, then per block i = 1..13 [conv_pad_i (stride-2 blocks 2, 4, 6, 12)],
 // conv_dw_i, conv_dw_i_bn, conv_pw_i, conv_pw_i_bn, and global_average_pooling2d,
 // reshape_1, dropout, conv_preds, predictions. Keras's weightless ReLU6 layers (conv1_relu,

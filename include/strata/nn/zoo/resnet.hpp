@@ -5,7 +5,7 @@
 // pool and a 1000-way softmax Dense. 25,636,712 weights, batch-norm statistics included
 // (Keras's count). Input [-1, 224, 224, 3], NHWC.
 //
-// Keras's layer names, so its .h5 loads by name (zoo::load_pretrained): conv1_pad,
+// Keras's layer names, so its .h5 loads by name (interop::load_pretrained): conv1_pad,
 // conv1_conv, conv1_bn, pool1_pad, pool1_pool; in block b of stage s (conv2 ... conv5)
 // convS_blockB_0_conv / _0_bn (the shortcut, first blocks only), _1_conv, _1_bn, _2_conv,
 // _2_bn, _3_conv, _3_bn, and the block's output convS_blockB_out (the add and its ReLU);

@@ -7,7 +7,7 @@
 //
 // Names (TensorLayer's): conv1, maxpool1, fire2 ... fire9 (inside: fireN.squeeze1x1,
 // fireN.expand1x1, fireN.expand3x3, fireN.concat, and fireN.max for fire3 and fire5), drop1,
-// conv10, globalmeanpool. TensorLayer's squeezenet .npz loads by order (zoo::load_pretrained).
+// conv10, globalmeanpool. TensorLayer's squeezenet .npz loads by order (interop::load_pretrained).
 // TensorLayer's model starts with a Lambda scaling [0, 1] inputs by 255; this one takes the
 // inputs as the weights expect them (multiply by 255 yourself for TensorLayer's weights).
 #pragma once
