@@ -87,8 +87,8 @@ struct KSmallestScratch {
   std::vector<T> best;  // the insertion pass's
 };
 
-// Appends (dist[i], i) for every i in [0, n) with dist[i] <= bound to values and indices (sized
-// n + 16 by the caller), returning how many. AVX-512 stores 16 lanes' matches at a time.
+// Writes (dist[i], i) for every i in [0, n) with dist[i] <= bound to values and indices (room for
+// n each), returning how many. AVX-512 stores 16 lanes' matches at a time.
 template <class T>
 int64_t distances_within(const T* dist, int64_t n, T bound, T* values, int64_t* indices) {
   int64_t found = 0, i = 0;
@@ -113,8 +113,8 @@ int64_t distances_within(const T* dist, int64_t n, T bound, T* values, int64_t* 
 // k-th smallest of the minima of `columns` interleaved columns (dist[c], dist[c + columns], ...;
 // those k minima are k distances no larger than it, so the k nearest are all within it), then the
 // few distances within the bound sorted (about 22 of 1,024 uniform points for k = 16). The
-// insertion pass above moves its sorted k about k ln(n / k) times, mispredicting each time: on
-// issue 44's neighbours case this is 2.4x faster (docs/benchmarks.md).
+// insertion pass above moves its sorted k about k ln(n / k) times, mispredicting each time: this
+// halves the time of issue 44's neighbours case (docs/benchmarks.md).
 template <class T>
 void k_smallest(const T* dist, int64_t n, int64_t k, int64_t* out, KSmallestScratch<T>& s) {
   constexpr int64_t kMaxColumns = 64;
