@@ -51,10 +51,10 @@ function(strata_add_cuda_backend)
   set(view ${PROJECT_BINARY_DIR}/module_views/kernels/cuda)
   target_include_directories(strata_cuda PRIVATE ${view}/include ${view}/src)
   # The runtime linked statically: the backend needs only the driver (libcuda) where it runs.
-  target_link_libraries(strata_cuda PRIVATE strata CUDA::cudart_static)
+  target_link_libraries(strata_cuda PRIVATE Strata::engine CUDA::cudart_static)
   # Extended lambdas: the kernels are STRATA_HD lambdas (portable.hpp); relaxed constexpr lets
   # device code use std::numeric_limits.
   target_compile_options(strata_cuda PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr>
     $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wno-unused-parameter>)
-  # libstrata looks for it in its own folder (src/core/device_memory.cpp), where it is built.
+  # libstrata_engine looks for it in its own folder (src/core/device_memory.cpp), where it is built.
 endfunction()

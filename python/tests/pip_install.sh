@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `pip install .` into a fresh venv, then `import strata` from outside the clone: the wheel's
-# extension must find its libstrata through $ORIGIN/lib, not through the build tree.
+# extension must find its libraries through $ORIGIN/lib, not through the build tree.
 #   python/tests/pip_install.sh BUILD_DIR PYTHON
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -22,6 +22,7 @@ t = strata.from_numpy(a)
 assert t.data_ptr() == a.ctypes.data
 assert float(strata.relu(t - 1).sum()) == 3.0
 lib = os.path.join(os.path.dirname(strata.__file__), "lib")
-assert any(name.startswith("libstrata.so") for name in os.listdir(lib)), os.listdir(lib)
+for library in ("engine", "hub", "serve", "dist"):
+    assert any(name.startswith(f"libstrata_{library}.so") for name in os.listdir(lib)), os.listdir(lib)
 print("pip install: import strata from", os.path.dirname(strata.__file__))
 PY

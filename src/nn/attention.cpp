@@ -22,8 +22,6 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::string str(int64_t v) { return std::to_string(v); }
-
 // Whether `s` broadcasts to `target` without changing it (NumPy's rule, aligned at the end).
 bool broadcasts_to(const Shape& s, const Shape& target) {
   if (s.size() > target.size()) return false;
@@ -90,9 +88,9 @@ Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tens
 MultiheadAttention::MultiheadAttention(Options options, std::string name)
     : Layer("multiheadattention", std::move(name)), options_(std::move(options)) {
   check_options(options_, *this);
-  expect(options_.embed_dim % options_.num_heads == 0,
-         "embed_dim must be a multiple of num_heads, got embed_dim " + str(options_.embed_dim) +
-             " and num_heads " + str(options_.num_heads));
+  expect(options_.embed_dim % options_.num_heads == 0, "embed_dim must be a multiple of num_heads, got embed_dim " +
+                                                           std::to_string(options_.embed_dim) + " and num_heads " +
+                                                           std::to_string(options_.num_heads));
   expect(options_.dropout < 1, "dropout must be in [0, 1), got " + std::to_string(options_.dropout));
 }
 
@@ -110,14 +108,15 @@ void MultiheadAttention::build(const Shape& s) { build_many({s, s, s}); }
 
 void MultiheadAttention::build_many(const std::vector<Shape>& shapes) {
   expect(shapes.size() >= 1 && shapes.size() <= 3,
-         "takes query, key and value (or query and one tensor for key and value), got " + str(shapes.size()) +
-             " inputs");
+         "takes query, key and value (or query and one tensor for key and value), got " +
+             std::to_string(shapes.size()) + " inputs");
   const Shape& kshape = shapes.size() > 1 ? shapes[1] : shapes[0];
   const Shape& vshape = shapes.back();
   for (const Shape* s : {&shapes[0], &kshape, &vshape})
     expect(s->size() == 3, "expects inputs of shape [batch, seq, features], got " + s->str());
   const int64_t E = options_.embed_dim;
-  expect(shapes[0].back() == E, "expected a query of shape [batch, seq, " + str(E) + "], got " + shapes[0].str());
+  expect(shapes[0].back() == E,
+         "expected a query of shape [batch, seq, " + std::to_string(E) + "], got " + shapes[0].str());
   kdim_ = kshape.back();
   vdim_ = vshape.back();
   const Initializer& w_init = options_.w_init;
@@ -138,7 +137,8 @@ Tensor MultiheadAttention::forward(const Tensor& x) { return attend(x, x, x); }
 
 Tensor MultiheadAttention::forward_many(const std::vector<Tensor>& xs) {
   expect(xs.size() >= 1 && xs.size() <= 3,
-         "takes query, key and value (or query and one tensor for key and value), got " + str(xs.size()) + " inputs");
+         "takes query, key and value (or query and one tensor for key and value), got " + std::to_string(xs.size()) +
+             " inputs");
   return attend(xs[0], xs.size() > 1 ? xs[1] : xs[0], xs.back());
 }
 
@@ -160,18 +160,19 @@ Tensor MultiheadAttention::combined_mask(const AttentionMask& m, int64_t batch, 
                                          DType dtype) const {
   Tensor padding, attn = m.attn_mask;
   if (m.key_padding_mask.defined()) {
-    expect(m.key_padding_mask.shape() == Shape({batch, sk}),
-           "expected a key_padding_mask of shape [" + str(batch) + ", " + str(sk) + "], got " +
-               m.key_padding_mask.shape().str());
+    expect(m.key_padding_mask.shape() == Shape({batch, sk}), "expected a key_padding_mask of shape [" +
+                                                                 std::to_string(batch) + ", " + std::to_string(sk) +
+                                                                 "], got " + m.key_padding_mask.shape().str());
     padding = reshape(m.key_padding_mask, {batch, 1, 1, sk});
   }
   if (attn.defined()) {
     const int64_t heads = options_.num_heads;
     const Shape per_head{batch * heads, sq, sk};
     bool ok = attn.dim() == 3 ? attn.shape() == per_head : broadcasts_to(attn.shape(), {batch, heads, sq, sk});
-    expect(ok, "expected an attn_mask of shape [" + str(sq) + ", " + str(sk) + "], " + per_head.str() +
-                   " or one that broadcasts to [" + str(batch) + ", " + str(heads) + ", " + str(sq) + ", " +
-                   str(sk) + "], got " + attn.shape().str());
+    expect(ok, "expected an attn_mask of shape [" + std::to_string(sq) + ", " + std::to_string(sk) + "], " +
+                   per_head.str() + " or one that broadcasts to [" + std::to_string(batch) + ", " +
+                   std::to_string(heads) + ", " + std::to_string(sq) + ", " + std::to_string(sk) + "], got " +
+                   attn.shape().str());
     if (attn.dim() == 3) attn = reshape(attn, {batch, heads, sq, sk});
   }
   return merge(padding, attn, dtype);
@@ -180,13 +181,14 @@ Tensor MultiheadAttention::combined_mask(const AttentionMask& m, int64_t batch, 
 Tensor MultiheadAttention::attend(const Tensor& query, const Tensor& key, const Tensor& value) {
   const int64_t E = options_.embed_dim;
   expect(query.dim() == 3 && query.shape().back() == E,
-         "expected a query of shape [batch, seq, " + str(E) + "], got " + query.shape().str());
+         "expected a query of shape [batch, seq, " + std::to_string(E) + "], got " + query.shape().str());
   expect(key.dim() == 3 && key.shape().back() == kdim_ && key.size(0) == query.size(0),
-         "expected a key of shape [" + str(query.size(0)) + ", seq, " + str(kdim_) + "], got " + key.shape().str());
-  expect(value.dim() == 3 && value.shape().back() == vdim_ && value.size(0) == key.size(0) &&
-             value.size(1) == key.size(1),
-         "expected a value of shape [" + str(key.size(0)) + ", " + str(key.size(1)) + ", " + str(vdim_) + "], got " +
-             value.shape().str());
+         "expected a key of shape [" + std::to_string(query.size(0)) + ", seq, " + std::to_string(kdim_) + "], got " +
+             key.shape().str());
+  expect(
+      value.dim() == 3 && value.shape().back() == vdim_ && value.size(0) == key.size(0) && value.size(1) == key.size(1),
+      "expected a value of shape [" + std::to_string(key.size(0)) + ", " + std::to_string(key.size(1)) + ", " +
+          std::to_string(vdim_) + "], got " + value.shape().str());
   const int64_t B = query.size(0), sq = query.size(1), sk = key.size(1), H = options_.num_heads, D = E / H;
   // [B, S, E] -> [B, H, S, D]: a view; the matmuls copy it into place once.
   auto heads = [&](const Tensor& x, const Tensor& w, const Tensor& b, int64_t s) {

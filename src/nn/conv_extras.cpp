@@ -8,8 +8,6 @@
 namespace strata::nn {
 namespace {
 
-std::string str(int64_t v) { return std::to_string(v); }
-
 // The options of an explicit weight shape: filter sizes, in and out channels.
 template <class Options>
 Options explicit_conv_options(const char* kind, int rank, bool transposed, const Shape& shape, Activation act,
@@ -47,7 +45,7 @@ SeparableConv1d::SeparableConv1d(Options options, std::string name)
     : Layer("separableconv1d", std::move(name)), options_(std::move(options)) {
   check_options(options_, *this);
   expect(options_.filter_size.size() == 1,
-         "filter_size must have 1 value, got " + str(static_cast<int64_t>(options_.filter_size.size())));
+         "filter_size must have 1 value, got " + std::to_string(static_cast<int64_t>(options_.filter_size.size())));
 }
 
 SeparableConv1d::SeparableConv1d(int64_t n_filter, SpatialSizes filter_size, Activation act, ConvOptions options,
@@ -64,7 +62,7 @@ void SeparableConv1d::build(const Shape& s) {
   Options& o = options_;
   expect(s.size() == 3, "expects input [N, W, C], got " + s.str());
   expect(o.in_channels < 0 || s[2] == o.in_channels,
-         "was declared with " + str(o.in_channels) + " input channels but got input of shape " + s.str());
+         "was declared with " + std::to_string(o.in_channels) + " input channels but got input of shape " + s.str());
   o.in_channels = s[2];
   depthwise_W = add_weight("depthwise_W", {o.filter_size[0], o.in_channels, o.depth_multiplier}, o.depthwise_init);
   pointwise_W = add_weight("pointwise_W", {1, o.in_channels * o.depth_multiplier, o.n_filter}, o.pointwise_init);
@@ -73,7 +71,7 @@ void SeparableConv1d::build(const Shape& s) {
 
 Tensor SeparableConv1d::forward(const Tensor& x) {
   expect(x.dim() == 3 && x.size(2) == options_.in_channels,
-         "expected input [N, W, " + str(options_.in_channels) + "], got " + x.shape().str());
+         "expected input [N, W, " + std::to_string(options_.in_channels) + "], got " + x.shape().str());
   Tensor h = depthwise_conv1d(x, depthwise_W, Tensor(), options_.options);
   return options_.act(linear(h, reshape(pointwise_W, {pointwise_W.size(1), options_.n_filter}), b));
 }

@@ -11,7 +11,6 @@
 namespace strata::nn {
 namespace {
 
-std::string str(int64_t v) { return std::to_string(v); }
 
 }  // namespace
 
@@ -53,7 +52,7 @@ DeformableConv2d::DeformableConv2d(Options options, std::string name)
   SpatialSizes& k = options_.filter_size;
   if (k.size() == 1) k.push_back(k[0]);
   expect(k.size() == 2, "filter_size must have 1 or 2 values");
-  expect(options_.options.groups == 1, "groups must be 1, got " + str(options_.options.groups));
+  expect(options_.options.groups == 1, "groups must be 1, got " + std::to_string(options_.options.groups));
 }
 
 DeformableConv2d::DeformableConv2d(int64_t n_filter, SpatialSizes filter_size, Activation act, ConvOptions options,
@@ -75,10 +74,10 @@ Tensor DeformableConv2d::forward(const Tensor&) {
 
 void DeformableConv2d::build_many(const std::vector<Shape>& s) {
   Options& o = options_;
-  expect(s.size() == 2, "takes two inputs {x, offset}, got " + str(s.size()));
+  expect(s.size() == 2, "takes two inputs {x, offset}, got " + std::to_string(s.size()));
   expect(s[0].size() == 4, "expects x [N, H, W, C], got " + s[0].str());
   expect(o.in_channels < 0 || s[0][3] == o.in_channels,
-         "was declared with " + str(o.in_channels) + " input channels but got x of shape " + s[0].str());
+         "was declared with " + std::to_string(o.in_channels) + " input channels but got x of shape " + s[0].str());
   o.in_channels = s[0][3];
   const int64_t taps = o.filter_size[0] * o.filter_size[1];
   W = add_weight("W", {1, 1, taps, o.in_channels, o.n_filter}, o.w_init);
@@ -87,10 +86,10 @@ void DeformableConv2d::build_many(const std::vector<Shape>& s) {
 
 Tensor DeformableConv2d::forward_many(const std::vector<Tensor>& xs) {
   const Options& o = options_;
-  expect(xs.size() == 2, "takes two inputs {x, offset}, got " + str(xs.size()));
+  expect(xs.size() == 2, "takes two inputs {x, offset}, got " + std::to_string(xs.size()));
   const Tensor &x = xs[0], &offset = xs[1];
   expect(x.dim() == 4 && x.size(3) == o.in_channels,
-         "expected x [N, H, W, " + str(o.in_channels) + "], got " + x.shape().str());
+         "expected x [N, H, W, " + std::to_string(o.in_channels) + "], got " + x.shape().str());
   Tensor w = reshape(W, {o.filter_size[0], o.filter_size[1], o.in_channels, o.n_filter});
   return o.act(deform_conv2d(x, offset, w, b, o.options));
 }

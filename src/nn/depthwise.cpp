@@ -13,8 +13,6 @@ SpatialSizes pair_of(SpatialSizes s) {
   return s;
 }
 
-std::string str(int64_t v) { return std::to_string(v); }
-
 }  // namespace
 
 Tensor depthwise_conv2d(const Tensor& x, const Tensor& w, const Tensor& b, ConvOptions options) {
@@ -46,7 +44,7 @@ void DepthwiseConv2d::build(const Shape& s) {
   Options& o = options_;
   expect(s.size() == 4, "expects input [N, H, W, C], got " + s.str());
   expect(o.in_channels < 0 || s[3] == o.in_channels,
-         "was declared with " + str(o.in_channels) + " input channels but got input of shape " + s.str());
+         "was declared with " + std::to_string(o.in_channels) + " input channels but got input of shape " + s.str());
   o.in_channels = s[3];
   W = add_weight("W", {o.filter_size[0], o.filter_size[1], o.in_channels, o.depth_multiplier}, o.w_init);
   if (o.use_bias) b = add_weight("b", {o.in_channels * o.depth_multiplier}, o.b_init);
@@ -54,7 +52,7 @@ void DepthwiseConv2d::build(const Shape& s) {
 
 Tensor DepthwiseConv2d::forward(const Tensor& x) {
   expect(x.dim() == 4 && x.size(3) == options_.in_channels,
-         "expected input [N, H, W, " + str(options_.in_channels) + "], got " + x.shape().str());
+         "expected input [N, H, W, " + std::to_string(options_.in_channels) + "], got " + x.shape().str());
   return options_.act(depthwise_conv2d(x, W, b, options_.options));
 }
 
@@ -79,7 +77,7 @@ void SeparableConv2d::build(const Shape& s) {
   Options& o = options_;
   expect(s.size() == 4, "expects input [N, H, W, C], got " + s.str());
   expect(o.in_channels < 0 || s[3] == o.in_channels,
-         "was declared with " + str(o.in_channels) + " input channels but got input of shape " + s.str());
+         "was declared with " + std::to_string(o.in_channels) + " input channels but got input of shape " + s.str());
   o.in_channels = s[3];
   const int64_t mid = o.in_channels * o.depth_multiplier;
   depthwise_W = add_weight("depthwise_W", {o.filter_size[0], o.filter_size[1], o.in_channels, o.depth_multiplier},
@@ -90,7 +88,7 @@ void SeparableConv2d::build(const Shape& s) {
 
 Tensor SeparableConv2d::forward(const Tensor& x) {
   expect(x.dim() == 4 && x.size(3) == options_.in_channels,
-         "expected input [N, H, W, " + str(options_.in_channels) + "], got " + x.shape().str());
+         "expected input [N, H, W, " + std::to_string(options_.in_channels) + "], got " + x.shape().str());
   Tensor h = depthwise_conv2d(x, depthwise_W, Tensor(), options_.options);
   // The 1x1 convolution is a matrix product over the channels.
   return options_.act(linear(h, reshape(pointwise_W, {pointwise_W.size(2), options_.n_filter}), b));

@@ -21,8 +21,6 @@ Tensor normalize(const Tensor& x, const Axes& axes, const Tensor& gamma, const T
   return y;
 }
 
-std::string str(int64_t v) { return std::to_string(v); }
-
 }  // namespace
 
 Tensor instance_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, double eps) {
@@ -103,8 +101,9 @@ void BatchNorm::check(const Shape& s) const {
     bool ok = std::find(ranks_.begin(), ranks_.end(), s.size()) != ranks_.end();
     expect(ok, std::string("expects input ") + layouts[ranks_.front()] + ", got " + s.str());
   }
-  expect(options_.num_features < 0 || s.back() == options_.num_features,
-         "expects " + str(options_.num_features) + " channels (the last axis), got input of shape " + s.str());
+  expect(
+      options_.num_features < 0 || s.back() == options_.num_features,
+      "expects " + std::to_string(options_.num_features) + " channels (the last axis), got input of shape " + s.str());
 }
 
 void BatchNorm::build(const Shape& s) {
@@ -141,7 +140,8 @@ void LayerNorm::build(const Shape& s) {
   rank_ = s.size();
   auto resolve = [&](int& axis, const char* what) {
     int a = axis < 0 ? axis + rank_ : axis;
-    expect(a >= 0 && a < rank_, std::string(what) + " " + str(axis) + " is out of range for input " + s.str());
+    expect(a >= 0 && a < rank_,
+           std::string(what) + " " + std::to_string(axis) + " is out of range for input " + s.str());
     axis = a;
   };
   // Resolved in the options, as the model file has always held them.
@@ -156,7 +156,7 @@ Tensor LayerNorm::forward(const Tensor& x) {
   const Shape& s = x.shape();
   const Options& o = options_;
   expect(x.dim() == rank_ && Shape(s.begin() + o.begin_params_axis, s.end()) == params_shape_,
-         "expected input of rank " + str(rank_) + " ending in " + params_shape_.str() + ", got " + s.str());
+         "expected input of rank " + std::to_string(rank_) + " ending in " + params_shape_.str() + ", got " + s.str());
   std::vector<int64_t> normalized(s.begin() + o.begin_norm_axis, s.end());
   if (o.begin_norm_axis == o.begin_params_axis) return o.act(layer_norm(x, normalized, gamma, beta, o.epsilon));
   Tensor y = layer_norm(x, normalized, Tensor(), Tensor(), o.epsilon);
@@ -181,8 +181,9 @@ InstanceNorm::InstanceNorm(Activation act, double epsilon, std::string name, int
 
 void InstanceNorm::build(const Shape& s) {
   expect(s.size() >= 3, "expects input [N, spatial..., C], got " + s.str());
-  expect(options_.num_features < 0 || s.back() == options_.num_features,
-         "expects " + str(options_.num_features) + " channels (the last axis), got input of shape " + s.str());
+  expect(
+      options_.num_features < 0 || s.back() == options_.num_features,
+      "expects " + std::to_string(options_.num_features) + " channels (the last axis), got input of shape " + s.str());
   rank_ = s.size();
   options_.num_features = s.back();
   beta = add_weight("beta", {options_.num_features}, options_.beta_init);
@@ -191,8 +192,8 @@ void InstanceNorm::build(const Shape& s) {
 
 Tensor InstanceNorm::forward(const Tensor& x) {
   const int64_t c = options_.num_features;
-  expect(x.dim() == rank_ && x.shape().back() == c,
-         "expected input of rank " + str(rank_) + " with " + str(c) + " channels, got " + x.shape().str());
+  expect(x.dim() == rank_ && x.shape().back() == c, "expected input of rank " + std::to_string(rank_) + " with " +
+                                                        std::to_string(c) + " channels, got " + x.shape().str());
   return options_.act(instance_norm(x, gamma, beta, options_.epsilon));
 }
 
@@ -212,8 +213,8 @@ GroupNorm::GroupNorm(int64_t groups, Activation act, double epsilon, std::string
 void GroupNorm::build(const Shape& s) {
   const int64_t groups = options_.groups;
   expect(s.size() >= 2, "expects input [N, ..., C], got " + s.str());
-  expect(s.back() % groups == 0,
-         str(groups) + " groups do not divide the " + str(s.back()) + " channels of input " + s.str());
+  expect(s.back() % groups == 0, std::to_string(groups) + " groups do not divide the " + std::to_string(s.back()) +
+                                     " channels of input " + s.str());
   rank_ = s.size();
   channels_ = s.back();
   beta = add_weight("beta", {channels_}, options_.beta_init);
@@ -221,8 +222,9 @@ void GroupNorm::build(const Shape& s) {
 }
 
 Tensor GroupNorm::forward(const Tensor& x) {
-  expect(x.dim() == rank_ && x.shape().back() == channels_,
-         "expected input of rank " + str(rank_) + " with " + str(channels_) + " channels, got " + x.shape().str());
+  expect(x.dim() == rank_ && x.shape().back() == channels_, "expected input of rank " + std::to_string(rank_) +
+                                                                " with " + std::to_string(channels_) +
+                                                                " channels, got " + x.shape().str());
   return options_.act(group_norm(x, options_.groups, gamma, beta, options_.epsilon));
 }
 

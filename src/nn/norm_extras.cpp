@@ -12,7 +12,6 @@
 namespace strata::nn {
 namespace {
 
-std::string str(int64_t v) { return std::to_string(v); }
 
 }  // namespace
 
@@ -66,8 +65,9 @@ void SwitchNorm::build(const Shape& s) {
 }
 
 Tensor SwitchNorm::forward(const Tensor& x) {
-  expect(x.dim() == rank_ && x.shape().back() == channels_,
-         "expected input of rank " + str(rank_) + " with " + str(channels_) + " channels, got " + x.shape().str());
+  expect(x.dim() == rank_ && x.shape().back() == channels_, "expected input of rank " + std::to_string(rank_) +
+                                                                " with " + std::to_string(channels_) +
+                                                                " channels, got " + x.shape().str());
   Axes batch_axes, spatial, layer_axes;
   for (int d = 0; d + 1 < rank_; ++d) batch_axes.push_back(d);
   for (int d = 1; d + 1 < rank_; ++d) spatial.push_back(d);

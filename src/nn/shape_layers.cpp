@@ -14,8 +14,6 @@
 namespace strata::nn {
 namespace {
 
-std::string str(int64_t v) { return std::to_string(v); }
-
 std::string list_str(const std::vector<int64_t>& v) { return Shape(v).str(); }
 
 // Resizes one axis of x to `out` elements, sampling at half-pixel centres.
@@ -74,8 +72,8 @@ Transpose::Transpose(std::vector<int64_t> perm, std::string name)
 
 Tensor Transpose::forward(const Tensor& x) {
   const std::vector<int64_t>& perm = options_.perm;
-  expect(x.dim() == static_cast<int>(perm.size()),
-         "perm " + list_str(perm) + " needs an input of rank " + str(perm.size()) + ", got " + x.shape().str());
+  expect(x.dim() == static_cast<int>(perm.size()), "perm " + list_str(perm) + " needs an input of rank " +
+                                                       std::to_string(perm.size()) + ", got " + x.shape().str());
   return permute(x, Shape(perm));
 }
 
@@ -86,7 +84,8 @@ ExpandDims::ExpandDims(Options options, std::string name)
 
 Tensor ExpandDims::forward(const Tensor& x) {
   const int64_t axis = options_.axis < 0 ? options_.axis + x.dim() + 1 : options_.axis;
-  expect(axis >= 0 && axis <= x.dim(), "axis " + str(options_.axis) + " is out of range for input " + x.shape().str());
+  expect(axis >= 0 && axis <= x.dim(),
+         "axis " + std::to_string(options_.axis) + " is out of range for input " + x.shape().str());
   return unsqueeze(x, axis);
 }
 
@@ -99,9 +98,9 @@ Tile::Tile(std::vector<int64_t> multiples, std::string name)
 
 Tensor Tile::forward(const Tensor& x) {
   const std::vector<int64_t>& multiples = options_.multiples;
-  expect(x.dim() == static_cast<int>(multiples.size()), "multiples " + list_str(multiples) +
-                                                            " need an input of rank " + str(multiples.size()) +
-                                                            ", got " + x.shape().str());
+  expect(x.dim() == static_cast<int>(multiples.size()), "multiples " + list_str(multiples) + " need an input of rank " +
+                                                            std::to_string(multiples.size()) + ", got " +
+                                                            x.shape().str());
   return tile(x, multiples);
 }
 
@@ -110,7 +109,7 @@ ZeroPad::ZeroPad(std::string kind, int rank, Options options, std::string name)
   check_options(options_, *this);
   bool pairs = static_cast<int>(options_.padding.size()) == rank;
   for (const auto& p : options_.padding) pairs = pairs && p.size() == 2;
-  expect(pairs, "padding needs " + str(rank) + " {before, after} pairs, got " +
+  expect(pairs, "padding needs " + std::to_string(rank) + " {before, after} pairs, got " +
                     OptionCodec<std::vector<std::vector<int64_t>>>::write(options_.padding).dump());
 }
 
@@ -148,8 +147,8 @@ DownSampling2d::DownSampling2d(Options options, std::string name)
 Tensor DownSampling2d::forward(const Tensor& x) {
   const std::vector<int64_t>& scale = options_.scale;
   expect(x.dim() == 4 && x.size(1) >= scale[0] && x.size(2) >= scale[1],
-         "expects input [N, H, W, C] with H >= " + str(scale[0]) + " and W >= " + str(scale[1]) + ", got " +
-             x.shape().str());
+         "expects input [N, H, W, C] with H >= " + std::to_string(scale[0]) + " and W >= " + std::to_string(scale[1]) +
+             ", got " + x.shape().str());
   return resize2d(x, x.size(1) / scale[0], x.size(2) / scale[1], options_.method);
 }
 

@@ -11,8 +11,6 @@
 namespace strata::nn {
 namespace {
 
-std::string str(int64_t v) { return std::to_string(v); }
-
 // Normalised centres of `size` pixels: (2k + 1) / size - 1.
 std::vector<double> centres(int64_t size) {
   std::vector<double> v(size);
@@ -60,24 +58,24 @@ Tensor SpatialTransformer2dAffine::forward(const Tensor&) {
 }
 
 void SpatialTransformer2dAffine::build_many(const std::vector<Shape>& s) {
-  expect(s.size() == 2, "takes two inputs {theta_input, x}, got " + str(s.size()));
+  expect(s.size() == 2, "takes two inputs {theta_input, x}, got " + std::to_string(s.size()));
   expect(s[0].size() >= 2, "expects theta_input [N, features...], got " + s[0].str());
   expect(s[1].size() == 4, "expects x [N, H, W, C], got " + s[1].str());
   int64_t features = 1;
   for (int i = 1; i < s[0].size(); ++i) features *= s[0][i];
   int64_t& in_channels = options_.in_channels;
   expect(in_channels < 0 || features == in_channels,
-         "was declared with " + str(in_channels) + " theta features but got theta_input " + s[0].str());
+         "was declared with " + std::to_string(in_channels) + " theta features but got theta_input " + s[0].str());
   in_channels = features;
   W = add_weight("W", {in_channels, 6}, zeros_init());
   b = add_weight("b", {6}, [](const Shape&, Generator*) { return tensor({1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f}); });
 }
 
 Tensor SpatialTransformer2dAffine::forward_many(const std::vector<Tensor>& xs) {
-  expect(xs.size() == 2, "takes two inputs {theta_input, x}, got " + str(xs.size()));
+  expect(xs.size() == 2, "takes two inputs {theta_input, x}, got " + std::to_string(xs.size()));
   Tensor features = flatten(xs[0], 1);
   expect(features.size(1) == options_.in_channels,
-         "expected theta_input with " + str(options_.in_channels) + " features, got " + xs[0].shape().str());
+         "expected theta_input with " + std::to_string(options_.in_channels) + " features, got " + xs[0].shape().str());
   Tensor theta = strata::tanh(linear(features, W, b));
   return affine_transform2d(xs[1], theta, options_.out_size[0], options_.out_size[1]);
 }

@@ -16,8 +16,8 @@ namespace {
 
 double scalar(const std::vector<Tensor>& w, size_t i) { return w.at(i).item<double>(); }
 
-struct Registration {
-  Registration() {
+struct FunctionsRegistration {
+  FunctionsRegistration() {
     using Ws = const std::vector<Tensor>&;
     // The unary ops with an ONNX operator (their `onnx` column in core/unary_ops.hpp): onnx.relu,
     // onnx.sigmoid, onnx.erf, ... Those with parameters have functions of their own below.
@@ -72,7 +72,7 @@ struct Registration {
     }
   }
 };
-const Registration registration;
+const FunctionsRegistration functions_registration;
 
 }  // namespace
 

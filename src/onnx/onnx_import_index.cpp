@@ -192,8 +192,8 @@ Tensor scatter_nd(const Tensor& data, const Tensor& idx, const Tensor& updates, 
   return scatter_flat(data, updates, target, reduction, fn);
 }
 
-struct Registration {
-  Registration() {
+struct IndexImportRegistration {
+  IndexImportRegistration() {
     for (int c = 0; c < 4; ++c)  // data and indices: values or constants
       for (int64_t axis = 0; axis < kMaxAxes; ++axis) {
         nn::register_function(with_constants("onnx.gather." + std::to_string(axis), c),
@@ -223,7 +223,7 @@ struct Registration {
       }
   }
 };
-const Registration registration;
+const IndexImportRegistration index_import_registration;
 
 // The index operators' functions: the indices, when constant, must be integers.
 void index_function(Importer& im, const pb::NodeProto& node, const std::string& fn, int count,

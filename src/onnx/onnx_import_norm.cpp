@@ -54,8 +54,8 @@ Tensor group_norm(const Tensor& x, const Tensor& scale, const Tensor& bias, Ws w
   return reshape(d * inv, x.shape()) * per_channel_of(scale) + per_channel_of(bias);
 }
 
-struct Registration {
-  Registration() {
+struct NormImportRegistration {
+  NormImportRegistration() {
     for (int c = 0; c < 8; ++c)
       for (const bool per_channel : {false, true})
         nn::register_function(
@@ -82,7 +82,7 @@ struct Registration {
     }
   }
 };
-const Registration registration;
+const NormImportRegistration norm_import_registration;
 
 }  // namespace
 

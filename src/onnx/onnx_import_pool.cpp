@@ -98,8 +98,8 @@ Tensor pool(const Tensor& x, Ws w, const std::string& kind, int64_t spatial) {
   return windows(x, w, spatial, false, 0) / count;
 }
 
-struct Registration {
-  Registration() {
+struct PoolImportRegistration {
+  PoolImportRegistration() {
     for (int64_t spatial = 1; spatial <= 3; ++spatial) {
       for (const std::string kind : kPoolKinds)
         nn::register_function("onnx.pool." + kind + "." + std::to_string(spatial),
@@ -113,7 +113,7 @@ struct Registration {
     }
   }
 };
-const Registration registration;
+const PoolImportRegistration pool_import_registration;
 
 int64_t lp_order(const Importer& im, const pb::NodeProto& node) {
   const int64_t p = int_attribute(node, "p", 2);

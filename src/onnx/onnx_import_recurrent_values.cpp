@@ -233,8 +233,8 @@ std::string function_name(bool batch_major, int which) {
   return "onnx.recurrent.l" + std::to_string(int(batch_major)) + ".y" + std::to_string(which);
 }
 
-struct Registration {
-  Registration() {
+struct RecurrentValuesRegistration {
+  RecurrentValuesRegistration() {
     // X is always a value (bit 0 clear); any of the other operands a constant.
     for (int constants = 0; constants < (1 << kOperands); constants += 2)
       for (const bool batch_major : {false, true})
@@ -249,7 +249,7 @@ struct Registration {
                                 });
   }
 };
-const Registration registration;
+const RecurrentValuesRegistration recurrent_values_registration;
 
 // Input i's shape (a value's or a constant's), or none when the node lacks it.
 std::optional<Shape> input_shape(const Importer& im, const pb::NodeProto& node, int i) {

@@ -66,15 +66,15 @@ Tensor resize_axes(const Tensor& x, Ws w, int axes, bool nearest) {
   return x.is_meta() ? Tensor::empty(Shape(shape), x.dtype(), kMeta) : y;
 }
 
-struct Registration {
-  Registration() {
+struct ResizeImportRegistration {
+  ResizeImportRegistration() {
     for (int axes = 1; axes < (1 << kMaxResizeRank); ++axes)
       for (const bool nearest : {true, false})
         nn::register_function("onnx.resize." + std::to_string(axes) + (nearest ? ".nearest" : ".weighted"),
                               [=](const Tensor& x, Ws w) { return resize_axes(x, w, axes, nearest); });
   }
 };
-const Registration registration;
+const ResizeImportRegistration resize_import_registration;
 
 // The attributes' strings, each decided once while the node is read: the plan's loops below run
 // once per output position and compare these.

@@ -26,7 +26,7 @@ struct Field {
 
 enum class Data { ascii, binary, binary_compressed };
 
-struct Header {
+struct PcdHeader {
   std::vector<Field> fields;
   uint64_t points = 0;
   Data data = Data::ascii;
@@ -38,9 +38,9 @@ uint64_t checked_product(uint64_t a, uint64_t b, const std::string& where, std::
   return a * b;
 }
 
-Header parse_header(std::string_view bytes, const std::string& where) {
+PcdHeader parse_pcd_header(std::string_view bytes, const std::string& where) {
   detail::LineCursor lines(bytes);
-  Header header;
+  PcdHeader header;
   std::vector<std::string_view> tokens;
   std::vector<std::string_view> sizes, types, counts;
   std::optional<uint64_t> width, height, points;
@@ -218,7 +218,7 @@ void text_to_raw(std::string_view token, const Field& f, unsigned char* raw, con
 
 PointCloudFile parse_pcd(std::string_view bytes, std::string_view name) {
   const std::string where = detail::source_label("PCD", name);
-  const Header header = parse_header(bytes, where);
+  const PcdHeader header = parse_pcd_header(bytes, where);
   const Layout layout = layout_of(header.fields, where);
   // The fields in stored order, counts expanded: one entry per stored value.
   std::vector<const Field*> values;

@@ -34,7 +34,7 @@ struct Element {
   std::vector<Property> properties;
 };
 
-struct Header {
+struct PlyHeader {
   Encoding encoding = Encoding::ascii;
   std::vector<Element> elements;
   size_t data_start = 0;
@@ -55,10 +55,10 @@ ScalarType scalar_type(std::string_view name, const std::string& where) {
               "' is not one of char uchar short ushort int uint float double (or int8 ... float64)");
 }
 
-Header parse_header(std::string_view bytes, const std::string& where) {
+PlyHeader parse_ply_header(std::string_view bytes, const std::string& where) {
   detail::LineCursor lines(bytes);
   STRATA_CHECK(lines.next() == "ply", where, ": expected the first line 'ply'");
-  Header header;
+  PlyHeader header;
   bool have_format = false;
   std::vector<std::string_view> tokens;
   for (;;) {
@@ -236,7 +236,7 @@ void read_element(Values& values, const Element& element, bool is_vertex, bool i
 
 PointCloudFile parse_ply(std::string_view bytes, std::string_view name) {
   const std::string where = detail::source_label("PLY", name);
-  const Header header = parse_header(bytes, where);
+  const PlyHeader header = parse_ply_header(bytes, where);
   const Element* vertex = nullptr;
   for (const Element& e : header.elements)
     if (e.name == "vertex" && !vertex) vertex = &e;

@@ -1,9 +1,9 @@
 # ctest -L install: makes the .deb (cpack -G DEB, from what is built) and checks it with dpkg-deb:
 # it holds the libraries with their soname links, the tool, the headers and the CMake and
 # pkg-config files under /usr, and its Depends name the Debian package of every shared library
-# that libstrata, libstrata_dist and the tool link -- found here independently of cpack, by
+# that Strata's libraries and the tool link -- found here independently of cpack, by
 # resolving each NEEDED entry with ldd and asking dpkg -S which package owns the file.
-#   cmake -DBUILD_DIR=<build> -DWORK=<scratch> -DSONAME=libstrata.so.<x.y> -DVERSION=<x.y.z> -DLIBDIR=lib -DFILES="<f>;..." -P check_deb.cmake
+#   cmake -DBUILD_DIR=<build> -DWORK=<scratch> -DSONAME=libstrata_engine.so.<x.y> -DVERSION=<x.y.z> -DLIBDIR=lib -DFILES="<f>;..." -P check_deb.cmake
 cmake_minimum_required(VERSION 3.25)
 
 include(${CMAKE_CURRENT_LIST_DIR}/run.cmake)
@@ -42,11 +42,12 @@ endif()
 run(dpkg-deb -c ${deb})
 set(contents "${out}")
 set(lib usr/${LIBDIR})
-foreach(path ${lib}/libstrata.so.${VERSION} "${lib}/${SONAME} -> libstrata.so.${VERSION}"
-        "${lib}/libstrata.so -> ${SONAME}" ${lib}/libstrata_dist.so.${VERSION} usr/bin/strata
+foreach(path ${lib}/libstrata_engine.so.${VERSION} "${lib}/${SONAME} -> libstrata_engine.so.${VERSION}"
+        "${lib}/libstrata_engine.so -> ${SONAME}" ${lib}/libstrata_hub.so.${VERSION}
+        ${lib}/libstrata_serve.so.${VERSION} ${lib}/libstrata_dist.so.${VERSION} usr/bin/strata
         usr/include/strata/strata.hpp usr/include/strata/version.hpp usr/include/strata/core/tensor.hpp
         ${lib}/cmake/Strata/StrataConfig.cmake ${lib}/cmake/Strata/StrataTargets.cmake
-        ${lib}/pkgconfig/strata.pc ${lib}/pkgconfig/strata-dist.pc)
+        ${lib}/pkgconfig/strata.pc ${lib}/pkgconfig/strata-dist.pc ${lib}/pkgconfig/strata-engine.pc)
   string(FIND "${contents}" "./${path}" at)
   if(at LESS 0)
     message(FATAL_ERROR "the .deb has no ./${path}:\n${contents}")

@@ -12,7 +12,7 @@ set(expected "strata ${VERSION}: sum 134, grad 11 15 11 15")
 include(${CMAKE_CURRENT_LIST_DIR}/run.cmake)
 
 # The last run's first line must be `expected`; its second, the CUDA device's state, must show
-# that the installed libstrata found the installed CUDA backend when one was built (WITH_CUDA).
+# that the installed libstrata_engine found the installed CUDA backend when one was built (WITH_CUDA).
 function(expect_output what)
   string(STRIP "${out}" got)
   string(REPLACE "\n" ";" lines "${got}")
@@ -23,7 +23,7 @@ function(expect_output what)
   list(GET lines 1 cuda)
   string(FIND "${cuda}" "did not load" not_loaded)
   if(WITH_CUDA AND NOT not_loaded EQUAL -1)
-    message(FATAL_ERROR "${what}: the installed libstrata did not find the installed CUDA backend: ${cuda}")
+    message(FATAL_ERROR "${what}: the installed libstrata_engine did not find the installed CUDA backend: ${cuda}")
   elseif(NOT WITH_CUDA AND not_loaded EQUAL -1)
     message(FATAL_ERROR "${what}: without a CUDA backend built, expected it not to load: ${cuda}")
   endif()
@@ -61,6 +61,8 @@ endif()
 run(${CMAKE_COMMAND} --build ${WORK}/cmake)
 run(${WORK}/cmake/consumer)
 expect_output("find_package(Strata CONFIG)")
+run(${WORK}/cmake/consumer_engine)
+expect_output("find_package(Strata CONFIG COMPONENTS engine)")
 
 # pkg-config, as a Makefile would use it; the rpath stands for the user's LD_LIBRARY_PATH.
 set(ENV{PKG_CONFIG_PATH} ${prefix}/${LIBDIR}/pkgconfig)

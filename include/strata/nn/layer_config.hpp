@@ -45,7 +45,7 @@ struct LayerClass {
 #define STRATA_LAYER_CLASS_CAT2(a, b) a##b
 #define STRATA_LAYER_CLASS_CAT(a, b) STRATA_LAYER_CLASS_CAT2(a, b)
 #define STRATA_LAYER_CLASS(kind, ...) \
-  static const ::strata::nn::LayerClass STRATA_LAYER_CLASS_CAT(strata_layer_class_, __LINE__)(kind, __VA_ARGS__)
+  static const ::strata::nn::LayerClass STRATA_LAYER_CLASS_CAT(strata_layer_class_, __COUNTER__)(kind, __VA_ARGS__)
 
 bool is_registered_layer_class(const std::string& kind);
 std::vector<std::string> registered_layer_classes();

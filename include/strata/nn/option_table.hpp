@@ -305,13 +305,13 @@ OptionTable finish_table(std::string name, std::vector<OptionField> fields, cons
 // Registers a layer class whose options are declared: `Class::Options` the options struct,
 // `options()` its options (as the layer would be rebuilt: sizes it inferred filled in) and a
 // constructor `Class(Options, std::string name)`.
-#define STRATA_LAYER(kind, Class)                                                             \
-  static const ::strata::nn::LayerClass STRATA_LAYER_CLASS_CAT(strata_layer_class_, __LINE__)( \
+#define STRATA_LAYER(kind, Class)                                                                 \
+  static const ::strata::nn::LayerClass STRATA_LAYER_CLASS_CAT(strata_layer_class_, __COUNTER__)( \
       kind, ::strata::nn::detail::declared_layer_class<Class, Class>(#Class))
 // The same for a kind whose layers may also be made as its base class (nn::Recurrent("lstm",
 // ...)): they are written through Base's options().
-#define STRATA_LAYER_WRITTEN_AS(kind, Class, Base)                                            \
-  static const ::strata::nn::LayerClass STRATA_LAYER_CLASS_CAT(strata_layer_class_, __LINE__)( \
+#define STRATA_LAYER_WRITTEN_AS(kind, Class, Base)                                                \
+  static const ::strata::nn::LayerClass STRATA_LAYER_CLASS_CAT(strata_layer_class_, __COUNTER__)( \
       kind, ::strata::nn::detail::declared_layer_class<Class, Base>(#Class))
 
 namespace detail {

@@ -38,8 +38,6 @@ memory::desc user_weights_md(const ConvGeometry& g) {
 
 namespace {
 
-Tensor dense(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
-
 // The weights' logical dims with format `any`: the primitive picks its blocked layout.
 memory::desc any_weights_md(const ConvGeometry& g, memory::data_type type = f32) {
   return memory::desc(user_weights_md(g).dims(), type, tag::any);

@@ -12,9 +12,6 @@
 
 namespace strata::kernels::cpu {
 
-// The tensor itself when contiguous, else a contiguous copy: the fused kernels index flat.
-inline Tensor dense(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
-
 // [0, n) cut into at most 64 equal blocks, about kParallelGrain units of work each.
 struct BlockSplit {
   int64_t n, count, size;

@@ -18,8 +18,6 @@ struct CpuPoolWorkspace : PoolWorkspace {
 
 using dnnl::memory;
 
-Tensor dense(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
-
 std::string pool_key(const char* name, const PoolGeometry& g) {
   return window_key(name, g.win) + key_of("", g.channels, g.max);
 }
