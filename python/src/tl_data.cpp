@@ -13,6 +13,7 @@
 #include "strata/data/tl_text_datasets.hpp"
 #include "strata/data/translate_tokenizer.hpp"
 #include "strata/data/word_analogy.hpp"
+#include "strata/data/word_tokenize.hpp"
 
 namespace strata::python {
 namespace {
@@ -157,6 +158,9 @@ void bind_tl_data(py::module_& m) {
   m.def("imagenet_classes", &data::imagenet_classes, py::return_value_policy::copy);
 
   m.def("basic_tokenizer", &data::basic_tokenizer, py::arg("sentence"));
+  m.def("treebank_word_tokenize", &data::treebank_word_tokenize, py::arg("text"));
+  m.def("process_sentence", &data::process_sentence, py::arg("sentence"), py::arg("start_word") = "<S>",
+        py::arg("end_word") = "</S>");
   m.def("normalize_digits", &data::normalize_digits, py::arg("word"));
   m.def("create_vocabulary", &data::create_vocabulary, py::arg("vocabulary_path"), py::arg("data_path"),
         py::arg("max_size"), py::arg("normalize") = true, py::arg("start") = data::translate_start_vocabulary(),

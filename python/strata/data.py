@@ -13,4 +13,5 @@ from ._strata.data import (basic_tokenizer, bleu_tokenize_13a, corpus_bleu, crea
                            data_to_token_ids, evaluate_analogies, imagenet_classes, initialize_vocabulary,
                            load_celeba, load_cyclegan, load_flickr1m, load_flickr25k, load_imdb, load_mpii_pose,
                            load_nietzsche, load_svhn_cropped, load_text8, load_wmt_en_fr, normalize_digits,
-                           read_analogies_file, read_image, read_mat, sentence_to_token_ids)
+                           process_sentence, read_analogies_file, read_image, read_mat, sentence_to_token_ids,
+                           treebank_word_tokenize)

@@ -105,6 +105,10 @@ class DeConv1d(Layer):
     """A layer of kind 'deconv1d'; options as in docs/layers.md."""
     def __new__(cls, n_filter: int = 0, filter_size: Sequence[int] = [3], act: Activation = '', options: Dict[str, Any] = {'dilation': [1], 'groups': 1, 'padding': 'same', 'stride': [2]}, in_channels: int = -1, use_bias: bool = True, *, name: str = '', w_init: Union[str, Dict[str, Any], None] = None, b_init: Union[str, Dict[str, Any], None] = None) -> Layer: ...
 
+class DeConv1dLayer(Layer):
+    """A layer of kind 'deconv1dlayer'; options as in docs/layers.md."""
+    def __new__(cls, n_filter: int = 0, filter_size: Sequence[int] = [3], act: Activation = '', options: Dict[str, Any] = {'dilation': [1], 'groups': 1, 'padding': 'same', 'stride': [2]}, in_channels: int = -1, use_bias: bool = True, *, name: str = '', w_init: Union[str, Dict[str, Any], None] = None, b_init: Union[str, Dict[str, Any], None] = None) -> Layer: ...
+
 class DeConv2d(Layer):
     """A layer of kind 'deconv2d'; options as in docs/layers.md."""
     def __new__(cls, n_filter: int = 0, filter_size: Sequence[int] = [3, 3], act: Activation = '', options: Dict[str, Any] = {'dilation': [1], 'groups': 1, 'padding': 'same', 'stride': [2]}, in_channels: int = -1, use_bias: bool = True, *, name: str = '', w_init: Union[str, Dict[str, Any], None] = None, b_init: Union[str, Dict[str, Any], None] = None) -> Layer: ...
@@ -187,11 +191,11 @@ class Fold(Layer):
 
 class GRU(Layer):
     """A layer of kind 'gru'; options as in docs/layers.md."""
-    def __new__(cls, units: int = 0, num_layers: int = 1, return_sequences: bool = True, dropout: float = 0.0, reverse: bool = False, act: Activation = '', *, name: str = '') -> Layer: ...
+    def __new__(cls, units: int = 0, num_layers: int = 1, return_sequences: bool = True, dropout: float = 0.0, reverse: bool = False, act: Activation = '', recurrent_act: Activation = '', reset_after: bool = True, *, name: str = '') -> Layer: ...
 
 class GRUCell(Layer):
     """A layer of kind 'gru_cell'; options as in docs/layers.md."""
-    def __new__(cls, units: int = 0, act: Activation = '', *, name: str = '') -> Layer: ...
+    def __new__(cls, units: int = 0, act: Activation = '', recurrent_act: Activation = '', reset_after: bool = True, *, name: str = '') -> Layer: ...
 
 class GaussianNoise(Layer):
     """A layer of kind 'gaussiannoise'; options as in docs/layers.md."""
@@ -243,11 +247,11 @@ class Int8Dense(Layer):
 
 class LSTM(Layer):
     """A layer of kind 'lstm'; options as in docs/layers.md."""
-    def __new__(cls, units: int = 0, num_layers: int = 1, return_sequences: bool = True, dropout: float = 0.0, reverse: bool = False, act: Activation = '', *, name: str = '') -> Layer: ...
+    def __new__(cls, units: int = 0, num_layers: int = 1, return_sequences: bool = True, dropout: float = 0.0, reverse: bool = False, act: Activation = '', recurrent_act: Activation = '', reset_after: bool = True, *, name: str = '') -> Layer: ...
 
 class LSTMCell(Layer):
     """A layer of kind 'lstm_cell'; options as in docs/layers.md."""
-    def __new__(cls, units: int = 0, act: Activation = '', *, name: str = '') -> Layer: ...
+    def __new__(cls, units: int = 0, act: Activation = '', recurrent_act: Activation = '', reset_after: bool = True, *, name: str = '') -> Layer: ...
 
 class Lambda(Layer):
     """A layer of kind 'lambda'; options as in docs/layers.md."""
@@ -375,11 +379,11 @@ class Sign(Layer):
 
 class SimpleRNN(Layer):
     """A layer of kind 'simple_rnn'; options as in docs/layers.md."""
-    def __new__(cls, units: int = 0, num_layers: int = 1, return_sequences: bool = True, dropout: float = 0.0, reverse: bool = False, act: Activation = '', *, name: str = '') -> Layer: ...
+    def __new__(cls, units: int = 0, num_layers: int = 1, return_sequences: bool = True, dropout: float = 0.0, reverse: bool = False, act: Activation = '', recurrent_act: Activation = '', reset_after: bool = True, *, name: str = '') -> Layer: ...
 
 class SimpleRNNCell(Layer):
     """A layer of kind 'simple_rnn_cell'; options as in docs/layers.md."""
-    def __new__(cls, units: int = 0, act: Activation = '', *, name: str = '') -> Layer: ...
+    def __new__(cls, units: int = 0, act: Activation = '', recurrent_act: Activation = '', reset_after: bool = True, *, name: str = '') -> Layer: ...
 
 class SinusoidalPositionalEmbedding(Layer):
     """A layer of kind 'sinusoidalpositionalembedding'; options as in docs/layers.md."""

@@ -96,3 +96,10 @@ def test_imdb_matches_tensorlayer():
         assert x_train.dtype == object and [list(s) for s in x_train] == case["x_train"]
         assert y_train.tolist() == case["y_train"] and y_test.tolist() == case["y_test"]
         assert [list(s) for s in x_test] == case["x_test"]
+
+
+def test_process_sentence_tokenizes_as_nltk():
+    # NLTK 3.9.1: word_tokenize("they'll say i can't.", preserve_line=True)
+    assert tl.nlp.process_sentence("They'll say I can't.") == ["<S>", "they", "'ll", "say", "i", "ca", "n't", ".",
+                                                               "</S>"]
+    assert tl.nlp.process_sentence("\"Hi\" (there)", None, None) == ["``", "hi", "''", "(", "there", ")"]

@@ -88,6 +88,7 @@ Tensor SeparableConv1d::forward(const Tensor& x) {
 STRATA_EXPLICIT_CONV(Conv1dLayer, "conv1dlayer", 1, false, conv1d)
 STRATA_EXPLICIT_CONV(Conv2dLayer, "conv2dlayer", 2, false, conv2d)
 STRATA_EXPLICIT_CONV(Conv3dLayer, "conv3dlayer", 3, false, conv3d)
+STRATA_EXPLICIT_CONV(DeConv1dLayer, "deconv1dlayer", 1, true, conv_transpose1d)
 STRATA_EXPLICIT_CONV(DeConv2dLayer, "deconv2dlayer", 2, true, conv_transpose2d)
 STRATA_EXPLICIT_CONV(DeConv3dLayer, "deconv3dlayer", 3, true, conv_transpose3d)
 #undef STRATA_EXPLICIT_CONV
@@ -97,6 +98,7 @@ STRATA_DEFINE_OPTIONS(SeparableConv1dOptions, STRATA_SEPARABLECONV1D_OPTIONS)
 STRATA_DEFINE_OPTIONS(Conv1dLayerOptions, STRATA_CONV1DLAYER_OPTIONS)
 STRATA_DEFINE_OPTIONS(Conv2dLayerOptions, STRATA_CONV2DLAYER_OPTIONS)
 STRATA_DEFINE_OPTIONS(Conv3dLayerOptions, STRATA_CONV3DLAYER_OPTIONS)
+STRATA_DEFINE_OPTIONS(DeConv1dLayerOptions, STRATA_DECONV1DLAYER_OPTIONS)
 STRATA_DEFINE_OPTIONS(DeConv2dLayerOptions, STRATA_DECONV2DLAYER_OPTIONS)
 STRATA_DEFINE_OPTIONS(DeConv3dLayerOptions, STRATA_DECONV3DLAYER_OPTIONS)
 STRATA_LAYER("deconv1d", DeConv1d);
@@ -104,6 +106,7 @@ STRATA_LAYER("separableconv1d", SeparableConv1d);
 STRATA_LAYER("conv1dlayer", Conv1dLayer);
 STRATA_LAYER("conv2dlayer", Conv2dLayer);
 STRATA_LAYER("conv3dlayer", Conv3dLayer);
+STRATA_LAYER("deconv1dlayer", DeConv1dLayer);
 STRATA_LAYER("deconv2dlayer", DeConv2dLayer);
 STRATA_LAYER("deconv3dlayer", DeConv3dLayer);
 

@@ -61,7 +61,8 @@ void Recurrent::build(const Shape& s) {
     CellWeights w;
     w.kernel = add_weight(prefix + "kernel", {k == 0 ? in_ : units, gates}, options_.init.kernel);
     w.recurrent_kernel = add_weight(prefix + "recurrent_kernel", {units, gates}, options_.init.recurrent);
-    w.bias = add_weight(prefix + "bias", cell_bias_shape(kind_, units), cell_bias_init(kind_, units, options_.init));
+    w.bias = add_weight(prefix + "bias", cell_bias_shape(kind_, units, options_.reset_after),
+                        cell_bias_init(kind_, units, options_.init));
     cells_.push_back(w);
   }
 }
@@ -131,9 +132,10 @@ Tensor Recurrent::run_layer(int k, const Tensor& x, std::vector<Tensor>& state, 
   const int64_t T = x.shape()[1];
   std::vector<Tensor> steps = split(input_gates(kind_, x, w.kernel, w.bias), 1, 1);
   std::vector<Tensor> outputs(sequence ? T : 0);
+  const CellMath math{options_.act, options_.recurrent_act, options_.reset_after};
   for (int64_t i = 0; i < T; ++i) {
     const int64_t t = options_.reverse ? T - 1 - i : i;
-    std::vector<Tensor> next = cell_step(kind_, squeeze(steps[t], 1), state, w.recurrent_kernel, w.bias, options_.act);
+    std::vector<Tensor> next = cell_step(kind_, squeeze(steps[t], 1), state, w.recurrent_kernel, w.bias, math);
     if (mask.defined()) {
       // A padded step keeps the state and outputs zeros.
       Tensor m = narrow(mask, 1, t, 1);

@@ -1,7 +1,7 @@
 // Recurrent layers (simple_rnn, lstm, gru; stacked, reversed) as ONNX RNN / LSTM / GRU nodes, one
 // per stacked layer. Strata keeps Keras's batch-major sequences and weight layouts: kernel
-// [in, gates * units] with LSTM gates i, f, c, o and GRU gates z, r, n (reset after, ONNX's
-// linear_before_reset); ONNX wants W [1, gates * units, in] with LSTM gates i, o, f, c, and
+// [in, gates * units] with LSTM gates i, f, c, o and GRU gates z, r, n (reset after or before:
+// ONNX's linear_before_reset 1 or 0); ONNX wants W [1, gates * units, in] with LSTM gates i, o, f, c, and
 // time-major sequences, so the sequence is transposed on the way in and out.
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
@@ -39,13 +39,25 @@ Tensor biases(const std::vector<float>& input, const std::vector<float>& recurre
 Value recurrent(Exporter& ex, const std::string& name, const nlohmann::json& c, std::vector<Value> args) {
   const std::string kind = ex.kind_of(name);
   const int64_t units = c.at("units").get<int64_t>(), layers = c.at("num_layers").get<int64_t>();
-  const std::string act = c.at("act").get<std::string>();
+  const std::string act = c.at("act").get<std::string>(), gate_act = c.value("recurrent_act", std::string());
+  const bool reset_after = c.value("reset_after", true);
   std::string op = "RNN";
   std::vector<int> order{0};
   if (kind == "lstm") op = "LSTM", order = {0, 3, 1, 2};  // i, f, c, o -> i, o, f, c
   if (kind == "gru") op = "GRU", order = {0, 1, 2};
-  STRATA_CHECK(act.empty() || (kind == "simple_rnn" && (act == "tanh" || act == "relu")), "layer '", name,
-               "': activation '", act, "' of a ", kind, " has no ONNX form here");
+  // Activations as ONNX names: Strata's empty act is Tanh, its empty recurrent_act Sigmoid.
+  auto onnx_act = [&](const std::string& a, const char* fallback, bool gates) -> std::string {
+    if (a.empty()) return fallback;
+    if (a == "tanh") return "Tanh";
+    if (a == "relu") return "Relu";
+    if (a == "sigmoid" && kind != "simple_rnn") return "Sigmoid";
+    STRATA_CHECK(false, "layer '", name, "': ", gates ? "recurrent_act" : "activation", " '", a, "' of a ", kind,
+                 " has no ONNX form here (tanh, relu", kind != "simple_rnn" ? ", sigmoid" : "", " do)");
+    return "";
+  };
+  std::vector<std::string> acts{onnx_act(act, "Tanh", false)};                               // RNN: f
+  if (kind != "simple_rnn") acts.insert(acts.begin(), onnx_act(gate_act, "Sigmoid", true));  // f, g
+  if (kind == "lstm") acts.push_back(acts.back());                                           // LSTM: f, g, h
   Value x = args.at(0);
   STRATA_CHECK(x.rank == 3, "layer '", name, "' exports over [batch, time, features] inputs");
   std::string seq = ex.fresh(name + "_time_major");
@@ -57,9 +69,10 @@ Value recurrent(Exporter& ex, const std::string& name, const nlohmann::json& c, 
                  bias = ex.weight(name, prefix + "bias");
     const std::vector<float> b = bias.to_vector<float>();
     const int64_t n = static_cast<int64_t>(order.size()) * units;
-    // GRU's bias holds both halves; the others' recurrent half is zero.
+    // A reset-after GRU's bias holds both halves; the others' recurrent half is zero.
+    const bool two_biases = kind == "gru" && reset_after;
     const std::vector<float> input(b.begin(), b.begin() + n),
-        rec = kind == "gru" ? std::vector<float>(b.begin() + n, b.end()) : std::vector<float>(n, 0.0f);
+        rec = two_biases ? std::vector<float>(b.begin() + n, b.end()) : std::vector<float>(n, 0.0f);
     const std::string y = ex.fresh(name + "_y"), h = ex.fresh(name + "_h");
     pb::NodeProto& node = ex.node(op,
                                   {seq, ex.initializer(name + "_W", gates_first(kernel, order)),
@@ -69,12 +82,13 @@ Value recurrent(Exporter& ex, const std::string& name, const nlohmann::json& c, 
     node.add_output(h);
     set_int(node, "hidden_size", units);
     if (c.at("reverse").get<bool>()) set_string(node, "direction", "reverse");
-    if (kind == "gru") set_int(node, "linear_before_reset", 1);
-    if (kind == "simple_rnn") {
+    // Keras's reset_after=False is ONNX's linear_before_reset 0 with a zero recurrent bias.
+    if (kind == "gru") set_int(node, "linear_before_reset", reset_after ? 1 : 0);
+    if (kind == "simple_rnn" || !act.empty() || !gate_act.empty()) {
       auto* a = node.add_attribute();
       a->set_name("activations");
       a->set_type(pb::AttributeProto::STRINGS);
-      a->add_strings(act == "relu" ? "Relu" : "Tanh");
+      for (const std::string& s : acts) a->add_strings(s);
     }
     // Y [time, 1, batch, units] -> [time, batch, units], the next layer's input.
     seq = ex.fresh(name + "_seq");

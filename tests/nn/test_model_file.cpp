@@ -207,6 +207,7 @@ Case conv_extras_case() {
   auto a = nn::DeConv1d(4, {3})(s);                     // [16, 4]
   a = nn::SeparableConv1d(5, {3}, "relu", {}, 2)(a);    // [14, 5]
   a = nn::Conv1dLayer({3, 5, 6}, "tanh")(a);            // [14, 6]
+  a = nn::DeConv1dLayer({3, 6, 6}, "relu")(a);          // [28, 6]
   auto b = nn::AdaptiveAvgPool1d({5})(nn::AdaptiveMaxPool1d({7})(a));
   b = nn::PadLayer({{1, 2}, {0, 0}}, nn::PadLayerMode::reflect)(b);  // [8, 6]
   auto c = nn::PadLayer({{2, 1}, {0, 0}}, nn::PadLayerMode::symmetric)(nn::AdaptiveMaxPool1d({5})(a));

@@ -451,9 +451,9 @@ def write_einsum_cases():
 
 def write_recurrent_cases():
     """RNN, GRU and LSTM beyond Strata's layers (by ONNX's definition): weights, biases, initial
-    states and peepholes as graph inputs, sequence_lens, clip, input_forget, GRU's
-    linear_before_reset = 0, activations with alpha and beta, each direction its own, Y_c, both
-    layouts, a symbolic batch; and one each that Strata's layers compute."""
+    states and peepholes as graph inputs, sequence_lens, clip, input_forget, activations with
+    alpha and beta, each direction its own, Y_c, both layouts, a symbolic batch; and some that
+    Strata's layers compute (GRU's linear_before_reset 0 or 1, activations without parameters)."""
     T, B, I, H = 4, 3, 2, 5
     gates = {"RNN": 1, "GRU": 3, "LSTM": 4}
 
@@ -525,6 +525,11 @@ def write_recurrent_cases():
     # Strata's layers: constant weights, default activations, zero initial state
     recurrent("rnn_lstm_layers", "LSTM", layout=1, constants=("W", "R", "B"), outputs=2)
     recurrent("rnn_rnn_layers_relu", "RNN", dirs=2, layout=1, constants=("W", "R", "B"), activations=["Relu", "Relu"])
+    # ... and with other activations the layers have (their act / recurrent_act)
+    recurrent("rnn_lstm_layers_activations", "LSTM", constants=("W", "R", "B"), outputs=2,
+              activations=["Softsign", "Relu", "Relu"])
+    recurrent("rnn_gru_layers_softplus", "GRU", dirs=2, layout=1, constants=("W", "R", "B"), outputs=2,
+              activations=["Sigmoid", "Softplus", "Sigmoid", "Softplus"])
     # a symbolic sequence length: in layout 0 the first axis, which a static model leaves free
     recurrent("rnn_gru_symbolic_time", "GRU", time="T", constants=("W", "R", "B"), outputs=2)
     recurrent("rnn_lstm_layers_symbolic_time", "LSTM", time="T", constants=("W", "R", "B"), outputs=2)

@@ -2,6 +2,8 @@
 // gives Strata's outputs (tolerance 1e-4); a layer without an ONNX form is refused by name.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <strata/nn/functions.hpp>
 #include <strata/nn/zoo/zoo.hpp>
 #include <strata/onnx/onnx.hpp>
@@ -93,6 +95,37 @@ TEST(OnnxExport, Embedding) {
 TEST(OnnxExport, RecurrentLayers) {
   nn::Model net = recurrent_model();
   check_export(net, {images({3, 6, 4})}, "recurrent");
+}
+
+// Keras's reset_after=False GRU (linear_before_reset 0) and other activations (the activations
+// attribute); an activation ONNX's recurrent nodes lack is refused by name.
+TEST(OnnxExport, RecurrentActivationsAndResetBefore) {
+  auto x = nn::Input({-1, 6, 4}, "sequence");
+  auto a = nn::GRU({.units = 4, .reset_after = false})(x);
+  auto b = nn::LSTM({.units = 3, .act = "relu", .recurrent_act = "tanh"})(x);
+  auto c = nn::GRU(
+      {.units = 3, .return_sequences = false, .act = "sigmoid", .recurrent_act = "relu", .reset_after = false})(a);
+  nn::Model net(std::vector<nn::Symbol>{x}, std::vector<nn::Symbol>{a, b, c}, "recurrent_variants");
+  randomize_weights(net, {"bias"}, 12);
+  auto y = nn::Input({-1, 6, 4});
+  nn::Model refused(y, nn::LSTM({.units = 3, .recurrent_act = "hard_sigmoid"}, "hard_lstm")(y), "refused");
+  const auto path = std::filesystem::temp_directory_path() / "strata_onnx_refused_recurrent.onnx";
+  strata::testing::expect_error([&] { refused.export_onnx(path.string()); },
+                                {"layer 'hard_lstm'", "recurrent_act 'hard_sigmoid'", "no ONNX form"});
+  std::filesystem::remove(path);
+  // Imported back, the nodes are Strata's layers again (not ONNX's definition), with the options.
+  net.export_onnx(path.string());
+  const auto imported = onnx::load_onnx(path.string());
+  std::filesystem::remove(path);
+  const std::string config = nlohmann::json::parse(imported->to_json()).dump();
+  EXPECT_NE(config.find("\"reset_after\":false"), std::string::npos) << config;
+  EXPECT_NE(config.find("\"recurrent_act\":\"tanh\""), std::string::npos) << config;
+  EXPECT_NE(config.find("\"act\":\"sigmoid\""), std::string::npos) << config;
+  const Tensor sequence = images({3, 6, 4});
+  const std::vector<Tensor> want = net.run({sequence}), got = imported->run({sequence});
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) expect_close(got[i], want[i], "re-imported output " + std::to_string(i));
+  check_export(net, {sequence}, "recurrent_variants");
 }
 
 TEST(OnnxExport, AttentionAndTransformers) {

@@ -1,6 +1,6 @@
 // More convolution layers on channels-last inputs: TensorLayer's DeConv1d and SeparableConv1d,
-// and its 1.x forms Conv1dLayer, Conv2dLayer, Conv3dLayer, DeConv2dLayer, DeConv3dLayer, which
-// take the whole weight shape instead of n_filter and filter_size.
+// and its expert forms Conv1dLayer, Conv2dLayer, Conv3dLayer, DeConv1dLayer, DeConv2dLayer,
+// DeConv3dLayer, which take the whole weight shape instead of n_filter and filter_size.
 #pragma once
 #include "strata/nn/conv_variants.hpp"
 
@@ -61,11 +61,13 @@ Tensor depthwise_conv1d(const Tensor& x, const Tensor& w, const Tensor& b = Tens
 #define STRATA_CONV1DLAYER_OPTIONS(X) STRATA_EXPLICIT_CONV_OPTIONS(X, (SpatialSizes{5}), same_padding())
 #define STRATA_CONV2DLAYER_OPTIONS(X) STRATA_EXPLICIT_CONV_OPTIONS(X, (SpatialSizes{5, 5}), same_padding())
 #define STRATA_CONV3DLAYER_OPTIONS(X) STRATA_EXPLICIT_CONV_OPTIONS(X, (SpatialSizes{2, 2, 2}), same_padding())
+#define STRATA_DECONV1DLAYER_OPTIONS(X) STRATA_EXPLICIT_CONV_OPTIONS(X, (SpatialSizes{3}), same_padding(2))
 #define STRATA_DECONV2DLAYER_OPTIONS(X) STRATA_EXPLICIT_CONV_OPTIONS(X, (SpatialSizes{3, 3}), same_padding(2))
 #define STRATA_DECONV3DLAYER_OPTIONS(X) STRATA_EXPLICIT_CONV_OPTIONS(X, (SpatialSizes{2, 2, 2}), same_padding(2))
 STRATA_OPTIONS(Conv1dLayerOptions, STRATA_CONV1DLAYER_OPTIONS);
 STRATA_OPTIONS(Conv2dLayerOptions, STRATA_CONV2DLAYER_OPTIONS);
 STRATA_OPTIONS(Conv3dLayerOptions, STRATA_CONV3DLAYER_OPTIONS);
+STRATA_OPTIONS(DeConv1dLayerOptions, STRATA_DECONV1DLAYER_OPTIONS);
 STRATA_OPTIONS(DeConv2dLayerOptions, STRATA_DECONV2DLAYER_OPTIONS);
 STRATA_OPTIONS(DeConv3dLayerOptions, STRATA_DECONV3DLAYER_OPTIONS);
 
@@ -97,6 +99,18 @@ class Conv3dLayer : public ConvLayer {
   explicit Conv3dLayer(const Shape& shape, Activation act = {}, ConvOptions options = same_padding(),
                        std::string name = "", bool use_bias = true, Initializer w_init = truncated_normal(0.0, 0.02),
                        Initializer b_init = zeros_init());
+  Options options() const;
+};
+// TensorLayer 2's DeConv1dLayer (tf.nn.conv1d_transpose): shape [k, out, in], strides
+// (1, s, 1) as ConvOptions' stride s (default 2, SAME); its outputs_shape follows from the input.
+class DeConv1dLayer : public ConvLayer {
+ public:
+  using Options = DeConv1dLayerOptions;
+  STRATA_LAYER_MOVABLE(DeConv1dLayer)
+  explicit DeConv1dLayer(Options options, std::string name = "");
+  explicit DeConv1dLayer(const Shape& shape, Activation act = {}, ConvOptions options = same_padding(2),
+                         std::string name = "", bool use_bias = true, Initializer w_init = truncated_normal(0.0, 0.02),
+                         Initializer b_init = zeros_init());
   Options options() const;
 };
 class DeConv2dLayer : public ConvLayer {

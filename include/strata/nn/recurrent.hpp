@@ -19,11 +19,12 @@ namespace strata::nn {
   X(CellInit, init, {}, not_saved(), "initializers of each layer's kernel, recurrent_kernel and bias")
 STRATA_OPTIONS(RNNOptions, STRATA_RNN_OPTIONS);
 
-// A recurrent layer's options: units, RNNOptions' fields, then SimpleRNN's act.
+// A recurrent layer's options: units, RNNOptions' fields, then the cells' activations and the
+// GRU's reset_after (nn/rnn_cells.hpp).
 #define STRATA_RECURRENT_OPTIONS(X)                                 \
   X(int64_t, units, 0, at_least(1), "state features of each layer") \
   STRATA_RNN_OPTIONS(X)                                             \
-  X(Activation, act, {}, any(), "SimpleRNN's activation (empty: tanh); LSTM and GRU: unused")
+  STRATA_CELL_MATH_OPTIONS(X)
 STRATA_OPTIONS(RecurrentOptions, STRATA_RECURRENT_OPTIONS);
 
 // The output and the final state: per layer, {h} (SimpleRNN, GRU) or {h, c} (LSTM), layer 0

@@ -34,11 +34,25 @@ struct OptionCodec<CellInit> {
   static constexpr bool integral = false;
 };
 
-#define STRATA_RNN_CELL_OPTIONS(X)                                                                          \
-  X(int64_t, units, 0, at_least(1), "state features")                                                       \
-  X(Activation, act, {}, any(), "SimpleRNN's activation (empty: tanh); LSTM and GRU use their fused gates") \
+// Keras's activation and recurrent_activation, and the GRU's reset_after, as option fields
+// (RNNCellOptions and nn::RecurrentOptions). Empty activations are the defaults, which run fused.
+#define STRATA_CELL_MATH_OPTIONS(X)                                                                            \
+  X(Activation, act, {}, any(),                                                                                \
+    "Keras's activation: SimpleRNN's output, LSTM's candidate and cell output, GRU's candidate (empty: tanh)") \
+  X(Activation, recurrent_act, {}, any(),                                                                      \
+    "Keras's recurrent_activation: LSTM's and GRU's gates (empty: sigmoid); SimpleRNN: unused")                \
+  X(bool, reset_after, true, any(),                                                                            \
+    "GRU: reset gate after the recurrent matmul (bias [2, 3·units]); false: before it (Keras's "              \
+    "reset_after=False, bias [3·units]); others: unused")
+
+#define STRATA_RNN_CELL_OPTIONS(X)                    \
+  X(int64_t, units, 0, at_least(1), "state features") \
+  STRATA_CELL_MATH_OPTIONS(X)                         \
   X(CellInit, init, {}, not_saved(), "initializers of kernel, recurrent_kernel and bias")
 STRATA_OPTIONS(RNNCellOptions, STRATA_RNN_CELL_OPTIONS);
+
+// What a cell step computes besides its kind and weights (the fields above).
+STRATA_OPTIONS(CellMath, STRATA_CELL_MATH_OPTIONS);
 
 // A cell called on x [batch, features] starts from a zero state and returns the new h; step()
 // takes and returns the whole state ({h} or {h, c}), whose first element is the output.
@@ -47,7 +61,7 @@ class RNNCell : public Layer {
   using Options = RNNCellOptions;
   STRATA_LAYER_MOVABLE(RNNCell)
   RNNCell(CellKind kind, Options options, std::string name = "");
-  // `act` is SimpleRNN's activation (default tanh); LSTM and GRU use sigmoid and tanh, fused.
+  // `act` is SimpleRNN's activation (default tanh); the Options form sets every field.
   RNNCell(CellKind kind, int64_t units, std::string name = "", CellInit init = {}, Activation act = {});
   std::vector<Tensor> step(const Tensor& x, const std::vector<Tensor>& state);
   std::vector<Tensor> zero_state(int64_t batch, DType dtype = kFloat32) const;
@@ -92,13 +106,16 @@ struct GRUCell : RNNCell {
 };
 
 // The bias of a cell kind: its shape, and its initializer with the LSTM forget-gate ones.
-Shape cell_bias_shape(CellKind kind, int64_t units);
+Shape cell_bias_shape(CellKind kind, int64_t units, bool reset_after = true);
 Initializer cell_bias_init(CellKind kind, int64_t units, const CellInit& init);
 
 // One step of a cell kind as a function of its weights, for layers that hold cell weights.
 // x_gates is x·kernel plus the input bias (input_gates), so a sequence projects every step at once.
+// A GRU with reset_after = false (bias [3 * units], all of it input bias) computes Keras's
+//   z = ra(x_z + h·U_z),  r = ra(x_r + h·U_r),  n = a(x_n + (r·h)·U_n),  h' = z·h + (1 - z)·n
+// (ra: recurrent_act, a: act); with the default activations and reset_after the fused ops run.
 Tensor input_gates(CellKind kind, const Tensor& x, const Tensor& kernel, const Tensor& bias);
 std::vector<Tensor> cell_step(CellKind kind, const Tensor& x_gates, const std::vector<Tensor>& state,
-                              const Tensor& recurrent_kernel, const Tensor& bias, const Activation& act = {});
+                              const Tensor& recurrent_kernel, const Tensor& bias, const CellMath& math = {});
 
 }  // namespace strata::nn

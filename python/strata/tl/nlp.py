@@ -18,6 +18,12 @@ def basic_tokenizer(sentence):
     return _data.basic_tokenizer(_text(sentence))
 
 
+def process_sentence(sentence, start_word="<S>", end_word="</S>"):
+    """[start_word] + NLTK's word_tokenize of the lower-cased sentence (no punkt sentence
+    splitting) + [end_word]; None leaves a word out."""
+    return _data.process_sentence(_text(sentence), start_word or "", end_word or "")
+
+
 def create_vocabulary(vocabulary_path, data_path, max_vocabulary_size, tokenizer=None, normalize_digits=True,
                       _START_VOCAB=None):
     """Writes the vocabulary file (unless it exists): start words, then tokens by count."""
