@@ -270,56 +270,61 @@ void bind_train(py::module_& parent) {
              o.histograms = histograms;
              return std::make_shared<train::TensorBoardLogger>(log_dir, o);
            }), py::arg("log_dir"), py::arg("every_n_steps") = 1, py::arg("histograms") = true);
-  train.def("fit", [](nn::Layer& model, optim::Optimizer& optimizer, py::object x, py::object y, int64_t epochs,
-                      int64_t batch_size, py::object loss, py::object validation_data, double validation_split,
-                      bool shuffle, uint64_t seed, int verbose, py::list callbacks, std::vector<double> class_weight,
-                      py::object sample_weight) {
-    train::FitOptions options;
-    options.epochs = epochs;
-    options.batch_size = batch_size;
-    options.validation_split = validation_split;
-    options.shuffle = shuffle;
-    options.seed = seed;
-    options.verbose = verbose;
-    options.class_weight = std::move(class_weight);
-    if (!validation_data.is_none()) {
-      py::tuple v = validation_data.cast<py::tuple>();
-      options.validation_data = data_of(v[0], v[1], v.size() > 2 ? py::object(v[2]) : py::none());
-    }
-    for (auto c : callbacks) {
-      if (py::isinstance<optim::LRSchedule>(c))  // a schedule steps at each epoch's start
-        options.callbacks.push_back(
-            std::make_shared<train::LearningRateScheduler>(c.cast<std::shared_ptr<optim::LRSchedule>>()));
-      else if (py::isinstance<train::Callback>(c))  // one of the library's own
-        options.callbacks.push_back(c.cast<std::shared_ptr<train::Callback>>());
-      else
-        options.callbacks.push_back(std::make_shared<PyCallback>(py::reinterpret_borrow<py::object>(c)));
-    }
-    auto interrupt = std::make_shared<InterruptCheck>();
-    options.callbacks.push_back(interrupt);
-    const train::Data data = data_of(x, y, sample_weight);
-    const train::LossFn loss_fn = loss_of(loss);
-    PythonStdout stdout_buffer;
-    std::ostream python_stdout(&stdout_buffer);
-    if (verbose > 0 && !stderr_is_terminal()) options.out = &python_stdout;
-    train::History history;
-    {
-      py::gil_scoped_release release;
-      LayerCallGuard guard(&model);
-      history = train::fit(model, optimizer, loss_fn, data, std::move(options));
-      python_stdout.flush();
-    }
-    if (interrupt->interrupted) {
-      PyErr_SetNone(PyExc_KeyboardInterrupt);
-      throw py::error_already_set();
-    }
-    return history_dict(history);
-  }, py::arg("model"), py::arg("optimizer"), py::arg("x"), py::arg("y") = py::none(), py::arg("epochs") = 1,
-     py::arg("batch_size") = 32, py::arg("loss") = py::none(), py::arg("validation_data") = py::none(),
-     py::arg("validation_split") = 0.0, py::arg("shuffle") = true, py::arg("seed") = 0, py::arg("verbose") = 1,
-     py::arg("callbacks") = py::list(), py::arg("class_weight") = std::vector<double>{},
-     py::arg("sample_weight") = py::none(),
-     "Trains model on (x, y) (NumPy arrays or tensors); returns the history {key: [value per epoch]}.");
+  train.def(
+      "fit",
+      [](nn::Layer& model, optim::Optimizer& optimizer, py::object x, py::object y, int64_t epochs, int64_t batch_size,
+         py::object loss, py::object validation_data, double validation_split, bool shuffle, uint64_t seed, int verbose,
+         py::list callbacks, std::vector<double> class_weight, py::object sample_weight, bool bf16_mixed_precision) {
+        train::FitOptions options;
+        options.epochs = epochs;
+        options.batch_size = batch_size;
+        options.validation_split = validation_split;
+        options.shuffle = shuffle;
+        options.seed = seed;
+        options.verbose = verbose;
+        options.class_weight = std::move(class_weight);
+        options.bf16_mixed_precision = bf16_mixed_precision;
+        if (!validation_data.is_none()) {
+          py::tuple v = validation_data.cast<py::tuple>();
+          options.validation_data = data_of(v[0], v[1], v.size() > 2 ? py::object(v[2]) : py::none());
+        }
+        for (auto c : callbacks) {
+          if (py::isinstance<optim::LRSchedule>(c))  // a schedule steps at each epoch's start
+            options.callbacks.push_back(
+                std::make_shared<train::LearningRateScheduler>(c.cast<std::shared_ptr<optim::LRSchedule>>()));
+          else if (py::isinstance<train::Callback>(c))  // one of the library's own
+            options.callbacks.push_back(c.cast<std::shared_ptr<train::Callback>>());
+          else
+            options.callbacks.push_back(std::make_shared<PyCallback>(py::reinterpret_borrow<py::object>(c)));
+        }
+        auto interrupt = std::make_shared<InterruptCheck>();
+        options.callbacks.push_back(interrupt);
+        const train::Data data = data_of(x, y, sample_weight);
+        const train::LossFn loss_fn = loss_of(loss);
+        PythonStdout stdout_buffer;
+        std::ostream python_stdout(&stdout_buffer);
+        if (verbose > 0 && !stderr_is_terminal()) options.out = &python_stdout;
+        train::History history;
+        {
+          py::gil_scoped_release release;
+          LayerCallGuard guard(&model);
+          history = train::fit(model, optimizer, loss_fn, data, std::move(options));
+          python_stdout.flush();
+        }
+        if (interrupt->interrupted) {
+          PyErr_SetNone(PyExc_KeyboardInterrupt);
+          throw py::error_already_set();
+        }
+        return history_dict(history);
+      },
+      py::arg("model"), py::arg("optimizer"), py::arg("x"), py::arg("y") = py::none(), py::arg("epochs") = 1,
+      py::arg("batch_size") = 32, py::arg("loss") = py::none(), py::arg("validation_data") = py::none(),
+      py::arg("validation_split") = 0.0, py::arg("shuffle") = true, py::arg("seed") = 0, py::arg("verbose") = 1,
+      py::arg("callbacks") = py::list(), py::arg("class_weight") = std::vector<double>{},
+      py::arg("sample_weight") = py::none(), py::arg("bf16_mixed_precision") = false,
+      "Trains model on (x, y) (NumPy arrays or tensors); returns the history {key: [value per epoch]}.\n"
+      "bf16_mixed_precision: each training step in a strata.autocast_bf16() scope (float32 master weights);\n"
+      "float32 with one warning where the CPU has no native bf16; history[\"bf16\"] says which ran.");
   train.def("evaluate", [](nn::Layer& model, py::object x, py::object y, int64_t batch_size, py::object loss) {
     const train::Data data = data_of(x, y, py::none());
     const train::LossFn loss_fn = loss_of(loss);

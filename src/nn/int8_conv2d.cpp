@@ -1,8 +1,7 @@
-// Int8Conv2d (nn/int8.hpp): Conv2d on oneDNN's int8 convolution, NHWC.
+// Int8Conv2d (nn/int8.hpp): Conv2d as a prepared int8 op (oneDNN's int8 convolution on the CPU), NHWC.
 #include "strata/nn/int8.hpp"
 #include "strata/nn/option_table.hpp"
 
-#include "int8_kernels.hpp"
 #include "window_geometry.hpp"
 
 namespace strata::nn {
@@ -34,9 +33,7 @@ Tensor Int8Conv2d::forward(const Tensor& x) {
   const auto cols = detail::axis_window(x.size(2), 1, o.filter_size, o.options, "int8_conv2d");
   const Shape out_shape{x.size(0), rows.out, cols.out, o.n_filter};
   if (x.is_meta()) return Tensor::empty(out_shape, kFloat32, x.device());
-  const detail::Int8ConvGeometry geometry{rows.kernel,   cols.kernel, rows.stride, cols.stride, rows.dilation,
-                                          cols.dilation, rows.before, cols.before, rows.after,  cols.after};
-  return run_int8(x, 0, out_shape, o.input_scale, o.input_zero_point, o.act, &geometry);
+  return run_int8(x, out_shape, o.input_scale, o.input_zero_point, o.act, &o.options);
 }
 
 STRATA_DEFINE_OPTIONS(Int8Conv2dOptions, STRATA_INT8_CONV2D_OPTIONS)

@@ -1,4 +1,4 @@
-// Int8Dense (nn/int8.hpp): Dense's product on oneDNN's int8 matmul.
+// Int8Dense (nn/int8.hpp): Dense's product as a prepared int8 op (oneDNN's int8 matmul on the CPU).
 #include "strata/nn/int8.hpp"
 #include "strata/nn/option_table.hpp"
 
@@ -25,7 +25,7 @@ Tensor Int8Dense::forward(const Tensor& x) {
   Shape out_shape = x.shape();
   out_shape[out_shape.size() - 1] = out;
   if (x.is_meta()) return Tensor::empty(out_shape, kFloat32, x.device());
-  return run_int8(x, x.numel() / in, out_shape, options_.input_scale, options_.input_zero_point, options_.act);
+  return run_int8(x, out_shape, options_.input_scale, options_.input_zero_point, options_.act);
 }
 
 STRATA_DEFINE_OPTIONS(Int8DenseOptions, STRATA_INT8_DENSE_OPTIONS)

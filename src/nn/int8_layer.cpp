@@ -1,8 +1,9 @@
-// Int8Layer (nn/int8.hpp): the part Int8Dense and Int8Conv2d share.
+// Int8Layer (nn/int8.hpp): the part Int8Dense and Int8Conv2d share. The computation is ops'
+// prepared int8 ops (ops/prepared.hpp -> dispatch -> kernels/cpu), one per input shape.
 #include "strata/nn/int8.hpp"
 #include "strata/nn/option_table.hpp"
 
-#include "int8_kernels.hpp"
+#include "int8_plans.hpp"
 
 namespace strata::nn {
 
@@ -10,7 +11,7 @@ Int8Layer::Int8Layer(std::string kind, std::string name) : Layer(std::move(kind)
 Int8Layer::Int8Layer(Int8Layer&&) noexcept = default;
 Int8Layer::~Int8Layer() = default;
 
-void Int8Layer::repack() { kernel_.reset(); }
+void Int8Layer::repack() { plans_.reset(); }
 
 void Int8Layer::add_int8_weights(const Shape& w_shape, bool use_bias) {
   const int64_t out = w_shape.back();
@@ -19,23 +20,25 @@ void Int8Layer::add_int8_weights(const Shape& w_shape, bool use_bias) {
   if (use_bias) b = add_weight("b", {out}, zeros_init(), false);
 }
 
-Tensor Int8Layer::run_int8(const Tensor& x, int64_t rows, const Shape& out_shape, double scale, int64_t zero_point,
-                           const Activation& act, const detail::Int8ConvGeometry* geometry) {
+Tensor Int8Layer::run_int8(const Tensor& x, const Shape& out_shape, double scale, int64_t zero_point,
+                           const Activation& act, const ConvOptions* conv) {
   expect(x.device().type == DeviceType::CPU, "runs on the CPU only");
+  if (x.numel() == 0) return Tensor::empty(out_shape);
   const bool fuse_relu = act.name() == "relu";
-  const int64_t in = W.size(-2), out = W.size(-1);
-  if (!kernel_)
-    kernel_ =
-        std::make_unique<detail::Int8Kernel>(detail::pack_int8_weights(W, w_scale, b, out, scale, owner_text(*this)),
-                                             in, out, static_cast<int32_t>(zero_point), fuse_relu, geometry != nullptr);
-  Tensor y = Tensor::empty(out_shape);
-  if (x.numel() == 0 || y.numel() == 0) return y;
-  const Tensor xc = x.contiguous();
-  quantized_.resize(xc.numel());
-  detail::quantize_u8(xc.data<float>(), xc.numel(), static_cast<float>(scale), static_cast<int32_t>(zero_point),
-                      quantized_.data());
-  const Shape src = geometry ? x.shape() : Shape{rows, in}, dst = geometry ? out_shape : Shape{rows, out};
-  kernel_->run(quantized_.data(), src, y.data<float>(), dst, geometry);
+  if (!plans_) plans_ = std::make_unique<detail::Int8Plans>();
+  const ops::PreparedOp* op = plans_->find(x.shape());
+  if (!op) {
+    const std::string fused = fuse_relu ? "relu" : "";
+    try {
+      op = &plans_->add(conv ? ops::prepare_int8_conv2d(x.shape(), W, w_scale, b, *conv, scale, zero_point, fused)
+                             : ops::prepare_int8_linear(x.shape(), W, w_scale, b, scale, zero_point, fused));
+    } catch (const Error& e) {
+      throw Error(owner_text(*this) + ": " + e.what());  // which layer's weights are wrong
+    }
+  }
+  Tensor y = Tensor::empty(op->output_shape());
+  if (y.numel() == 0) return y;
+  op->run(x.contiguous(), y);
   return fuse_relu ? y : act(y);
 }
 

@@ -1,6 +1,7 @@
 // int8 inference (nn/int8.hpp): each int8 layer against a float64 loop computed from the same
-// quantised input and s8 weights; quantize_int8 on a small trained CNN against its float
-// outputs; whole-model files and hub versions of a quantised model; bad options and hostile files.
+// quantised input and s8 weights; the prepared int8 ops the layers run; quantize_int8 on a small
+// trained CNN against its float outputs; whole-model files and hub versions of a quantised model;
+// bad options and hostile files.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +11,7 @@
 #include "strata/io/safetensors.hpp"
 #include "strata/lifecycle/hub_models.hpp"
 #include "strata/nn/int8.hpp"
+#include "strata/ops/prepared.hpp"
 #include "support/temp_dir.hpp"
 
 namespace strata {
@@ -168,6 +170,50 @@ TEST(Int8LayerTest, BadOptionsAndWeightsAreRefused) {
   layer.repack();
   const Tensor odd = layer(tensor({NAN, INFINITY, -INFINITY, 0.0f}, {1, 4}));
   EXPECT_TRUE(allclose(odd, full({1, 3}, 0.1 * 1.0 * 255), 1e-6, 1e-5));  // input_scale 1: 0 + 255 + 0 + 0
+}
+
+// The layers run ops' prepared int8 ops (ops/prepared.hpp), one per input shape: the op called
+// directly gives the layer's bits; int32 accumulation makes each image's output independent of
+// the batch it came in (so a plan made for another shape is never reused); bad operands are
+// refused by the op, naming them.
+TEST(Int8LayerTest, PreparedInt8OpsAreWhatTheLayersRun) {
+  const double scale = 0.02;
+  nn::Int8Conv2d conv(
+      {.n_filter = 6, .filter_size = {3}, .act = nn::Activation("relu"), .input_scale = scale, .input_zero_point = 40});
+  const Tensor x = uniform({3, 7, 6, 4}, -1, 2);
+  conv(x);
+  int8_set_weights(conv.W, conv.w_scale, conv.b, 21);
+  conv.repack();
+  const Tensor y = conv(x);
+  ops::PreparedOp op =
+      ops::prepare_int8_conv2d(x.shape(), conv.W, conv.w_scale, conv.b, conv.options().options, scale, 40, "relu");
+  ASSERT_EQ(op.output_shape(), y.shape());
+  Tensor direct = Tensor::empty(op.output_shape());
+  op.run(x, direct);
+  EXPECT_TRUE(allclose(direct, y, 0, 0));       // exactly
+  const Tensor one = conv(narrow(x, 0, 1, 1));  // a second shape: its own plan
+  EXPECT_TRUE(allclose(one, narrow(y, 0, 1, 1), 0, 0));
+  EXPECT_TRUE(allclose(conv(x), y, 0, 0));  // the first plan again
+  expect_error([&] { op.run(narrow(x, 0, 0, 2).contiguous(), direct); }, {"prepared op", "input", "[3, 7, 6, 4]"});
+
+  const Tensor w = conv.W, s = conv.w_scale, b = conv.b;
+  const ConvOptions same{.padding = Padding::same()};
+  expect_error([&] { ops::prepare_int8_conv2d(x.shape(), w, s, b, same, 0.0, 0, ""); }, {"input_scale", "> 0"});
+  expect_error([&] { ops::prepare_int8_conv2d(x.shape(), w, s, b, same, scale, 256, ""); }, {"input_zero_point"});
+  expect_error([&] { ops::prepare_int8_conv2d(x.shape(), w, s, b, same, scale, 0, "tanh"); }, {"'tanh'", "relu"});
+  expect_error([&] { ops::prepare_int8_conv2d(x.shape(), w, s, b, {.groups = 2}, scale, 0, ""); }, {"groups"});
+  expect_error([&] { ops::prepare_int8_conv2d(x.shape(), w, narrow(s, 0, 0, 5), b, same, scale, 0, ""); },
+               {"prepare_int8_conv2d", "w_scale", "[6]"});
+  expect_error(
+      [&] {
+        ops::prepare_int8_linear({2, 5}, zeros({4, 3}), ones({3}), Tensor(), scale, 0, "");
+      },
+      {"prepare_int8_linear", "4 input features"});
+  expect_error(
+      [&] {
+        ops::prepare_int8_linear({2, 4}, zeros({4, 3}), ones({3}), full({3}, NAN), scale, 0, "");
+      },
+      {"prepare_int8_linear", "b[0]", "finite"});
 }
 
 // A small CNN trained to tell whether an image's left half is brighter than its right half.

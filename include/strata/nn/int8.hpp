@@ -1,6 +1,7 @@
 // int8 inference (docs/quantization.md): Int8Dense and Int8Conv2d compute with u8 activations and
-// s8 per-output-channel weights on oneDNN's int8 primitives (VNNI where the CPU has it), and
-// quantize_int8 turns a trained static model into one made of them, calibrated on data.
+// s8 per-output-channel weights as ops' prepared int8 ops (strata/ops/prepared.hpp; on the CPU
+// oneDNN's int8 primitives, VNNI where the CPU has it), and quantize_int8 turns a trained static
+// model into one made of them, calibrated on data.
 //
 // An int8 layer takes float32 input x, quantises it with its calibrated per-tensor step and zero
 // point, q = clamp(round(x / input_scale) + input_zero_point, 0, 255), and returns float32:
@@ -9,7 +10,7 @@
 // int8 product (a oneDNN post-op); any other act is applied to the float output.
 // Weights: W holds the s8 values as float32 (TensorLayer's shapes: [in, out], [kh, kw, in, out]),
 // w_scale [out] the per-channel steps (finite, > 0), b [out] the float bias. They are packed for
-// oneDNN at the first call that has data; change them afterwards and call repack().
+// oneDNN at the first call of each input shape; change them afterwards and call repack().
 // Inference only: no gradients flow through these layers.
 //
 // Not in the umbrella header: include "strata/nn/int8.hpp".
@@ -28,8 +29,7 @@
 namespace strata::nn {
 
 namespace detail {
-class Int8Kernel;  // the packed weights and cached oneDNN primitives (src/nn/int8_kernels.hpp)
-struct Int8ConvGeometry;
+class Int8Plans;  // the prepared int8 ops, one per input shape (src/nn/int8_plans.hpp)
 }  // namespace detail
 
 // The input quantisation every int8 layer declares (after its float twin's fields).
@@ -71,14 +71,13 @@ class Int8Layer : public Layer {
   Int8Layer(Int8Layer&&) noexcept;
   // W [w_shape] (its last axis the output channels), w_scale [out] and, with use_bias, b [out].
   void add_int8_weights(const Shape& w_shape, bool use_bias);
-  // act(the int8 product of x quantised by (scale, zero_point)), of out_shape: a matmul of
-  // [rows, in] when geometry is null, else a convolution of x [n, h, w, in].
-  Tensor run_int8(const Tensor& x, int64_t rows, const Shape& out_shape, double scale, int64_t zero_point,
-                  const Activation& act, const detail::Int8ConvGeometry* geometry = nullptr);
+  // act(the int8 product of x quantised by (scale, zero_point)), of out_shape: a matmul over x's
+  // last axis when conv is null, else a convolution of x [n, h, w, in] with conv's options.
+  Tensor run_int8(const Tensor& x, const Shape& out_shape, double scale, int64_t zero_point, const Activation& act,
+                  const ConvOptions* conv = nullptr);
 
  private:
-  std::unique_ptr<detail::Int8Kernel> kernel_;
-  std::vector<uint8_t> quantized_;  // the last call's u8 input (calls run one at a time)
+  std::unique_ptr<detail::Int8Plans> plans_;
 };
 
 class Int8Dense : public Int8Layer {

@@ -2,8 +2,8 @@
 // then run any number of times into an output buffer the caller owns. The weights are taken in
 // the kernel's own layout when prepared (later changes to the weights are not seen: prepare
 // again), the bias and the activation run in the same pass, and a run allocates no tensor and
-// checks only the two shapes. The pieces of compiled static models (nn/compiled_model.hpp);
-// no autograd. Not included by the umbrella header.
+// checks only the two shapes. The pieces of compiled static models (nn/compiled_model.hpp) and
+// of the int8 layers (nn/int8.hpp); no autograd. Not included by the umbrella header.
 #pragma once
 #include <memory>
 #include <string>
@@ -48,5 +48,19 @@ PreparedOp prepare_conv2d(const Shape& x_shape, const Tensor& w, const Tensor& b
 PreparedOp prepare_pool2d(const Shape& x_shape, const SpatialSizes& kernel, const PoolOptions& options, bool max);
 // act(x · w + b) over the last axis for x of shape `x_shape` [..., I]; w [I, O], b [O] or undefined.
 PreparedOp prepare_linear(const Shape& x_shape, const Tensor& w, const Tensor& b, const std::string& activation);
+
+// int8 inference (nn/int8.hpp, docs/quantization.md): each run quantises x per tensor to u8,
+// q = clamp(round(x / input_scale) + input_zero_point, 0, 255), and returns float32
+//   y[o] = act(input_scale * w_scale[o] * sum_i (q[i] - input_zero_point) * w[i, o] + b[o])
+// with w's s8 values (float32, finite; rounded and clamped to [-127, 127]), w_scale [O] the
+// per-channel steps (finite, > 0), b [O] float32 or undefined; activation "" or "relu". Refuses,
+// naming the element, weights that are not finite and steps that are not finite and > 0.
+// A convolution of x [N, H, W, C] (groups 1), w [kh, kw, C, O]:
+PreparedOp prepare_int8_conv2d(const Shape& x_shape, const Tensor& w, const Tensor& w_scale, const Tensor& b,
+                               const ConvOptions& options, double input_scale, int64_t input_zero_point,
+                               const std::string& activation);
+// Over the last axis of x [..., I], w [I, O]:
+PreparedOp prepare_int8_linear(const Shape& x_shape, const Tensor& w, const Tensor& w_scale, const Tensor& b,
+                               double input_scale, int64_t input_zero_point, const std::string& activation);
 
 }  // namespace strata::ops

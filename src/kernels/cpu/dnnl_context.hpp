@@ -22,7 +22,8 @@ dnnl::memory::data_type dnnl_type(DType t);  // throws for dtypes oneDNN does no
 // primitive made on one thread ran on another (two served replicas, a worker's concurrent
 // tasks) and silently got wrong numbers. So every primitive is made with `own_scratchpad` and
 // run by `run_primitive`, which lends it the calling thread's own (the "user" mode, safe while
-// no two runs share a buffer). tests/reliability/concurrent_primitives.cpp.
+// no two runs share a buffer). tests/reliability/concurrent_primitives.cpp. Prepared kernels
+// (prepared_kernels.cpp), which run once at a time, give each primitive a scratchpad of its own.
 dnnl::primitive_attr own_scratchpad(dnnl::primitive_attr attr = {});
 // Runs `prim`, made from `pd`, on this thread's stream with `args` and this thread's scratchpad,
 // and waits for it.
