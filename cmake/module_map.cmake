@@ -84,8 +84,9 @@ strata_module(rl USES train)
 # protobuf's headers stay inside src/onnx.
 strata_module(onnx USES nn io)
 # points: 3-D point clouds (docs/pointclouds.md): files, data sets and augmentation on data, the
-# layers on nn. The sampling and grouping ops are ops (strata/ops/pointcloud.hpp).
-strata_module(points USES nn data viz)
+# layers on nn. The sampling and grouping ops are ops (strata/ops/pointcloud.hpp); scatter_max and
+# voxelize call their dispatch families (scatter_max_rows, voxel_cells) themselves.
+strata_module(points USES nn data viz PRIVATE dispatch)
 # vision: image preprocessing and augmentation (TensorLayer's prepro: geometric, colour, elastic,
 # featurewise / ZCA, boxes and key points; none of data's loaders uses it, so it sits above data),
 # detection helpers (boxes, NMS, YOLO decoding and loss, COCO AP), darknet models (docs/detection.md).
@@ -102,7 +103,7 @@ strata_include_exception(tests/reliability/thread_budget.cpp kernels/cpu/thread_
 strata_include_exception(tests/nn/test_int8.cpp strata/lifecycle/hub_models.hpp)
 # The CUDA backend's tests run ops on an (emulated) CUDA device and compare them with the CPU's.
 strata_include_exception(tests/cuda/test_emulated_index.cpp strata/ops/sort.hpp)
-strata_include_exception(tests/cuda/test_emulated_pointcloud.cpp strata/ops/pointcloud.hpp)
+strata_include_exception(tests/cuda/test_emulated_pointcloud.cpp strata/ops/pointcloud.hpp strata/points/scatter.hpp)
 # The workflow tests register a task that trains a model; the workflow itself runs any task.
 strata_include_exception(tests/workflow/linear_regression.hpp
   strata/nn/dense.hpp strata/nn/initializers.hpp strata/optim/sgd.hpp)

@@ -147,6 +147,35 @@ TEST(PointCloudOps, KnnNeverTakesPointsWhoseDistanceOverflows) {
   EXPECT_EQ(knn(cast(queries, kFloat32), cast(pts, kFloat32), 16).to_vector<int64_t>(), want);
 }
 
+// float32 3-D clouds take the CPU's fused selection (k up to 32, 64 points or more): cloud sizes
+// around its rows of 32 and blocks of 1,024, k across its range, and clouds whose float32
+// distances are exact (coordinates in 1/64ths), so the float64 brute force is the reference tie
+// for tie: distinct-ish points, a coarse lattice (ties and duplicates everywhere, more candidates
+// than the rank count takes) and clusters around a few spots.
+TEST(PointCloudOps, Float32KnnOfEverySizeMatchesTheBruteForce) {
+  std::mt19937_64 gen(41);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  for (const char* kind : {"fine", "lattice", "clustered"})
+    for (int64_t n : {64, 95, 97, 1024, 1040, 2100}) {
+      std::vector<double> xyz(static_cast<size_t>(2 * n * 3));
+      for (size_t i = 0; i < xyz.size(); i += 3)
+        for (int c = 0; c < 3; ++c) {
+          const double v = unit(gen);
+          if (std::string(kind) == "fine")
+            xyz[i + c] = std::round(v * 64) / 64;
+          else if (std::string(kind) == "lattice")
+            xyz[i + c] = std::round(v * 2) / 2;
+          else
+            xyz[i + c] = (i / 3) % 4 == 0 ? std::round(v * 64) / 64 : 0.25 * c + std::round(v * 2) / 64;
+        }
+      const Tensor pts = from_vector(xyz, {2, n, 3}), queries = pts.narrow(1, n / 3, 40) * 1.0;
+      for (int64_t k : {1, 2, 16, 31, 32}) {
+        const std::vector<int64_t> got = knn(cast(queries, kFloat32), cast(pts, kFloat32), k).to_vector<int64_t>();
+        EXPECT_EQ(got, knn_by_brute_force(queries, pts, k)) << kind << " n " << n << " k " << k;
+      }
+    }
+}
+
 TEST(PointCloudOps, BallQueryTakesPointsInIndexOrderAndPadsWithTheFirst) {
   const Tensor pts = clouds(2, 120, 4), queries = clouds(2, 25, 5);
   const double radius = 0.45;

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "strata/strata.hpp"
@@ -22,6 +24,57 @@ TEST(PointScatter, ScatterMaxTakesEachCellsMaximumAndSendsTheGradientThere) {
   // Each cell's gradient lands on the row that held its maximum.
   EXPECT_EQ(src.grad().to_vector<double>(), (std::vector<double>{0, 6, 1, 2, 5, 0, 0, 0}));
   EXPECT_THROW(scatter_max(src, from_vector<int64_t>({0, 3, 0, 0}, {4}), 3), Error);
+}
+
+// The rows scatter_max takes, by their definition rather than a scan: the first row of a cell
+// where its value is NaN, otherwise the first row holding the largest value that is not NaN
+// (-0 and +0 equal); -1 where no row goes.
+std::vector<int64_t> rows_by_definition(const std::vector<double>& src, const std::vector<int64_t>& index, int64_t c,
+                                        int64_t count) {
+  std::vector<int64_t> rows(static_cast<size_t>(count * c), -1);
+  for (int64_t cell = 0; cell < count; ++cell)
+    for (int64_t j = 0; j < c; ++j) {
+      std::vector<int64_t> in;
+      for (size_t i = 0; i < index.size(); ++i)
+        if (index[i] == cell) in.push_back(static_cast<int64_t>(i));
+      if (in.empty()) continue;
+      if (std::isnan(src[in[0] * c + j])) {
+        rows[cell * c + j] = in[0];
+        continue;
+      }
+      double top = -std::numeric_limits<double>::infinity();
+      for (int64_t i : in)
+        if (!std::isnan(src[i * c + j])) top = std::max(top, src[i * c + j]);
+      for (int64_t i : in)
+        if (src[i * c + j] == top) {
+          rows[cell * c + j] = i;
+          break;
+        }
+    }
+  return rows;
+}
+
+TEST(PointScatter, ScatterMaxTiesGoToTheFirstRowAndNansOnlyWhereTheyComeFirst) {
+  manual_seed(13);
+  const int64_t n = 200, c = 3, count = 30;
+  std::vector<double> src = round(uniform({n, c}, -2, 2, kFloat64) * 2.0).to_vector<double>();  // ties, -0 and +0
+  for (size_t i = 5; i < src.size(); i += 11) src[i] = std::numeric_limits<double>::quiet_NaN();
+  std::vector<int64_t> index(n);
+  for (int64_t i = 0; i < n; ++i) index[i] = (i * 7 + i / 13) % (count - 3);  // the last 3 cells take none
+  const std::vector<int64_t> want = rows_by_definition(src, index, c, count);
+  for (DType dtype : {kFloat64, kFloat32}) {
+    const Tensor s = cast(from_vector(src, {n, c}), dtype), idx = from_vector(index, {n});
+    const std::vector<double> got = cast(scatter_max(s, idx, count), kFloat64).to_vector<double>();
+    for (size_t e = 0; e < want.size(); ++e) {
+      const double expected = want[e] < 0 ? 0.0 : src[want[e] * c + e % c];
+      if (std::isnan(expected)) {
+        EXPECT_TRUE(std::isnan(got[e])) << "cell " << e / c << " column " << e % c;
+      } else {
+        EXPECT_EQ(got[e], expected) << "cell " << e / c << " column " << e % c;
+        EXPECT_EQ(std::signbit(got[e]), std::signbit(expected)) << "the first of -0 and +0, cell " << e / c;
+      }
+    }
+  }
 }
 
 TEST(PointScatter, VoxelizeNumbersCellsByFirstAppearance) {

@@ -29,5 +29,5 @@
   X(true_positions) X(one_hot) X(pointwise_loss) X(pointwise_loss_backward) X(check_class_ids)                 \
   X(cross_entropy_forward) X(cross_entropy_backward) X(nll_forward) X(nll_backward) X(dropout_apply)          \
   X(lstm_cell_forward) X(lstm_cell_backward) X(gru_cell_forward) X(gru_cell_backward) X(adam_step)           \
-  X(farthest_point_sample) X(knn) X(ball_query) X(skip_gram_update)
+  X(farthest_point_sample) X(knn) X(ball_query) X(scatter_max_rows) X(voxel_cells) X(skip_gram_update)
 // clang-format on

@@ -1,4 +1,4 @@
-// The CUDA backend's point-cloud searches, each with its stub's signature.
+// The CUDA backend's point-cloud searches and cell scatters, each with its stub's signature.
 // STRATA_CUDA_POINTCLOUD_STUBS lists them (families.hpp registers them).
 #pragma once
 #include "kernels/cuda/portable.hpp"
@@ -13,8 +13,10 @@ inline constexpr int64_t kMaxKnnK = 64;
 Tensor farthest_point_sample(const Tensor& points, int64_t m);
 Tensor knn(const Tensor& queries, const Tensor& points, int64_t k);
 Tensor ball_query(const Tensor& queries, const Tensor& points, double radius, int64_t samples);
+Tensor scatter_max_rows(const Tensor& src, const Tensor& index, int64_t count);
+dispatch::VoxelCells voxel_cells(const Tensor& xyz, double voxel_size);
 
 }  // namespace STRATA_CUDA_BUILD
 }  // namespace strata::kernels::cuda
 
-#define STRATA_CUDA_POINTCLOUD_STUBS(X) X(farthest_point_sample) X(knn) X(ball_query)
+#define STRATA_CUDA_POINTCLOUD_STUBS(X) X(farthest_point_sample) X(knn) X(ball_query) X(scatter_max_rows) X(voxel_cells)

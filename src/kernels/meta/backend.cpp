@@ -156,6 +156,10 @@ Tensor knn(const Tensor& queries, const Tensor&, int64_t k) {
 Tensor ball_query(const Tensor& queries, const Tensor&, double, int64_t samples) {
   return make({queries.shape()[0], queries.shape()[1], samples}, kInt64);
 }
+// scatter_max's rows per cell: [count, C]. Voxelisation's size depends on the values (none here).
+Tensor scatter_max_rows(const Tensor& src, const Tensor&, int64_t count) {
+  return make({count, src.shape()[1]}, kInt64);
+}
 
 [[maybe_unused]] const bool registered = [] {
 #define STRATA_REGISTER_META(name) dispatch::name.set(DeviceType::Meta, &meta::name);
@@ -173,6 +177,11 @@ Tensor ball_query(const Tensor& queries, const Tensor&, double, int64_t samples)
   STRATA_REGISTER_META(lstm_cell_forward) STRATA_REGISTER_META(gru_cell_forward)
   STRATA_REGISTER_META(farthest_point_sample) STRATA_REGISTER_META(knn) STRATA_REGISTER_META(ball_query)
 #undef STRATA_REGISTER_META
+  return true;
+}();
+// Apart from the list above: a line added inside it makes clang-format reflow the whole list.
+[[maybe_unused]] const bool registered_scatter = [] {
+  dispatch::scatter_max_rows.set(DeviceType::Meta, &meta::scatter_max_rows);
   return true;
 }();
 
