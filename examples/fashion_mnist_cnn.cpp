@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   int64_t epochs = 10;
   std::string hub_path = "strata.db", device_name = "cpu";
   double min_accuracy = 0.91;
+  bool bf16 = false;
   CLI::App app("strata_train_fashion_mnist_cnn: the Fashion-MNIST CNN trained into the hub (what `make run` runs)");
   app.add_option("epochs,--epochs", epochs, "passes over the 60,000 training images")
       ->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
@@ -36,6 +37,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--min-accuracy", min_accuracy, "exit status 1 below this test accuracy (a short run sets 0)")
       ->type_name("FRACTION")->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  app.add_flag("--bf16", bf16,
+               "bf16 mixed precision: matmuls and convolutions in bf16, float32 master weights "
+               "(docs/mixed_precision.md; float32 after a warning where the CPU has no native bf16)");
   CLI11_PARSE(app, argc, argv);
   const Device device = Device::parse(device_name);
   manual_seed(7);
@@ -57,8 +61,9 @@ int main(int argc, char** argv) {
                                                        R"({"optimizer": "adam", "lr": 0.001, "batch": 128})", 50);
   auto cosine =
       std::make_shared<train::LearningRateScheduler>(std::make_shared<optim::CosineAnnealingLR>(adam, epochs));
-  train::fit(net, adam, {}, {x_train, y_train},
-             {.epochs = epochs, .batch_size = 128, .seed = 7, .callbacks = {logger, cosine}});
+  train::fit(
+      net, adam, {}, {x_train, y_train},
+      {.epochs = epochs, .batch_size = 128, .bf16_mixed_precision = bf16, .seed = 7, .callbacks = {logger, cosine}});
 
   const double test_accuracy = train::evaluate(net, {}, x_test, y_test, 1000).at("accuracy");
   std::printf("test accuracy: %.4f\n", test_accuracy);

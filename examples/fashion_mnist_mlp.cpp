@@ -38,14 +38,14 @@ struct Split {
   Tensor x_train, y_train, x_test, y_test;
 };
 
-double train_and_test(nn::Layer& net, const Split& d, int64_t epochs) {
+double train_and_test(nn::Layer& net, const Split& d, int64_t epochs, bool bf16) {
   net(d.x_train.narrow(0, 0, 1));  // builds the dynamic model's weights (the static one has them)
   std::printf("%s", net.summary().c_str());
   optim::Adam adam(net.trainable_weights(), {.lr = 1e-3});
   // The rate decays to 0 along a half cosine over the run: large steps first, fine ones last.
   auto cosine = std::make_shared<train::LearningRateScheduler>(std::make_shared<optim::CosineAnnealingLR>(adam, epochs));
   train::fit(net, adam, {}, {d.x_train, d.y_train},
-             {.epochs = epochs, .batch_size = 128, .seed = 42, .callbacks = {cosine}});
+             {.epochs = epochs, .batch_size = 128, .bf16_mixed_precision = bf16, .seed = 42, .callbacks = {cosine}});
   const double accuracy = train::evaluate(net, {}, d.x_test, d.y_test, 1000).at("accuracy");
   std::printf("%s test accuracy: %.4f\n", net.name().c_str(), accuracy);
   return accuracy;
@@ -56,11 +56,13 @@ double train_and_test(nn::Layer& net, const Split& d, int64_t epochs) {
 int main(int argc, char** argv) {
   int64_t epochs = 10;
   std::string which = "both";
+  bool bf16 = false;
   CLI::App app("strata_train_fashion_mnist_mlp: TensorLayer's MLP on Fashion-MNIST, declared statically and dynamically");
   app.add_option("epochs,--epochs", epochs, "passes over the training images")
       ->type_name("N")->check(flag_checks::at_least(1))->capture_default_str();
   app.add_option("which,--which", which, "which declaration to train")
       ->type_name("static|dynamic|both")->check(CLI::IsMember({"static", "dynamic", "both"}))->capture_default_str();
+  app.add_flag("--bf16", bf16, "bf16 mixed precision (docs/mixed_precision.md)");
   CLI11_PARSE(app, argc, argv);
   manual_seed(42);
 
@@ -72,11 +74,11 @@ int main(int argc, char** argv) {
   bool ok = true;
   if (which == "static" || which == "both") {
     nn::Model net = static_mlp();
-    ok = train_and_test(net, d, epochs) >= 0.88 && ok;
+    ok = train_and_test(net, d, epochs, bf16) >= 0.88 && ok;
   }
   if (which == "dynamic" || which == "both") {
     DynamicMLP net;
-    ok = train_and_test(net, d, epochs) >= 0.88 && ok;
+    ok = train_and_test(net, d, epochs, bf16) >= 0.88 && ok;
   }
   return ok ? 0 : 1;
 }

@@ -72,9 +72,20 @@ class WorkerProcess {
     }
   }
   void signal(int sig) { ::kill(pid_, sig); }
-  // SIGTERM, then the exit status (-1: killed by a signal or still running after 10 s).
+  // SIGTERM, then the exit status (-1: killed by a signal or still running after 10 s). The
+  // signal waits for the worker's "started" line, printed once its handler is in place: a worker
+  // stopped while it still loads its libraries dies of SIGTERM, as any program would, and tasks
+  // may all be done by then (a loaded machine, 24 no-op tasks).
   int stop() {
     if (pid_ <= 0) return status_;
+    for (int i = 0; i < 1000 && output().find("worker " + id_ + " started") == std::string::npos; ++i) {
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {  // it ended on its own
+        pid_ = 0;
+        return status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      std::this_thread::sleep_for(10ms);
+    }
     signal(SIGTERM);
     for (int i = 0; i < 1000; ++i) {
       int status = 0;

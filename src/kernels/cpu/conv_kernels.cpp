@@ -142,7 +142,10 @@ BackwardWeights& backward_weights_primitive(const ConvGeometry& g, bool bias, bo
     const Window& w = g.win;
     auto src = channels_last_md(w, w.in, g.in_channels, operand_type(in_bf16));
     auto dst = channels_last_md(w, w.out, g.out_channels, operand_type(in_bf16));
-    auto weights = any_weights_md(g);  // the weight gradient is float32 either way
+    // Under autocast the primitive writes the weight gradient in bf16, as libtorch's autocast
+    // does, and it is widened to float32 by the reorder below: on AMX, oneDNN's kernel for a
+    // float32 weight gradient is several times slower (docs/mixed_precision.md, "Autocast").
+    auto weights = any_weights_md(g, operand_type(in_bf16));
     auto strides = real_axes(w, w.stride), dil = real_axes(w, w.dilation, 1);
     auto pl = real_axes(w, w.pad_before), pr = real_axes(w, w.pad_after);
     using D = dnnl::convolution_backward_weights::desc;
