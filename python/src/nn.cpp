@@ -247,7 +247,8 @@ class SharedWeightsLambda : public nn::Layer {
 
  protected:
   void build(const Shape&) override {
-    for (const auto& [n, t] : weights_) add_weight(n, t.shape(), [t](const Shape&, Generator*) { return t; });
+    // [t = t]: clang before 16 cannot capture a structured binding by name.
+    for (const auto& [n, t] : weights_) add_weight(n, t.shape(), [t = t](const Shape&, Generator*) { return t; });
   }
   Tensor forward(const Tensor& x) override {
     py::gil_scoped_acquire gil;
@@ -373,10 +374,13 @@ void bind_nn(py::module_& parent) {
                               {"save_tl2_hdf5", &interop::save_tl2_hdf5},
                               {"save_tl2_npz_dict", &interop::save_tl2_npz_dict},
                               {"save_tl2_npz", &interop::save_tl2_npz}})
-    m.def(name, [writer](const nn::Layer& l, const std::string& path) {
-      py::gil_scoped_release release;
-      writer(l, path);
-    }, py::arg("model"), py::arg("path"));
+    m.def(
+        name,
+        [writer = writer](const nn::Layer& l, const std::string& path) {
+          py::gil_scoped_release release;
+          writer(l, path);
+        },
+        py::arg("model"), py::arg("path"));
   m.def("run_recurrent", &run_recurrent, py::arg("layer"), py::arg("x"), py::arg("initial_state") = py::none(),
         py::arg("lengths") = py::none(),
         "(output, final state) of a SimpleRNN, LSTM, GRU or Bidirectional layer: the state per layer {h} or {h, c}; "
