@@ -107,9 +107,7 @@ function(strata_link_libraries)
   # this tree only (the rl examples and some benchmarks use it), not to installed users.
   target_link_libraries(strata_lib_engine PUBLIC nlohmann_json::nlohmann_json $<BUILD_INTERFACE:OpenMP::OpenMP_CXX>)
   add_library(strata INTERFACE)
-  foreach(library ${STRATA_LIBRARIES})
-    target_link_libraries(strata INTERFACE strata_lib_${library})
-  endforeach()
+  target_link_libraries(strata INTERFACE ${STRATA_LIBRARY_TARGETS})
   # A program linked against all of Strata loads all of it, though it calls nothing of (say) the
   # points library: saved models name layer classes that register when their library loads, and
   # Debian's linker drops a library whose symbols are not referenced (--as-needed by default).

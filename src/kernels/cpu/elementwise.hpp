@@ -20,8 +20,9 @@ void add_scaled_inplace(Tensor& a, const Tensor& b, double alpha);
 Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);
 void copy_into(Tensor& dst, const Tensor& src);
 Tensor contiguous_copy(const Tensor& x);
-// The tensor itself when contiguous, else a contiguous copy: kernels that index flat take this.
-inline Tensor dense(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
+// The tensor itself when contiguous (or undefined: an absent bias), else a contiguous copy:
+// kernels that index flat take this.
+inline Tensor dense(const Tensor& t) { return !t.defined() || t.is_contiguous() ? t : contiguous_copy(t); }
 Tensor cast(const Tensor& x, DType dtype);
 void fill(Tensor& t, double value);
 

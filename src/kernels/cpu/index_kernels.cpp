@@ -29,8 +29,6 @@ Tensor zero_tensor(const Shape& shape, DType dtype, Device device) {
   return out;
 }
 
-Tensor as_contiguous(const Tensor& t) { return t.is_contiguous() ? t : contiguous_copy(t); }
-
 // Coordinates of row r of `shape` along `axis` (every coordinate but the axis one, which is 0).
 void row_coords(int64_t r, const Shape& shape, int axis, Shape& coords) {
   for (int d = shape.size() - 1; d >= 0; --d) {
@@ -147,7 +145,7 @@ Tensor put_add_axes(const Tensor& g, const AxisMaps& maps, const Shape& shape) {
     return out;
   }
   if (g.numel() == 0) return out;
-  Tensor gc = as_contiguous(g);
+  Tensor gc = dense(g);
   const int nd = shape.size();
   const auto tables = offset_tables(maps, shape, out.strides());
   const int64_t n = g.shape()[nd - 1], rows = g.numel() / n;
@@ -295,7 +293,7 @@ std::pair<Tensor, Tensor> sort_along(const Tensor& x, int axis, int64_t k, bool 
 }
 
 std::vector<int64_t> true_positions(const Tensor& mask) {
-  Tensor m = as_contiguous(mask);
+  Tensor m = dense(mask);
   const bool* p = m.data<bool>();
   std::vector<int64_t> out;
   for (int64_t i = 0; i < m.numel(); ++i)

@@ -90,7 +90,7 @@ Tensor matmul3d(const Tensor& a_in, const Tensor& b_in, const Tensor& bias_in) {
   STRATA_CHECK(a_in.dtype() == b_in.dtype(), "matmul: operands have dtypes ", dtype_name(a_in.dtype()), " and ",
                dtype_name(b_in.dtype()));
   Tensor a = usable(a_in), b = usable(b_in);
-  Tensor bias = !bias_in.defined() || bias_in.is_contiguous() ? bias_in : contiguous_copy(bias_in);
+  Tensor bias = dense(bias_in);
   const int64_t B = std::max(a.shape()[0], b.shape()[0]);
   Tensor out = Tensor::empty({B, a.shape()[1], b.shape()[2]}, a.dtype(), a.device());
   if (out.numel() == 0) return out;

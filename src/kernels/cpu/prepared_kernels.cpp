@@ -25,8 +25,6 @@ using tag = memory::format_tag;
 constexpr auto f32 = memory::data_type::f32;
 constexpr auto u8 = memory::data_type::u8, s8 = memory::data_type::s8, s32 = memory::data_type::s32;
 
-Tensor dense_copy(const Tensor& t) { return !t.defined() || t.is_contiguous() ? t : contiguous_copy(t); }
-
 dnnl::post_ops activation_post_op(FusedActivation act) {
   dnnl::post_ops ops;
   if (act == FusedActivation::relu) ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
@@ -139,7 +137,7 @@ dnnl::matmul::desc inference_matmul(int64_t rows, int64_t I, int64_t O, memory::
 std::unique_ptr<dispatch::PreparedKernel> prepare_conv(const Tensor& w_in, const Tensor& b_in, const ConvGeometry& g,
                                                        FusedActivation act) {
   STRATA_CHECK(w_in.dtype() == kFloat32, "prepare_conv: float32 only, got ", dtype_name(w_in.dtype()));
-  const Tensor w = dense_copy(w_in), b = dense_copy(b_in);
+  const Tensor w = dense(w_in), b = dense(b_in);
   const Window& win = g.win;
   const memory::desc src = channels_last_md(win, win.in, g.in_channels),
                      dst = channels_last_md(win, win.out, g.out_channels);
@@ -158,7 +156,7 @@ std::unique_ptr<dispatch::PreparedKernel> prepare_conv(const Tensor& w_in, const
 std::unique_ptr<dispatch::PreparedKernel> prepare_linear(const Tensor& w_in, const Tensor& b_in, int64_t rows,
                                                          FusedActivation act) {
   STRATA_CHECK(w_in.dtype() == kFloat32, "prepare_linear: float32 only, got ", dtype_name(w_in.dtype()));
-  const Tensor w = dense_copy(w_in), b = dense_copy(b_in);
+  const Tensor w = dense(w_in), b = dense(b_in);
   const int64_t I = w.size(0), O = w.size(1);
   const memory::desc src({rows, I}, f32, tag::ab), dst({rows, O}, f32, tag::ab), user({I, O}, f32, tag::ab);
   const dnnl::matmul::desc d = inference_matmul(rows, I, O, f32, b.defined());

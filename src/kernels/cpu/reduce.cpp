@@ -143,7 +143,7 @@ Tensor arrange(const Tensor& x, const std::vector<bool>& mask, int64_t& A, int64
   A = 1, R = 1, B = 1;
   if (first < 0) {  // nothing of size > 1 is reduced
     A = x.numel();
-    return x.is_contiguous() ? x : contiguous_copy(x);
+    return dense(x);
   }
   if (block && x.is_contiguous()) {
     for (int d = 0; d < x.dim(); ++d) (d < first ? A : d <= last ? R : B) *= x.shape()[d];
