@@ -79,20 +79,12 @@ class WorkerProcess {
   int stop() {
     if (pid_ <= 0) return status_;
     for (int i = 0; i < 1000 && output().find("worker " + id_ + " started") == std::string::npos; ++i) {
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {  // it ended on its own
-        pid_ = 0;
-        return status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-      }
+      if (reaped()) return status_;  // it ended on its own
       std::this_thread::sleep_for(10ms);
     }
     signal(SIGTERM);
     for (int i = 0; i < 1000; ++i) {
-      int status = 0;
-      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = 0;
-        return status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-      }
+      if (reaped()) return status_;
       std::this_thread::sleep_for(10ms);
     }
     return -1;
@@ -111,6 +103,15 @@ class WorkerProcess {
   const std::string& id() const { return id_; }
 
  private:
+  // Whether the process has ended (without waiting); its exit status is then in status_.
+  bool reaped() {
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) != pid_) return false;
+    pid_ = 0;
+    status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return true;
+  }
+
   std::string id_;
   fs::path log_;
   pid_t pid_ = 0;
