@@ -6,13 +6,7 @@
 #   cmake -DPROGRAM=<program> -DHUB=<libstrata_hub.so> -P check_needed.cmake
 cmake_minimum_required(VERSION 3.25)
 
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${ARGN} failed (${rc}): ${out}${err}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/../install/run.cmake)  # run(<command>...)
 
 # expect(<file> <description> PRESENT <regex>... ABSENT <regex>...) on `ldd <file>`'s output.
 function(expect file)
