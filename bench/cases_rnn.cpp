@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "cases.hpp"
-#include "strata/nn/recurrent.hpp"
+#include "strata/nn/layers/recurrent.hpp"
 #include "strata/strata.hpp"
 
 namespace bench {

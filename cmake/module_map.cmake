@@ -106,9 +106,9 @@ strata_include_exception(tests/cuda/test_emulated_index.cpp strata/ops/sort.hpp)
 strata_include_exception(tests/cuda/test_emulated_pointcloud.cpp strata/ops/pointcloud.hpp strata/points/scatter.hpp)
 # The workflow tests register a task that trains a model; the workflow itself runs any task.
 strata_include_exception(tests/workflow/linear_regression.hpp
-  strata/nn/dense.hpp strata/nn/initializers.hpp strata/optim/sgd.hpp)
+  strata/nn/layers/dense.hpp strata/nn/initializers.hpp strata/optim/sgd.hpp)
 # `strata serve` is tested on a PointNet++ model, which serve loads by its registered layers.
 strata_include_exception(tests/serve/test_protocol.cpp strata/points/pointnet2.hpp)
 # Keras and npz weight files loaded into nn layers: interop of io and nn, tested with io's files.
 strata_include_exception(tests/io/test_npz_assign.cpp
-  strata/nn/dense.hpp strata/nn/load_weights.hpp strata/nn/norm.hpp strata/nn/sequential.hpp)
+  strata/nn/layers/dense.hpp strata/nn/load_weights.hpp strata/nn/layers/norm.hpp strata/nn/sequential.hpp)

@@ -22,7 +22,7 @@
 #include <CLI/CLI.hpp>
 #include <strata/data/skip_gram.hpp>
 #include <strata/data/sword_text.hpp>
-#include <strata/nn/skip_gram_training.hpp>
+#include <strata/nn/layers/embedding.hpp>
 #include <strata/strata.hpp>
 #include <strata/viz/visualize.hpp>
 

@@ -15,10 +15,10 @@
 #include "strata/nn/functions.hpp"
 #include "strata/nn/layer.hpp"
 #include "strata/nn/layer_config.hpp"
+#include "strata/nn/layers/recurrent.hpp"
 #include "strata/nn/load_weights.hpp"
 #include "strata/nn/model.hpp"
 #include "strata/nn/option_table.hpp"
-#include "strata/nn/recurrent.hpp"
 #include "strata/onnx/onnx.hpp"
 #include "strata/ops/elementwise.hpp"
 

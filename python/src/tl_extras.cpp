@@ -4,7 +4,7 @@
 #include "bindings.hpp"
 #include "strata/data/class_balancing.hpp"
 #include "strata/data/seq_minibatches2.hpp"
-#include "strata/nn/tl_activations.hpp"
+#include "strata/nn/layers/activation.hpp"
 #include "strata/rl/log_weight.hpp"
 
 namespace strata::python {

@@ -6,13 +6,13 @@
 
 #include "compile_plan.hpp"
 #include "strata/autograd/grad_mode.hpp"
-#include "strata/nn/conv.hpp"
-#include "strata/nn/dense.hpp"
-#include "strata/nn/dropout.hpp"
 #include "strata/nn/eval_scope.hpp"
-#include "strata/nn/norm.hpp"
-#include "strata/nn/pool.hpp"
-#include "strata/nn/reshape.hpp"
+#include "strata/nn/layers/conv.hpp"
+#include "strata/nn/layers/dense.hpp"
+#include "strata/nn/layers/noise.hpp"
+#include "strata/nn/layers/norm.hpp"
+#include "strata/nn/layers/pool.hpp"
+#include "strata/nn/layers/shape.hpp"
 #include "strata/ops/elementwise.hpp"
 
 namespace strata::nn::detail {

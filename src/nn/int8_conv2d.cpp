@@ -2,7 +2,7 @@
 #include "strata/nn/int8.hpp"
 #include "strata/nn/option_table.hpp"
 
-#include "window_geometry.hpp"
+#include "nn/layers/conv/window_geometry.hpp"
 
 namespace strata::nn {
 

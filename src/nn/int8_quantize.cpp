@@ -9,9 +9,9 @@
 
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/factory.hpp"
-#include "strata/nn/conv.hpp"
-#include "strata/nn/dense.hpp"
 #include "strata/nn/int8.hpp"
+#include "strata/nn/layers/conv.hpp"
+#include "strata/nn/layers/dense.hpp"
 #include "strata/ops/elementwise.hpp"
 
 namespace strata::nn {

@@ -63,7 +63,7 @@ struct OptionCodec<LambdaWeights> {
   static LambdaWeights read(const nlohmann::json& j) { return lambda_weights_from(j); }
 };
 
-// Lambda's and ElementwiseLambda's (nn/merge.hpp).
+// Lambda's and ElementwiseLambda's (nn/layers/merge.hpp).
 STRATA_DEFINE_OPTIONS(LambdaOptions, STRATA_LAMBDA_OPTIONS)
 STRATA_LAYER("lambda", Lambda);
 

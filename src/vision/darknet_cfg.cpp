@@ -5,14 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "data/file_bytes.hpp"
 #include "darknet_sections.hpp"
-#include "strata/nn/conv.hpp"
-#include "strata/nn/merge.hpp"
-#include "strata/nn/norm.hpp"
-#include "strata/nn/pool.hpp"
-#include "strata/nn/shape_layers.hpp"
-#include "strata/nn/slice_layer.hpp"
+#include "data/file_bytes.hpp"
+#include "strata/nn/layers/conv.hpp"
+#include "strata/nn/layers/merge.hpp"
+#include "strata/nn/layers/norm.hpp"
+#include "strata/nn/layers/pool.hpp"
+#include "strata/nn/layers/shape.hpp"
 #include "strata/vision/darknet.hpp"
 
 namespace strata::vision {

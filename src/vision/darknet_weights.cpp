@@ -8,8 +8,8 @@
 
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/factory.hpp"
-#include "strata/nn/conv.hpp"
-#include "strata/nn/norm.hpp"
+#include "strata/nn/layers/conv.hpp"
+#include "strata/nn/layers/norm.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/shape.hpp"
 #include "strata/vision/darknet.hpp"

@@ -15,7 +15,7 @@
 #include "strata/hub/hub.hpp"
 #include "strata/interop/weight_files.hpp"
 #include "strata/io/npz.hpp"
-#include "strata/nn/dense.hpp"
+#include "strata/nn/layers/dense.hpp"
 #include "strata/nn/model.hpp"
 #include "strata/onnx/onnx.hpp"
 #include "strata/ops/elementwise.hpp"

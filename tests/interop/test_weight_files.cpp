@@ -11,20 +11,20 @@
 #include <fstream>
 #include <iterator>
 
-#include "support/temp_dir.hpp"
-#include "support/expect_error.hpp"
 #include "io/fixtures/python_fixtures.hpp"
 #include "strata/interop/weight_files.hpp"
 #include "strata/io/hdf5.hpp"
 #include "strata/io/npz.hpp"
-#include "strata/nn/conv.hpp"
-#include "strata/nn/dense.hpp"
+#include "strata/nn/layers/conv.hpp"
+#include "strata/nn/layers/dense.hpp"
+#include "strata/nn/layers/merge.hpp"
+#include "strata/nn/layers/norm.hpp"
+#include "strata/nn/layers/recurrent.hpp"
+#include "strata/nn/layers/shape.hpp"
 #include "strata/nn/load_weights.hpp"
-#include "strata/nn/merge.hpp"
 #include "strata/nn/model.hpp"
-#include "strata/nn/norm.hpp"
-#include "strata/nn/recurrent.hpp"
-#include "strata/nn/reshape.hpp"
+#include "support/expect_error.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace strata;

@@ -4,15 +4,15 @@
 
 #include <filesystem>
 
-#include "support/expect_error.hpp"
 #include "fixtures/python_fixtures.hpp"
 #include "strata/core/error.hpp"
 #include "strata/io/keras.hpp"
 #include "strata/io/npz.hpp"
-#include "strata/nn/dense.hpp"
+#include "strata/nn/layers/dense.hpp"
+#include "strata/nn/layers/norm.hpp"
 #include "strata/nn/load_weights.hpp"
-#include "strata/nn/norm.hpp"
 #include "strata/nn/sequential.hpp"
+#include "support/expect_error.hpp"
 
 namespace fs = std::filesystem;
 using namespace strata;

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "strata/core/factory.hpp"
-#include "strata/nn/dense.hpp"
+#include "strata/nn/layers/dense.hpp"
 #include "strata/nn/sequential.hpp"
 #include "strata/ops/reduce.hpp"
 

@@ -5,7 +5,7 @@
 
 #include "nn/layer_check.hpp"
 #include "nn/weight_gradcheck.hpp"
-#include "strata/nn/attention.hpp"
+#include "strata/nn/layers/attention.hpp"
 
 namespace strata {
 namespace {

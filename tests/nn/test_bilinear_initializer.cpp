@@ -2,7 +2,7 @@
 // (tests/vision/fixtures/tl_prepro_iterate_utils.npz from tests/vision/make_tl_prepro_fixtures.py).
 #include <gtest/gtest.h>
 
-#include "strata/nn/bilinear_initializer.hpp"
+#include "strata/nn/layers/conv.hpp"
 #include "support/expect_error.hpp"
 #include "support/max_abs_diff.hpp"
 #include "vision/tl_prepro_fixture.hpp"

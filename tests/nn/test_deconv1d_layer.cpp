@@ -1,4 +1,4 @@
-// TensorLayer 2's DeConv1dLayer (nn/conv_extras.hpp): tf.nn.conv1d_transpose with the filter
+// TensorLayer 2's DeConv1dLayer (nn/layers/conv.hpp): tf.nn.conv1d_transpose with the filter
 // [k, out, in], checked against a plain loop of its definition (the adjoint of a SAME or VALID
 // conv1d of the same stride), its weight layout, bias and activation, and its errors.
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "nn/layer_check.hpp"
-#include "strata/nn/positional.hpp"
+#include "strata/nn/layers/embedding.hpp"
 
 namespace strata {
 namespace {

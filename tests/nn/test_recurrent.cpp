@@ -1,7 +1,7 @@
 // Whole-sequence recurrent layers: shapes, stacking, states, variable lengths and masks,
 // Bidirectional, dropout between layers, a float64 gradient check, and the padding helpers.
 #include "layer_check.hpp"
-#include "strata/nn/recurrent.hpp"
+#include "strata/nn/layers/recurrent.hpp"
 
 namespace strata {
 namespace {

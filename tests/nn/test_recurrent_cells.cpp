@@ -2,7 +2,7 @@
 // plain-double loop, and a cell stepped by hand against the whole-sequence layer.
 #include "layer_check.hpp"
 #include "recurrent_reference.hpp"
-#include "strata/nn/recurrent.hpp"
+#include "strata/nn/layers/recurrent.hpp"
 #include "strata/ops/rnn.hpp"
 
 namespace strata {

@@ -1,4 +1,4 @@
-// Keras's recurrent variants as layer options (nn/rnn_cells.hpp): the GRU with reset_after =
+// Keras's recurrent variants as layer options (nn/layers/recurrent.hpp): the GRU with reset_after =
 // false and LSTM / GRU with other activation and recurrent_activation. Values against a
 // plain-double loop of Keras's equations, float64 finite-difference gradients of the unfused
 // steps, whole-model files that keep the options, and configs written before the options
@@ -8,7 +8,7 @@
 
 #include "layer_check.hpp"
 #include "strata/nn/layer_config.hpp"
-#include "strata/nn/recurrent.hpp"
+#include "strata/nn/layers/recurrent.hpp"
 #include "support/temp_dir.hpp"
 
 namespace strata {

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "nn/layer_check.hpp"
-#include "strata/nn/skip_gram_training.hpp"
+#include "strata/nn/layers/embedding.hpp"
 
 namespace strata {
 namespace {

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "nn/layer_check.hpp"
-#include "strata/nn/tl_activations.hpp"
+#include "strata/nn/layers/activation.hpp"
 #include "support/expect_error.hpp"
 
 namespace strata {

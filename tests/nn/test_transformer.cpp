@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
 #include "nn/layer_check.hpp"
-#include "strata/nn/positional.hpp"
-#include "strata/nn/transformer.hpp"
+#include "strata/nn/layers/attention.hpp"
+#include "strata/nn/layers/embedding.hpp"
 
 namespace strata {
 namespace {

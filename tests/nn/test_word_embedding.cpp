@@ -4,8 +4,7 @@
 #include <set>
 
 #include "nn/layer_check.hpp"
-#include "strata/nn/sampled_loss.hpp"
-#include "strata/nn/word_embedding.hpp"
+#include "strata/nn/layers/embedding.hpp"
 
 namespace strata {
 namespace {

@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "strata/core/factory.hpp"
-#include "strata/nn/dense.hpp"
 #include "strata/nn/layer.hpp"
+#include "strata/nn/layers/dense.hpp"
 
 namespace strata::reliability {
 namespace {

@@ -11,9 +11,9 @@
 #include "strata/core/factory.hpp"
 #include "strata/core/limits.hpp"
 #include "strata/io/safetensors.hpp"
-#include "strata/nn/conv.hpp"
-#include "strata/nn/dense.hpp"
 #include "strata/nn/layer_config.hpp"
+#include "strata/nn/layers/conv.hpp"
+#include "strata/nn/layers/dense.hpp"
 #include "strata/nn/model.hpp"
 #include "temp_hub.hpp"
 

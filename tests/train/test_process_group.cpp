@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "strata/core/factory.hpp"
-#include "strata/nn/dense.hpp"
+#include "strata/nn/layers/dense.hpp"
 #include "strata/optim/sgd.hpp"
 #include "strata/train/fit.hpp"
 #include "strata/train/process_group.hpp"

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "onnx/onnx_runtime.hpp"
-#include "strata/nn/slice_layer.hpp"
+#include "strata/nn/layers/shape.hpp"
 #include "strata/vision/darknet.hpp"
 
 namespace strata {

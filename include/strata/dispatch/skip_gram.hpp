@@ -1,4 +1,4 @@
-// The skip-gram update family (word2vec's inner loop; strata/nn/skip_gram_training.hpp trains
+// The skip-gram update family (word2vec's inner loop; strata/nn/layers/embedding.hpp trains
 // with it): one SGD step with negative sampling on rows of two float tables, in place. Its
 // arguments are raw rows of host-readable tables, not tensors, so it is called with
 // skip_gram_update.on(device, ...) for the tables' device; only the CPU implements it.

@@ -9,8 +9,8 @@
 #pragma once
 #include <memory>
 
-#include "strata/nn/activation.hpp"
 #include "strata/nn/layer.hpp"
+#include "strata/nn/layers/activation.hpp"
 #include "strata/nn/model.hpp"
 #include "strata/nn/options.hpp"
 

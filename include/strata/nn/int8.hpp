@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "strata/nn/activation.hpp"
 #include "strata/nn/layer.hpp"
+#include "strata/nn/layers/activation.hpp"
 #include "strata/nn/model.hpp"
 #include "strata/nn/options.hpp"
 #include "strata/ops/conv.hpp"

@@ -13,8 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "strata/nn/activation.hpp"
 #include "strata/nn/layer.hpp"
+#include "strata/nn/layers/activation.hpp"
 #include "strata/ops/conv.hpp"
 #include "strata/ops/pool.hpp"
 

@@ -17,9 +17,9 @@
 
 #include "strata/core/dtype.hpp"
 #include "strata/core/error.hpp"
-#include "strata/nn/activation.hpp"
 #include "strata/nn/initializers.hpp"
 #include "strata/nn/layer_config.hpp"
+#include "strata/nn/layers/activation.hpp"
 #include "strata/ops/conv.hpp"
 #include "strata/ops/pool.hpp"
 

@@ -7,10 +7,10 @@
 #include <memory>
 #include <vector>
 
-#include "strata/nn/activation.hpp"
-#include "strata/nn/dense.hpp"
 #include "strata/nn/layer.hpp"
-#include "strata/nn/norm.hpp"
+#include "strata/nn/layers/activation.hpp"
+#include "strata/nn/layers/dense.hpp"
+#include "strata/nn/layers/norm.hpp"
 #include "strata/nn/options.hpp"
 
 namespace strata::points {

@@ -4,8 +4,8 @@
 #pragma once
 #include <vector>
 
-#include "strata/nn/dense.hpp"
 #include "strata/nn/layer.hpp"
+#include "strata/nn/layers/dense.hpp"
 #include "strata/nn/options.hpp"
 #include "strata/points/point_mlp.hpp"
 

@@ -5,10 +5,9 @@
 // separable convolution over the K neighbours. Clouds are [B, N, 3 + C_in], coordinates first,
 // and so is the result, [B, P, 3 + C], so X-Convs chain, and chain with the PointNet++ layers.
 #pragma once
-#include "strata/nn/conv.hpp"
-#include "strata/nn/depthwise.hpp"
 #include "strata/nn/layer.hpp"
-#include "strata/nn/norm.hpp"
+#include "strata/nn/layers/conv.hpp"
+#include "strata/nn/layers/norm.hpp"
 #include "strata/nn/options.hpp"
 #include "strata/points/point_mlp.hpp"
 

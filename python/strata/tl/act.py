@@ -1,4 +1,4 @@
-"""tl.act: TensorLayer's fixed-slope activations (strata/nn/tl_activations.hpp) on arrays or
+"""tl.act: TensorLayer's fixed-slope activations (strata/nn/layers/activation.hpp) on arrays or
 tensors; results are tensors, usable as a layer's act."""
 from strata._strata import tl_extras as _extras
 

@@ -1,13 +1,11 @@
 #include "strata/nn/zoo/mobilenet.hpp"
 
 #include "chain.hpp"
-#include "strata/nn/conv.hpp"
-#include "strata/nn/depthwise.hpp"
-#include "strata/nn/dropout.hpp"
-#include "strata/nn/norm.hpp"
-#include "strata/nn/pool_variants.hpp"
-#include "strata/nn/reshape.hpp"
-#include "strata/nn/shape_layers.hpp"
+#include "strata/nn/layers/conv.hpp"
+#include "strata/nn/layers/noise.hpp"
+#include "strata/nn/layers/norm.hpp"
+#include "strata/nn/layers/pool.hpp"
+#include "strata/nn/layers/shape.hpp"
 
 namespace strata::nn::zoo {
 namespace {

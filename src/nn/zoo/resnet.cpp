@@ -1,13 +1,12 @@
 #include "strata/nn/zoo/resnet.hpp"
 
 #include "chain.hpp"
-#include "strata/nn/conv.hpp"
-#include "strata/nn/dense.hpp"
-#include "strata/nn/merge.hpp"
-#include "strata/nn/norm.hpp"
-#include "strata/nn/pool.hpp"
-#include "strata/nn/pool_variants.hpp"
-#include "strata/nn/shape_layers.hpp"
+#include "strata/nn/layers/conv.hpp"
+#include "strata/nn/layers/dense.hpp"
+#include "strata/nn/layers/merge.hpp"
+#include "strata/nn/layers/norm.hpp"
+#include "strata/nn/layers/pool.hpp"
+#include "strata/nn/layers/shape.hpp"
 
 namespace strata::nn::zoo {
 namespace {

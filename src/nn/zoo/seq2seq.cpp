@@ -1,6 +1,6 @@
 #include "strata/nn/zoo/seq2seq.hpp"
 
-#include "strata/nn/attention.hpp"
+#include "strata/nn/layers/attention.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/shape.hpp"

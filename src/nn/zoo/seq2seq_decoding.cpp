@@ -10,6 +10,7 @@
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/factory.hpp"
 #include "strata/ops/combine.hpp"
+#include "strata/ops/elementwise.hpp"
 #include "strata/ops/indexing.hpp"
 #include "strata/ops/reduce.hpp"
 #include "strata/ops/sampling.hpp"

@@ -1,11 +1,10 @@
 #include "strata/nn/zoo/squeezenet.hpp"
 
 #include "chain.hpp"
-#include "strata/nn/conv.hpp"
-#include "strata/nn/dropout.hpp"
-#include "strata/nn/merge.hpp"
-#include "strata/nn/pool.hpp"
-#include "strata/nn/pool_variants.hpp"
+#include "strata/nn/layers/conv.hpp"
+#include "strata/nn/layers/merge.hpp"
+#include "strata/nn/layers/noise.hpp"
+#include "strata/nn/layers/pool.hpp"
 
 namespace strata::nn::zoo {
 namespace {

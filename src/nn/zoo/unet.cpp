@@ -4,12 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "strata/nn/conv.hpp"
-#include "strata/nn/conv_variants.hpp"
-#include "strata/nn/merge.hpp"
-#include "strata/nn/norm.hpp"
-#include "strata/nn/pool.hpp"
-#include "strata/nn/shape_layers.hpp"
+#include "strata/nn/layers/conv.hpp"
+#include "strata/nn/layers/merge.hpp"
+#include "strata/nn/layers/norm.hpp"
+#include "strata/nn/layers/pool.hpp"
+#include "strata/nn/layers/shape.hpp"
 
 namespace strata::nn::zoo {
 namespace {

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "strata/nn/conv.hpp"
-#include "strata/nn/dense.hpp"
-#include "strata/nn/pool.hpp"
-#include "strata/nn/reshape.hpp"
+#include "strata/nn/layers/conv.hpp"
+#include "strata/nn/layers/dense.hpp"
+#include "strata/nn/layers/pool.hpp"
+#include "strata/nn/layers/shape.hpp"
 
 namespace strata::nn::zoo {
 

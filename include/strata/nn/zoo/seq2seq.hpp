@@ -21,9 +21,9 @@
 #include <functional>
 #include <optional>
 
-#include "strata/nn/dense.hpp"
-#include "strata/nn/embedding.hpp"
-#include "strata/nn/recurrent.hpp"
+#include "strata/nn/layers/dense.hpp"
+#include "strata/nn/layers/embedding.hpp"
+#include "strata/nn/layers/recurrent.hpp"
 
 namespace strata::nn::zoo {
 
