@@ -53,7 +53,7 @@ void compiled_test_variant(nn::Model& net, nn::CompileOptions options, const Sha
 void compiled_test_randomise_batch_norms(nn::Layer& model) {
   NoGradGuard no_grad;
   for (auto& [name, w] : model.named_weights()) {
-    const auto ends = [&](const std::string& s) { return name.size() > s.size() && name.ends_with(s); };
+    const auto ends = [&name = name](const std::string& s) { return name.size() > s.size() && name.ends_with(s); };
     if (ends("moving_var"))
       copy_(w, uniform(w.shape(), 0.5, 2.0));
     else if (ends("moving_mean") || ends("beta"))

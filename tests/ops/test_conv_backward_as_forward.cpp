@@ -31,7 +31,7 @@ TEST(ConvBackwardAsForward, Conv2dPaddingsMatchFloat64) {
   for (const auto& [pad, wshape] : cases) {
     SCOPED_TRACE("w " + wshape.str());
     expect_f32_backward_matches_f64(
-        [pad](const std::vector<Tensor>& t) { return conv2d(t[0], t[1], t[2], {.padding = pad}); },
+        [pad = pad](const std::vector<Tensor>& t) { return conv2d(t[0], t[1], t[2], {.padding = pad}); },
         bwd_as_fwd_inputs({2, 7, 6, 3}, wshape, gen));
   }
 }
