@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "dispatch/unary_formulas.hpp"
+#include "kernels/cpu/bf16_round.hpp"
 #include "kernels/cpu/loops.hpp"
 #include "kernels/cpu/scalar_math.hpp"
 #include "strata/dispatch/broadcast.hpp"
@@ -217,7 +218,10 @@ void copy_into(Tensor& dst, const Tensor& src) {
 
 Tensor contiguous_copy(const Tensor& x) { return dispatch::copy_as(x, x.dtype()); }
 
-Tensor cast(const Tensor& x, DType dtype) { return dispatch::copy_as(x, dtype); }
+Tensor cast(const Tensor& x, DType dtype) {
+  if (x.dtype() == kFloat32 && dtype == kBFloat16) return bf16_copy(x);  // vectorised (bf16_round.hpp)
+  return dispatch::copy_as(x, dtype);
+}
 
 void fill(Tensor& t, double value) {
   dispatch_all(t.dtype(), [&](auto tag) {
