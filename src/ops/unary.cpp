@@ -106,6 +106,19 @@ Tensor cos(const Tensor& x) {
   return unary_op(Op::cos, UnaryOp::cos, Reads::input, x,
                   [](const Tensor& g, const Tensor& x, const Tensor&) { return -g * sin(x); });
 }
+// asin and acos: defined on [-1, 1], their gradients infinite at the ends (NaN outside, as the ops).
+Tensor asin(const Tensor& x) {
+  return unary_op(Op::asin, UnaryOp::asin, Reads::input, x,
+                  [](const Tensor& g, const Tensor& x, const Tensor&) { return g * rsqrt(1.0 - square(x)); });
+}
+Tensor acos(const Tensor& x) {
+  return unary_op(Op::acos, UnaryOp::acos, Reads::input, x,
+                  [](const Tensor& g, const Tensor& x, const Tensor&) { return -g * rsqrt(1.0 - square(x)); });
+}
+Tensor atan(const Tensor& x) {
+  return unary_op(Op::atan, UnaryOp::atan, Reads::input, x,
+                  [](const Tensor& g, const Tensor& x, const Tensor&) { return g / (square(x) + 1.0); });
+}
 Tensor erf(const Tensor& x) {
   return unary_op(Op::erf, UnaryOp::erf, Reads::input, x, [](const Tensor& g, const Tensor& x, const Tensor&) {
     return g * exp(-square(x)) * 1.1283791670955126;  // 2 / sqrt(pi)

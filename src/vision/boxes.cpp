@@ -1,13 +1,9 @@
 #include "strata/vision/boxes.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <numbers>
-#include <vector>
 
-#include "strata/autograd/node.hpp"
 #include "strata/core/error.hpp"
-#include "strata/core/factory.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/shape.hpp"
 
@@ -26,17 +22,6 @@ Corners corners(const Tensor& t, const char* name) {
 }
 
 }  // namespace
-
-Tensor atan(const Tensor& x) {
-  STRATA_CHECK(x.defined() && is_floating(x.dtype()), "atan: expected a floating tensor");
-  std::vector<double> v = cast(x.detach(), kFloat64).contiguous().to_vector<double>();
-  for (double& e : v) e = std::atan(e);
-  Tensor out = cast(from_vector(v, x.shape(), x.device()), x.dtype());
-  if (autograd::needs_grad({&x}))
-    autograd::record({"atan"}, {x}, {out},
-                     [x](const std::vector<Tensor>& g) { return std::vector<Tensor>{g[0] / (1.0 + square(x))}; });
-  return out;
-}
 
 Tensor box_iou(const Tensor& a, const Tensor& b, IouKind kind, double eps) {
   const Corners p = corners(a, "a"), q = corners(b, "b");

@@ -72,7 +72,8 @@ def write_cases():
     # unary math of the unary list and composed, on the domain each is defined on
     domains = {"Neg": (-3, 3), "Abs": (-3, 3), "Exp": (-3, 3), "Log": (0.1, 5), "Sqrt": (0.01, 5),
                "Reciprocal": (0.5, 3), "Sign": (-3, 3), "Floor": (-3, 3), "Ceil": (-3, 3), "Round": (-3, 3),
-               "Erf": (-2, 2), "Sin": (-4, 4), "Cos": (-4, 4), "Tan": (-1.2, 1.2), "Sinh": (-3, 3),
+               "Erf": (-2, 2), "Sin": (-4, 4), "Cos": (-4, 4), "Asin": (-0.9, 0.9), "Acos": (-0.9, 0.9), "Atan": (-5, 5),
+               "Tan": (-1.2, 1.2), "Sinh": (-3, 3),
                "Cosh": (-3, 3), "Asinh": (-50, 50), "Acosh": (1, 20), "Atanh": (-0.9, 0.9), "Tanh": (-3, 3),
                "Sigmoid": (-4, 4), "Relu": (-3, 3), "Softplus": (-4, 4), "Softsign": (-4, 4),
                "HardSwish": (-5, 5), "Mish": (-4, 4)}

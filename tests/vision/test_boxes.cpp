@@ -103,14 +103,6 @@ TEST(BoxIou, CiouGradientIsTheFrozenAlphaFormulas) {
   }
 }
 
-TEST(BoxIou, AtanAndItsGradient) {
-  const Tensor x = tensor({-3.0, -0.5, 0.0, 0.7, 4.0}, {5}).requires_grad_();
-  const std::vector<double> y = atan(x).to_vector<double>();
-  EXPECT_NEAR(y[3], std::atan(0.7), 1e-15);
-  EXPECT_TRUE(autograd::gradcheck([](const std::vector<Tensor>& t) { return atan(t[0]); }, {x}).ok);
-  EXPECT_TRUE(autograd::gradgradcheck([](const std::vector<Tensor>& t) { return atan(t[0]); }, {x}).ok);
-}
-
 TEST(BoxIou, RefusesTensorsThatAreNotBoxes) {
   testing::expect_error([] { box_iou(zeros({3, 3}, kFloat64), zeros({3, 4}, kFloat64)); }, {"box_iou", "a", "[3, 3]"});
   testing::expect_error([] { box_iou(zeros({3, 4}, kFloat64), zeros({3, 4}, kFloat32)); }, {"box_iou", "float64", "float32"});

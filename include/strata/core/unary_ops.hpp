@@ -27,7 +27,7 @@
 //             an integer result in T)
 // Only /* */ comments inside the list: a // comment would swallow the lines after it.
 #pragma once
-
+// clang-format off
 #define STRATA_UNARY_OP_LIST(X, ctx)                                                                         \
   X(ctx, neg,          "neg",          numbers, any,  fn,         "Neg",      T(-v))                         \
   X(ctx, abs,          "abs",          numbers, any,  fn,         "Abs",      negative(v) ? T(-v) : v)       \
@@ -41,6 +41,9 @@
   X(ctx, reciprocal,   "reciprocal",   floats,  any,  fn,         "Reciprocal", T(1) / v)                    \
   X(ctx, sin,          "sin",          floats,  any,  fn,         "Sin",      M::sin(v))                     \
   X(ctx, cos,          "cos",          floats,  any,  fn,         "Cos",      M::cos(v))                     \
+  X(ctx, asin,         "asin",         floats,  any,  fn,         "Asin",     M::asin(v))                    \
+  X(ctx, acos,         "acos",         floats,  any,  fn,         "Acos",     M::acos(v))                    \
+  X(ctx, atan,         "atan",         floats,  any,  fn,         "Atan",     M::atan(v))                    \
   X(ctx, erf,          "erf",          floats,  any,  fn,         "Erf",      M::erf(v))                     \
   X(ctx, tanh,         "tanh",         floats,  any,  act,        "Tanh",     M::tanh(v))                    \
   X(ctx, sigmoid,      "sigmoid",      floats,  any,  act,        "Sigmoid",  M::sigmoid(v))                 \
@@ -74,3 +77,4 @@
   X(ctx, logical_not,  "logical_not",  logical, none, fn,         "",         v == T(0))                     \
   /* a = exponent; strata::pow(x, exponent) */                                                             \
   X(ctx, pow_scalar,   "pow",          floats,  any,  params,     "",         M::pow(v, a))
+// clang-format on

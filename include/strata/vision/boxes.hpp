@@ -24,10 +24,6 @@ Tensor box_iou(const Tensor& a, const Tensor& b, IouKind kind = IouKind::iou, do
 // Every pair: a [N, 4], b [M, 4] -> [N, M].
 Tensor pairwise_box_iou(const Tensor& a, const Tensor& b, IouKind kind = IouKind::iou, double eps = 1e-9);
 
-// Element-wise arctangent with its gradient 1 / (1 + x^2) (the aspect term of CIoU; the op
-// table has no atan).
-Tensor atan(const Tensor& x);
-
 // One box found in an image, and one box of the truth.
 struct Detection {
   Box box;
