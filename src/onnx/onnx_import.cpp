@@ -262,10 +262,13 @@ std::shared_ptr<nn::Model> Importer::run(const std::string& name) {
       set_constant(node, fold->second(*this, node));
       continue;
     }
-    auto it = op_imports().find(node.op_type());
-    STRATA_CHECK(it != op_imports().end(), what_, ": ", node_str(node), ": operator '", node.op_type(),
-                 "' is not supported by Strata's ONNX import (docs/interop.md lists those that are)");
-    it->second(*this, node);
+    if (!batch_arithmetic(node)) {
+      auto it = op_imports().find(node.op_type());
+      STRATA_CHECK(it != op_imports().end(), what_, ": ", node_str(node), ": operator '", node.op_type(),
+                   "' is not supported by Strata's ONNX import (docs/interop.md lists those that are)");
+      it->second(*this, node);
+    }
+    track_batch_axis(node);
   }
   STRATA_CHECK(graph_.output_size() >= 1, what_, ": the graph has no outputs");
   for (const auto& out : graph_.output()) {

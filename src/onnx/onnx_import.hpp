@@ -56,6 +56,16 @@ class Importer {
   void set_constant(const pb::NodeProto& node, Tensor t);
   // Whether a node or the graph's outputs read this value.
   bool used(const std::string& value) const { return used_.count(value) > 0; }
+  // A symbolic batch N in shape arithmetic (onnx_import_symbolic_batch.cpp): Shape of a value whose first
+  // axis is the batch gives int64 elements a + b·N, kept as two constants while Gather, Slice,
+  // Unsqueeze, Concat, Cast, Identity, Add, Sub, Mul and Div by constants compute on them; a
+  // Reshape to such a shape keeping N first, ConstantOfShape zeros and a recurrent node's zero
+  // initial state of such a shape import. True when it imported the node.
+  bool batch_arithmetic(const pb::NodeProto& node);
+  // After each node: the shapes of its outputs (-1 for the batch) when a Transpose, Unsqueeze,
+  // Squeeze or recurrent node moved the batch from the first axis, where the layers' shapes
+  // (probed at batch 1) put it.
+  void track_batch_axis(const pb::NodeProto& node);
 
  private:
   void add_constant(const std::string& name, Tensor t, bool float16 = false);
@@ -71,6 +81,9 @@ class Importer {
   std::map<std::string, int> names_;
   std::set<std::string> used_;
   std::vector<std::pair<std::string, Tensor>> weights_;
+  std::set<std::string> batch_shapes_;        // a + b·N: constants "<name>#a" and "<name>#b"
+  std::map<std::string, Shape> batch_zeros_;  // zeros of a shape with N (-1) in it
+  std::map<std::string, Shape> moved_;        // values whose batch left axis 0: their shape, {} unknown
 };
 
 // A float32 scalar (a lambda's parameter).

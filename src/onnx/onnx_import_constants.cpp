@@ -61,6 +61,24 @@ Tensor unsqueeze_fold(const Importer& im, const pb::NodeProto& node) {
   return x;
 }
 
+// Squeeze of a constant: the axes given (input 1 from opset 13, the attribute before), each of
+// size 1, or without axes every axis of size 1.
+Tensor squeeze_fold(const Importer& im, const pb::NodeProto& node) {
+  const Tensor x = im.constant(node, 0);
+  std::vector<int64_t> axes =
+      im.num_inputs(node) > 1 ? im.constant(node, 1).to_vector<int64_t>() : ints_attribute(node, "axes", {});
+  for (int64_t& a : axes) {
+    require(a >= -x.dim() && a < x.dim(), im, node, "axis " + std::to_string(a) + " is out of range");
+    a = a < 0 ? a + x.dim() : a;
+    require(x.size(a) == 1, im, node, "axis " + std::to_string(a) + " of " + x.shape().str() + " is not of size 1");
+  }
+  std::vector<int64_t> shape;
+  for (int64_t i = 0; i < x.dim(); ++i)
+    if (axes.empty() ? x.size(i) != 1 : std::find(axes.begin(), axes.end(), i) == axes.end())
+      shape.push_back(x.size(i));
+  return reshape(contiguous(x), Shape(shape));
+}
+
 Tensor concat_fold(const Importer& im, const pb::NodeProto& node) {
   std::vector<Tensor> xs;
   for (size_t i = 0; i < im.num_inputs(node); ++i) xs.push_back(im.constant(node, static_cast<int>(i)));
@@ -179,8 +197,10 @@ Tensor identity_fold(const Importer& im, const pb::NodeProto& node) { return im.
 Shape reshaped(const Importer& im, const pb::NodeProto& node, const Shape& in, const Tensor& target) {
   require(target.dtype() == kInt64 && target.dim() == 1 && target.numel() >= 1 && target.numel() <= 8, im, node,
           "needs a constant int64 shape of 1 to 8 values");
-  require(int_attribute(node, "allowzero", 0) == 0, im, node, "allowzero is not supported");
   std::vector<int64_t> out = target.to_vector<int64_t>();
+  // allowzero 1 (PyTorch's dynamo exporter writes it) differs only where the shape holds a 0
+  require(int_attribute(node, "allowzero", 0) == 0 || std::count(out.begin(), out.end(), 0) == 0, im, node,
+          "allowzero with a 0 in the shape is not supported");
   int64_t numel = 1, known = 1, unknown = -1;
   for (int64_t d : in.vec()) numel *= d;  // bounded: the input exists (checked_size)
   for (size_t i = 0; i < out.size(); ++i) {
@@ -224,6 +244,7 @@ const std::map<std::string, ConstantFold>& constant_folds() {
   static const std::map<std::string, ConstantFold> table = [] {
     std::map<std::string, ConstantFold> t = {{"Gather", gather},
                                              {"Unsqueeze", unsqueeze_fold},
+                                             {"Squeeze", squeeze_fold},
                                              {"Concat", concat_fold},
                                              {"Expand", expand_fold},
                                              {"Identity", identity_fold},

@@ -343,8 +343,10 @@ void reshape_op(Importer& im, const pb::NodeProto& node) {
   }
   require(target.dtype() == kInt64 && target.dim() == 1 && target.numel() >= 1 && target.numel() <= 8, im, node,
           "needs a constant int64 shape of 1 to 8 values");
-  require(int_attribute(node, "allowzero", 0) == 0, im, node, "allowzero is not supported");
   std::vector<int64_t> s = target.to_vector<int64_t>();
+  // allowzero 1 (PyTorch's dynamo exporter writes it) differs only where the shape holds a 0
+  require(int_attribute(node, "allowzero", 0) == 0 || std::count(s.begin(), s.end(), 0) == 0, im, node,
+          "allowzero with a 0 in the shape is not supported");
   int64_t known = 1, rest = 1;  // the product of the input's non-batch axes, and of the target's
   for (int i = 1; i < in.size(); ++i) known *= in[i];
   std::vector<int64_t> after;
