@@ -249,6 +249,55 @@ bool Importer::batch_arithmetic(const pb::NodeProto& node) {
     return true;
   }
 
+  // F.interpolate(x, size=...) with a symbolic batch: Resize to sizes Concat(Shape(x)[:2], [H', W']),
+  // N on the batch axis. The batch keeps its size, so the copy resizes the other axes alone, to
+  // the same sizes. Only the stretch policy: the others weigh the batch's scale 1 against the rest.
+  if (op == "Resize" && n > 3 && is_batch_shape(3) && !is_batch_shape(0) && !is_batch_shape(2)) {
+    const auto x = values_.find(input(0));
+    require(x != values_.end() && !moved(0) && x->second.shape()[0] == -1, *this, node,
+            "sizes with the symbolic batch need an input whose batch is on the first axis");
+    require(string_attribute(node, "keep_aspect_ratio_policy", "stretch") == "stretch", *this, node,
+            "sizes with the symbolic batch are supported with keep_aspect_ratio_policy stretch only");
+    const int64_t rank = static_cast<int64_t>(x->second.shape().size());
+    const std::vector<int64_t> a = part(3, 'a'), b = part(3, 'b');
+    std::vector<int64_t> axes = ints_attribute(node, "axes", {});
+    if (axes.empty())
+      for (int64_t i = 0; i < rank; ++i) axes.push_back(i);
+    require(axes.size() == a.size(), *this, node, "needs one size per axis");
+    std::vector<int64_t> other_axes, other_sizes;
+    int batches = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      require(axes[i] >= -rank && axes[i] < rank, *this, node, "axis " + std::to_string(axes[i]) + " is out of range");
+      const int64_t axis = axes[i] < 0 ? axes[i] + rank : axes[i];
+      if (b[i] == 0) {
+        other_axes.push_back(axis);
+        other_sizes.push_back(a[i]);
+        continue;
+      }
+      require(axis == 0 && a[i] == 0 && b[i] == 1, *this, node,
+              "a size with the symbolic batch must be the batch N itself, on the first axis");
+      ++batches;
+    }
+    require(batches == 1 && !other_axes.empty(), *this, node,
+            "sizes hold the symbolic batch N once, beside other axes");
+    const std::string sizes = batch_part(node.output(0), 's');
+    add_constant(sizes, from_vector(other_sizes));
+    pb::NodeProto copy = node;
+    copy.set_input(3, sizes);
+    pb::AttributeProto* axes_attribute = nullptr;
+    for (auto& attribute : *copy.mutable_attribute())
+      if (attribute.name() == "axes") axes_attribute = &attribute;
+    if (axes_attribute == nullptr) {
+      axes_attribute = copy.add_attribute();
+      axes_attribute->set_name("axes");
+      axes_attribute->set_type(pb::AttributeProto::INTS);
+    }
+    axes_attribute->clear_ints();
+    for (int64_t axis : other_axes) axes_attribute->add_ints(axis);
+    op_imports().at("Resize")(*this, copy);
+    return true;
+  }
+
   bool reads_shape = false, reads_zeros = false;
   for (int i = 0; i < n; ++i)
     reads_shape = reads_shape || is_batch_shape(i), reads_zeros = reads_zeros || is_batch_zeros(i);

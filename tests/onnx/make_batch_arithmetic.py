@@ -5,10 +5,13 @@ Files the import reads (onnxruntime gives the reference):
   fold_to_rows    x [N, 6] -> Reshape to [2N, 3] (Shape, Gather, Mul, Unsqueeze, Concat) -> Relu
                   -> Reshape to [N, 6] (Div of 2N by 2) -> Add
   zeros_state     x [N, 5, 3] -> Transpose -> GRU whose initial state is Expand(0, [1, N, 4])
+  resize_sizes    x [N, 2, 4, 5] -> Resize (linear) to sizes Concat(Shape(x)[:2], [8, 10]), as
+                  PyTorch writes F.interpolate(x, size=(8, 10))
 Files the import refuses (never computing at a batch of 1), named by what they do:
   refuse_square   Reshape of x [N, 4] to [N·N, ...]: N·N is no size k·N
   refuse_ones     ConstantOfShape(1) of [N, 3]: only zeros of such a shape are read
   refuse_odd_div  Reshape to [N / 2, 8]: N / 2 is not a whole k·N
+  refuse_resize_2n  Resize to sizes [2N, 2, 8, 10]: the batch can only keep its size
   refuse_lost     Shape of a value whose moved batch the import lost track of (a Transpose, then
                   a ReduceMax, which the import does not follow)
 """
@@ -64,6 +67,20 @@ def main(out):
         helper.make_node("Transpose", ["x"], ["t"], perm=[1, 0, 2]),
         helper.make_node("GRU", ["t", "W", "R", "", "", "h0"], ["", "y"], hidden_size=4)],
         [tensor("x", ["N", 5, 3])], [tensor("y", [1, "N", 4])], [w, r])
+
+    resize_nodes = [helper.make_node("Shape", ["x"], ["shape"]), const("start", [0]), const("end", [2]),
+                    helper.make_node("Slice", ["shape", "start", "end"], ["nc"]), const("hw", [8, 10])]
+    save(out, "resize_sizes", resize_nodes + [
+        helper.make_node("Concat", ["nc", "hw"], ["sizes"], axis=0),
+        helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], mode="linear")],
+        [tensor("x", ["N", 2, 4, 5])], [tensor("y", ["N", 2, 8, 10])])
+    save(out, "refuse_resize_2n", resize_nodes + [
+        const("two", 2), const("zero", 0), const("axes0", [0]), const("two_hw", [2, 8, 10]),
+        helper.make_node("Gather", ["shape", "zero"], ["n"]), helper.make_node("Mul", ["n", "two"], ["n2"]),
+        helper.make_node("Unsqueeze", ["n2", "axes0"], ["n2_1"]),
+        helper.make_node("Concat", ["n2_1", "two_hw"], ["sizes"], axis=0),
+        helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], mode="linear")],
+        [tensor("x", ["N", 2, 4, 5])], [tensor("y", [None, 2, 8, 10])])
 
     save(out, "refuse_square", batch_size_nodes() + [
         helper.make_node("Mul", ["n1", "n1"], ["nn"]), const("minus", [-1]),

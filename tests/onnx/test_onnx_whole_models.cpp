@@ -129,19 +129,21 @@ TEST(OnnxWholeModels, KerasLstmClassifier) {
 }
 
 // Shape arithmetic on the symbolic batch written with the onnx helper (make_batch_arithmetic.py):
-// a reshape to [2N, 3] and back (N·2, then 2N / 2) and a GRU's zero state Expand(0, [1, N, 4])
-// match onnxruntime at batches 2 and 3; what the import cannot keep as a + b·N is refused naming
-// the node, never computed at the probe's batch of 1.
+// a reshape to [2N, 3] and back (N·2, then 2N / 2), a GRU's zero state Expand(0, [1, N, 4]) and a
+// Resize to sizes [N, C, 8, 10] (F.interpolate's size) match onnxruntime at batches 2 and 3; what the import cannot
+// keep as a + b·N is refused naming the node, never computed at the probe's batch of 1.
 TEST(OnnxWholeModels, ShapeArithmeticOnTheSymbolicBatch) {
   if (onnx_python().empty()) GTEST_SKIP() << "onnx and onnxruntime could not be installed from PyPI (offline?)";
   const auto dir = onnx_generated_files("make_batch_arithmetic.py", "batch_arithmetic");
   Generator gen(3);
   check_model_file(dir / "fold_to_rows.onnx", {randn({2, 6}, {}, &gen), randn({3, 6}, {}, &gen)}, true);
   check_model_file(dir / "zeros_state.onnx", {randn({2, 5, 3}, {}, &gen), randn({3, 5, 3}, {}, &gen)}, true);
+  check_model_file(dir / "resize_sizes.onnx", {randn({2, 2, 4, 5}, {}, &gen), randn({3, 2, 4, 5}, {}, &gen)}, true);
   const std::vector<std::pair<std::string, std::string>> refused = {
       {"refuse_square", "N·N is not a shape the import keeps"},
       {"refuse_ones", "only zeros (one zero expanded) of a shape with the symbolic batch are supported"},
       {"refuse_odd_div", "divided by 2 is not a whole a + b·N"},
+      {"refuse_resize_2n", "must be the batch N itself, on the first axis"},
       {"refuse_lost", "its shape is not known while importing"}};
   for (const auto& [file, message] : refused)
     expect_error([&] { onnx::load_onnx((dir / (file + ".onnx")).string()); }, {file + ".onnx", message});
