@@ -178,13 +178,22 @@ Tensor math_log_softmax(const Tensor& x, int64_t axis) {
   return shifted - log(sum(exp(shifted), {axis}, true));
 }
 
-// Softmax and LogSoftmax as opsets before 13 define them: over the axes from `axis` on, flattened.
-Tensor math_softmax_flat(const Tensor& x, int64_t axis, bool log) {
+// Hardmax: 1 where the first maximum along the axis is, 0 elsewhere (no gradient flows).
+Tensor math_hardmax(const Tensor& x, int64_t axis) {
+  if (axis < 0) axis += x.dim();
+  Shape positions(std::vector<int64_t>(static_cast<size_t>(x.dim()), 1));
+  positions[axis] = x.shape()[axis];
+  return cast(reshape(arange(x.shape()[axis], {kInt64, x.device()}), positions) == argmax(x, axis, true), x.dtype());
+}
+
+// Softmax, LogSoftmax and Hardmax as opsets before 13 define them: over the axes from `axis` on,
+// flattened.
+Tensor math_softmax_flat(const Tensor& x, int64_t axis, Tensor (*over_last)(const Tensor&, int64_t)) {
   std::vector<int64_t> flat(x.shape().begin(), x.shape().begin() + axis);
   flat.push_back(-1);
-  const Tensor y = reshape(x, Shape(flat));
-  return reshape(log ? math_log_softmax(y, -1) : softmax(y, -1), x.shape());
+  return reshape(over_last(reshape(x, Shape(flat)), -1), x.shape());
 }
+Tensor math_plain_softmax(const Tensor& x, int64_t axis) { return softmax(x, axis); }
 
 struct MathRegistration {
   MathRegistration() {
@@ -214,9 +223,13 @@ struct MathRegistration {
       const std::string a = std::to_string(axis);
       nn::register_function("onnx.softmax." + a, [axis](const Tensor& x) { return softmax(x, axis); });
       nn::register_function("onnx.log_softmax." + a, [axis](const Tensor& x) { return math_log_softmax(x, axis); });
-      nn::register_function("onnx.softmax_flat." + a, [axis](const Tensor& x) { return math_softmax_flat(x, axis, false); });
+      nn::register_function("onnx.hardmax." + a, [axis](const Tensor& x) { return math_hardmax(x, axis); });
+      nn::register_function("onnx.softmax_flat." + a,
+                            [axis](const Tensor& x) { return math_softmax_flat(x, axis, math_plain_softmax); });
       nn::register_function("onnx.log_softmax_flat." + a,
-                            [axis](const Tensor& x) { return math_softmax_flat(x, axis, true); });
+                            [axis](const Tensor& x) { return math_softmax_flat(x, axis, math_log_softmax); });
+      nn::register_function("onnx.hardmax_flat." + a,
+                            [axis](const Tensor& x) { return math_softmax_flat(x, axis, math_hardmax); });
     }
   }
 };
@@ -336,15 +349,16 @@ void math_prelu(Importer& im, const pb::NodeProto& node) {
   prelu_layer(im, node, x, slope, last);
 }
 
-// Softmax and LogSoftmax: from opset 13 over one axis (-1 by default); before, over the axes
-// from `axis` (1 by default) on, flattened.
+// Softmax, LogSoftmax and Hardmax: from opset 13 over one axis (-1 by default); before, over the
+// axes from `axis` (1 by default) on, flattened.
 void math_softmax(Importer& im, const pb::NodeProto& node) {
   const Symbol x = im.value(node, 0);
   const int64_t r = math_rank(x);
   const bool old = im.opset() < 13;
   const int64_t axis = axis_attribute(im, node, old ? 1 : -1, r);
   require(axis < 8, im, node, "axes past 7 are not supported");
-  const std::string base = node.op_type() == "LogSoftmax" ? "onnx.log_softmax" : "onnx.softmax";
+  const std::string& op = node.op_type();
+  const std::string base = op == "LogSoftmax" ? "onnx.log_softmax" : op == "Hardmax" ? "onnx.hardmax" : "onnx.softmax";
   const bool flat = old && axis < r - 1;
   im.set_output(node, im.function(node, base + (flat ? "_flat." : ".") + std::to_string(axis), {x}));
 }
@@ -364,6 +378,7 @@ const std::map<std::string, OpImport>& math_imports() {
     t["PRelu"] = math_prelu;
     t["Softmax"] = math_softmax;
     t["LogSoftmax"] = math_softmax;
+    t["Hardmax"] = math_softmax;
     return t;
   }();
   return table;

@@ -102,8 +102,12 @@ def write_cases():
     for axis in (-1, 0, 1, 2):
         one_op(f"act_Softmax_axis{axis}", "Softmax", [randn(2, 3, 4)], axis=axis)
         one_op(f"act_LogSoftmax_axis{axis}", "LogSoftmax", [randn(2, 3, 4)], axis=axis)
+        one_op(f"act_Hardmax_axis{axis}", "Hardmax", [randn(2, 3, 4)], axis=axis)
     one_op("act_Softmax_opset11", "Softmax", [randn(2, 3, 4)], opset=11)
     one_op("act_LogSoftmax_opset11_axis0", "LogSoftmax", [randn(2, 3, 4)], opset=11, axis=0)
+    one_op("act_Hardmax_opset11", "Hardmax", [randn(2, 3, 4)], opset=11)
+    # ties: the first maximum wins
+    one_op("act_Hardmax_ties", "Hardmax", [np.array([[1, 3, 3, 0], [2, 2, 2, 2]], np.float32)])
 
     # binary math: two values (broadcasting), a constant on either side, integers
     for op in ("Add", "Sub", "Mul", "Div", "Pow"):

@@ -147,7 +147,7 @@ const OnnxOpsFamily kOnnxOpsFamilies[] = {
     {"Activations",
      "act_",
      {"Gelu", "Selu", "Celu", "Shrink", "ThresholdedRelu", "Elu", "LeakyRelu", "HardSigmoid", "PRelu", "Softmax",
-      "LogSoftmax"}},
+      "LogSoftmax", "Hardmax"}},
     {"ElementTypes", "dtype_", {"Cast"}},
     {"Shapes",
      "shape_",
