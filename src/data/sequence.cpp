@@ -39,7 +39,7 @@ Tensor pad_sequences(const Sequences& sequences, const PadOptions& options) {
 }
 
 Sequences to_sequences(const Tensor& padded) {
-  STRATA_CHECK(padded.defined() && padded.dim() == 2 && (padded.dtype() == kInt64 || padded.dtype() == kInt32),
+  STRATA_CHECK(padded.defined() && padded.dim() == 2 && is_index_dtype(padded.dtype()),
                "to_sequences: expected an int64 or int32 [N, L] tensor, got ",
                padded.defined() ? padded.shape().str() + " " + dtype_name(padded.dtype()) : std::string("undefined"));
   const std::vector<int64_t> v = padded.to(kInt64).to_vector<int64_t>();

@@ -42,8 +42,7 @@ Tensor positions(const std::vector<int64_t>& v) { return from_vector(v, Shape{st
 // The values of integer indices into an axis of n elements, negative ones counted from the end;
 // any outside [-n, n) is an Error naming the function.
 std::vector<int64_t> index_values(const Tensor& idx, int64_t n, const std::string& fn) {
-  STRATA_CHECK(idx.dtype() == kInt64 || idx.dtype() == kInt32, fn, ": indices must be int64 or int32, got ",
-               dtype_name(idx.dtype()));
+  STRATA_CHECK(is_index_dtype(idx.dtype()), fn, ": indices must be int64 or int32, got ", dtype_name(idx.dtype()));
   std::vector<int64_t> v = cast(idx, kInt64).to_vector<int64_t>();
   for (int64_t& i : v) {
     STRATA_CHECK(i >= -n && i < n, fn, ": index ", i, " is out of range for an axis of ", n);
@@ -231,7 +230,7 @@ void index_function(Importer& im, const pb::NodeProto& node, const std::string& 
   require(static_cast<int>(im.num_inputs(node)) == count, im, node, "needs " + std::to_string(count) + " inputs");
   if (im.is_constant(node, 1)) {
     const DType t = im.constant(node, 1).dtype();
-    require(t == kInt64 || t == kInt32, im, node, "needs int64 or int32 indices");
+    require(is_index_dtype(t), im, node, "needs int64 or int32 indices");
   }
   im.set_output(node, operand_function(im, node, fn, count, names));
 }

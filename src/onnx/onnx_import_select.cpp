@@ -98,7 +98,7 @@ void gather_elements_op(Importer& im, const pb::NodeProto& node) {
   const std::string function = "onnx.gather_elements." + std::to_string(axis);
   if (!im.is_constant(node, 1)) return im.set_output(node, im.function(node, function, {x, im.value(node, 1)}));
   const Tensor indices = im.constant(node, 1);
-  require((indices.dtype() == kInt64 || indices.dtype() == kInt32) && indices.dim() == rank, im, node,
+  require(is_index_dtype(indices.dtype()) && indices.dim() == rank, im, node,
           "needs integer indices of the data's rank");
   require(x.shape()[0] >= 1, im, node, "constant indices into a symbolic batch are not supported");
   im.set_output(node, im.function(node, function, {x}, {{"indices", indices}}));

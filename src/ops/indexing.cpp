@@ -19,8 +19,6 @@ using dispatch::AxisMaps;
 using ops::Grads;
 using ops::Op;
 
-bool is_index_dtype(DType t) { return t == kInt64 || t == kInt32; }
-
 // The values of an int64 index tensor on the host, where they are checked (so that no kernel
 // throws from inside a parallel loop) and turned into axis maps.
 std::vector<int64_t> values_of(const Tensor& idx) { return idx.to_vector<int64_t>(); }

@@ -22,7 +22,7 @@ ClassMaps class_maps(const char* op, const Tensor& logits, const Tensor& labels,
   ops::check_floating(logits, op);
   STRATA_CHECK(logits.dim() >= 2 && logits.size(-1) >= 2, op,
                ": expected logits [..., C] with at least 2 classes, got ", logits.shape().str());
-  STRATA_CHECK(labels.dtype() == kInt64 || labels.dtype() == kInt32, op, ": expected int64 or int32 labels, got ",
+  STRATA_CHECK(is_index_dtype(labels.dtype()), op, ": expected int64 or int32 labels, got ",
                dtype_name(labels.dtype()));
   const Shape want(logits.shape().begin(), logits.shape().end() - 1);
   STRATA_CHECK(labels.shape() == want, op, ": expected labels of shape ", want.str(), " (the logits' without the ",

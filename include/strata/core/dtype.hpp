@@ -24,6 +24,8 @@ inline constexpr DType kBFloat16 = DType::bf16;  // storage and casts; see docs/
 size_t itemsize(DType t);
 const char* dtype_name(DType t);  // "float32", "int64", ... as NumPy and PyTorch spell them
 inline bool is_floating(DType t) { return t == DType::f32 || t == DType::f64 || t == DType::bf16; }
+// The integer types taken as indices, ids and labels.
+inline bool is_index_dtype(DType t) { return t == DType::i64 || t == DType::i32; }
 // The dtype two operands promote to (NumPy-like: bool < u8 < i32 < i64 < bf16 < f32 < f64).
 DType promote(DType a, DType b);
 // clang-format off

@@ -1,7 +1,5 @@
 #include "strata/nn/layers/embedding.hpp"
 
-#include "nn/layers/embedding/index_dtype.hpp"
-
 #include "strata/nn/option_table.hpp"
 
 #include "strata/ops/elementwise.hpp"
@@ -25,7 +23,8 @@ void Embedding::build(const Shape&) {
 }
 
 Tensor Embedding::forward(const Tensor& ids) {
-  expect(is_index(ids.dtype()), std::string("expects integer ids (int64 or int32), got ") + dtype_name(ids.dtype()));
+  expect(is_index_dtype(ids.dtype()),
+         std::string("expects integer ids (int64 or int32), got ") + dtype_name(ids.dtype()));
   return embedding(embeddings, ids);
 }
 
@@ -38,7 +37,8 @@ OneHot::OneHot(int64_t depth, double on_value, double off_value, int64_t axis, D
              std::move(name)) {}
 
 Tensor OneHot::forward(const Tensor& ids) {
-  expect(is_index(ids.dtype()), std::string("expects integer ids (int64 or int32), got ") + dtype_name(ids.dtype()));
+  expect(is_index_dtype(ids.dtype()),
+         std::string("expects integer ids (int64 or int32), got ") + dtype_name(ids.dtype()));
   const int64_t rank = ids.dim() + 1;
   const int64_t axis = options_.axis < 0 ? options_.axis + rank : options_.axis;
   expect(axis >= 0 && axis < rank, "axis " + std::to_string(options_.axis) + " is out of range for ids of shape " +

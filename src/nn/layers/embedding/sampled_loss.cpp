@@ -1,7 +1,5 @@
 #include "strata/nn/layers/embedding.hpp"
 
-#include "nn/layers/embedding/index_dtype.hpp"
-
 #include <cmath>
 #include <set>
 #include <vector>
@@ -17,7 +15,7 @@ namespace strata::nn {
 namespace {
 
 void check_labels(const Tensor& labels, const char* op) {
-  STRATA_CHECK(labels.defined() && is_index(labels.dtype()) && (labels.dim() == 1 || labels.dim() == 2), op,
+  STRATA_CHECK(labels.defined() && is_index_dtype(labels.dtype()) && (labels.dim() == 1 || labels.dim() == 2), op,
                ": labels must be int64 or int32 of shape [batch] or [batch, num_true], got ",
                labels.defined() ? labels.shape().str() + " " + dtype_name(labels.dtype()) : "undefined");
 }

@@ -1,7 +1,5 @@
 #include "strata/nn/layers/embedding.hpp"
 
-#include "nn/layers/embedding/index_dtype.hpp"
-
 #include "strata/nn/option_table.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/indexing.hpp"
@@ -28,8 +26,9 @@ void AverageEmbedding::build(const Shape&) {
 }
 
 Tensor AverageEmbedding::forward(const Tensor& ids) {
-  expect(is_index(ids.dtype()) && ids.dim() == 2, "expects integer ids (int64 or int32) of shape [batch, seq], got " +
-                                                      ids.shape().str() + " " + dtype_name(ids.dtype()));
+  expect(is_index_dtype(ids.dtype()) && ids.dim() == 2,
+         "expects integer ids (int64 or int32) of shape [batch, seq], got " + ids.shape().str() + " " +
+             dtype_name(ids.dtype()));
   Tensor keep = ne(ids, scalar_tensor(static_cast<double>(options_.pad_value), ids.dtype()));
   // Pads look up row 0 (so a pad id outside the vocabulary is fine) and are zeroed.
   Tensor rows = embedding(embeddings, where(keep, ids, zeros({}, ids.dtype())));
@@ -76,7 +75,8 @@ void Word2vecEmbedding::build_many(const std::vector<Shape>& shapes) {
 }
 
 Tensor Word2vecEmbedding::forward(const Tensor& ids) {
-  expect(is_index(ids.dtype()), std::string("expects integer ids (int64 or int32), got ") + dtype_name(ids.dtype()));
+  expect(is_index_dtype(ids.dtype()),
+         std::string("expects integer ids (int64 or int32), got ") + dtype_name(ids.dtype()));
   return embedding(embeddings, ids);
 }
 
