@@ -148,6 +148,8 @@ void prelu_layer(Importer& im, const pb::NodeProto& node, const nn::Symbol& x, c
 using ConstantFold = Tensor (*)(const Importer& im, const pb::NodeProto& node);
 const std::map<std::string, ConstantFold>& constant_folds();
 const std::map<std::string, ConstantFold>& shape_folds();
+// An Unsqueeze's or Squeeze's axes as the file gives them: input 1 from opset 13, the attribute before.
+std::vector<int64_t> squeeze_axes_given(const Importer& im, const pb::NodeProto& node);
 // A Reshape node's target for an input of fixed shape `in` (0 copies an axis, -1 takes the rest),
 // checked to hold the same elements.
 Shape reshaped(const Importer& im, const pb::NodeProto& node, const Shape& in, const Tensor& target);

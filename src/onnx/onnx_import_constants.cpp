@@ -20,6 +20,10 @@
 
 namespace strata::onnx::detail {
 
+std::vector<int64_t> squeeze_axes_given(const Importer& im, const pb::NodeProto& node) {
+  return im.num_inputs(node) > 1 ? im.constant(node, 1).to_vector<int64_t>() : ints_attribute(node, "axes", {});
+}
+
 namespace {
 
 // The fold's result, refused when it would be larger than any tensor a file may hold.
@@ -47,8 +51,7 @@ Tensor gather(const Importer& im, const pb::NodeProto& node) {
 
 Tensor unsqueeze_fold(const Importer& im, const pb::NodeProto& node) {
   Tensor x = im.constant(node, 0);
-  std::vector<int64_t> axes = im.num_inputs(node) > 1 ? im.constant(node, 1).to_vector<int64_t>()
-                                                      : ints_attribute(node, "axes", {});
+  std::vector<int64_t> axes = squeeze_axes_given(im, node);
   const int64_t rank = x.dim() + static_cast<int64_t>(axes.size());
   require(!axes.empty() && rank <= 8, im, node, "needs 1 or more axes and a result of rank 8 at most");
   for (int64_t& a : axes) {
@@ -65,8 +68,7 @@ Tensor unsqueeze_fold(const Importer& im, const pb::NodeProto& node) {
 // size 1, or without axes every axis of size 1.
 Tensor squeeze_fold(const Importer& im, const pb::NodeProto& node) {
   const Tensor x = im.constant(node, 0);
-  std::vector<int64_t> axes =
-      im.num_inputs(node) > 1 ? im.constant(node, 1).to_vector<int64_t>() : ints_attribute(node, "axes", {});
+  std::vector<int64_t> axes = squeeze_axes_given(im, node);
   for (int64_t& a : axes) {
     require(a >= -x.dim() && a < x.dim(), im, node, "axis " + std::to_string(a) + " is out of range");
     a = a < 0 ? a + x.dim() : a;

@@ -34,8 +34,7 @@ std::string batch_part(const std::string& name, char part) { return name + "#" +
 // An Unsqueeze's or Squeeze's axes (input 1 from opset 13, the attribute before), counted from
 // the front of a result (Unsqueeze) or input (Squeeze) of this rank, sorted.
 std::vector<int64_t> squeeze_axes(const Importer& im, const pb::NodeProto& node, int64_t in_rank) {
-  std::vector<int64_t> axes =
-      im.num_inputs(node) > 1 ? im.constant(node, 1).to_vector<int64_t>() : ints_attribute(node, "axes", {});
+  std::vector<int64_t> axes = squeeze_axes_given(im, node);
   const int64_t rank = node.op_type() == "Unsqueeze" ? in_rank + static_cast<int64_t>(axes.size()) : in_rank;
   for (int64_t& a : axes) a = a < 0 ? a + rank : a;
   std::sort(axes.begin(), axes.end());
@@ -284,16 +283,10 @@ bool Importer::batch_arithmetic(const pb::NodeProto& node) {
     add_constant(sizes, from_vector(other_sizes));
     pb::NodeProto copy = node;
     copy.set_input(3, sizes);
-    pb::AttributeProto* axes_attribute = nullptr;
-    for (auto& attribute : *copy.mutable_attribute())
-      if (attribute.name() == "axes") axes_attribute = &attribute;
-    if (axes_attribute == nullptr) {
-      axes_attribute = copy.add_attribute();
-      axes_attribute->set_name("axes");
-      axes_attribute->set_type(pb::AttributeProto::INTS);
-    }
-    axes_attribute->clear_ints();
-    for (int64_t axis : other_axes) axes_attribute->add_ints(axis);
+    auto* attributes = copy.mutable_attribute();
+    for (int i = attributes->size() - 1; i >= 0; --i)
+      if (attributes->Get(i).name() == "axes") attributes->DeleteSubrange(i, 1);
+    set_ints(copy, "axes", other_axes);
     op_imports().at("Resize")(*this, copy);
     return true;
   }
