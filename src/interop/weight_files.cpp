@@ -71,7 +71,64 @@ void collect_leaves(const Layer& layer, std::vector<const Layer*>& out) {
 bool is_h5(const std::string& path) {
   const size_t dot = path.rfind('.');
   const std::string ext = dot == std::string::npos ? "" : path.substr(dot);
-  return ext == ".h5" || ext == ".hdf5" || ext == ".keras_weights";
+  return ext == ".h5" || ext == ".hdf5" || ext == ".keras_weights" || ext == ".keras";
+}
+
+// Keras 3 calls a recurrent layer's cell "<class>_cell" and keeps its variables under "cell".
+std::string keras3_cell_name(const std::string& kind) { return kind + "_cell"; }
+
+bool is_keras3(const std::vector<io::LayerWeights>& objects) {
+  return !objects.empty() && objects.front().layer.rfind("layers/", 0) == 0;
+}
+
+// Where Keras 3 keeps each layer's variables: not under its name, but under its class in snake
+// case, numbered among the model's layers of that class in model.layers order ("layers/dense",
+// "layers/dense_1", "layers/batch_normalization"; Keras's saving_lib, _save_container_state).
+// Strata's leaf layers are in call order, which is Keras's order for a functional model.
+std::vector<std::string> keras3_paths(const std::vector<const Layer*>& leaves) {
+  std::map<std::string, int> seen;
+  std::vector<std::string> paths;
+  for (const Layer* l : leaves) {
+    const std::string cls = keras_class(l->kind());
+    const int n = seen[cls]++;
+    paths.push_back("layers/" + (n == 0 ? cls : cls + "_" + std::to_string(n)));
+  }
+  return paths;
+}
+
+// A Keras 3 file's objects ("layers/dense", "layers/lstm/cell") as Keras 2's layers: the
+// variables of the model's layer at that path (its own, then its cell's) take, in order, the
+// names library_layers gives that layer, since Keras 3 makes them in Keras 2's order.
+std::vector<io::LayerWeights> keras3_as_keras2(const std::vector<io::LayerWeights>& objects, const Layer& model,
+                                               const std::string& path) {
+  const std::vector<std::string> paths = keras3_paths(leaf_layers(model));
+  std::vector<io::LayerWeights> expected = library_layers(model, Library::keras);
+  std::vector<io::LayerWeights> out;
+  std::map<size_t, size_t> placed;  // the model's layer -> its place in `out`
+  for (const auto& o : objects) {
+    const std::string owner = o.layer.ends_with("/cell") ? o.layer.substr(0, o.layer.size() - 5) : o.layer;
+    STRATA_CHECK(owner.find('/', std::string("layers/").size()) == std::string::npos, path, ": Keras 3 object '",
+                 o.layer, "' is not a layer or a recurrent layer's cell (nested models and wrappers are not read)");
+    const size_t i = static_cast<size_t>(std::find(paths.begin(), paths.end(), owner) - paths.begin());
+    STRATA_CHECK(i < paths.size(), path, ": Keras 3 keeps '", owner, "', which is none of ", model.name(),
+                 "'s layers (Keras 3 places a layer by its class and its number among the layers of that class)");
+    if (!placed.count(i)) {
+      placed[i] = out.size();
+      out.push_back({expected[i].layer, {}});
+    }
+    io::LayerWeights& l = out[placed[i]];
+    const auto& names = expected[i].weights;
+    for (const auto& w : o.weights) {
+      STRATA_CHECK(l.weights.size() < names.size(), path, ": Keras 3's '", owner, "' has more than the ", names.size(),
+                   " weights of ", model.name(), "'s layer ", l.layer);
+      l.weights.emplace_back(names[l.weights.size()].first, w.second);
+    }
+  }
+  for (const auto& [i, at] : placed)
+    STRATA_CHECK(out[at].weights.size() == expected[i].weights.size(), path, ": Keras 3's '", paths[i], "' has ",
+                 out[at].weights.size(), " weights, ", model.name(), "'s layer ", expected[i].layer, " has ",
+                 expected[i].weights.size());
+  return out;
 }
 
 }  // namespace
@@ -137,6 +194,25 @@ void save_keras_hdf5(const Layer& model, const std::string& path) {
                         {{"backend", "tensorflow"}, {"keras_version", "2.13.1"}});
 }
 
+void save_keras3_weights(const Layer& model, const std::string& path) {
+  std::vector<io::Keras3Object> objects{{"", model.name(), {}}};
+  const std::vector<const Layer*> leaves = leaf_layers(model);
+  const std::vector<std::string> paths = keras3_paths(leaves);
+  const std::vector<io::LayerWeights> layers = library_layers(model, Library::keras);
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    std::vector<Tensor> vars;
+    for (const auto& w : layers[i].weights) vars.push_back(w.second);
+    const std::string& group = paths[i];
+    if (is_recurrent(leaves[i]->kind())) {
+      objects.push_back({group, layers[i].layer, {}});
+      objects.push_back({group + "/cell", keras3_cell_name(leaves[i]->kind()), std::move(vars)});
+    } else {
+      objects.push_back({group, layers[i].layer, std::move(vars)});
+    }
+  }
+  io::save_keras3_hdf5(path, objects);
+}
+
 void save_tl2_hdf5(const Layer& model, const std::string& path) {
   io::save_hdf5_weights(path, library_layers(model, Library::tensorlayer2));
 }
@@ -151,8 +227,13 @@ void save_tl2_npz_dict(const Layer& model, const std::string& path) {
 void save_tl2_npz(const Layer& model, const std::string& path) { io::save_npz_list(path, model.all_weights()); }
 
 size_t load_library_weights(Layer& model, const std::string& path, Library lib, bool by_name) {
-  const io::NamedTensors weights =
-      io::strata_weights(is_h5(path) ? io::load_hdf5_weights(path) : io::layers_of(io::load_npz(path)));
+  std::vector<io::LayerWeights> layers = is_h5(path) ? io::load_hdf5_weights(path) : io::layers_of(io::load_npz(path));
+  if (is_keras3(layers)) {
+    STRATA_CHECK(lib == Library::keras && by_name, path,
+                 ": a Keras 3 file is read as Keras's, by name (Keras 3 finds layers by class and number)");
+    layers = keras3_as_keras2(layers, model, path);
+  }
+  const io::NamedTensors weights = io::strata_weights(layers);
   if (!by_name) {
     nn::assign_weights(model, weights);
     return weights.size();

@@ -4,17 +4,21 @@
 #include "strata/io/hdf5.hpp"
 
 #include <hdf5.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
+#include <optional>
 
+#include "child_process.hpp"
 #include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
 #include "strata/io/atomic_file.hpp"
-#include "child_process.hpp"
+#include "zip_archive.hpp"
 
 namespace strata::io {
 namespace {
@@ -60,15 +64,18 @@ class QuietErrors {
 
 class Reader {
  public:
-  explicit Reader(const std::string& path) : path_(path) {}
+  // Reads `file`; errors name `path` (the file the user gave: a .keras archive's weights are
+  // read from a temporary copy).
+  Reader(const std::string& file, const std::string& path) : file_(file), path_(path) {}
 
   std::vector<LayerWeights> run() {
     std::error_code ec;
-    STRATA_CHECK(std::filesystem::is_regular_file(path_, ec), path_, ": cannot open the file (no such file)");
-    file_size_ = std::filesystem::file_size(path_, ec);
-    STRATA_CHECK(H5Fis_hdf5(path_.c_str()) > 0, path_, ": not an HDF5 file (no HDF5 signature)");
-    H5Handle file(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    STRATA_CHECK(std::filesystem::is_regular_file(file_, ec), path_, ": cannot open the file (no such file)");
+    file_size_ = std::filesystem::file_size(file_, ec);
+    STRATA_CHECK(H5Fis_hdf5(file_.c_str()) > 0, path_, ": not an HDF5 file (no HDF5 signature)");
+    H5Handle file(H5Fopen(file_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
     STRATA_CHECK(file.ok(), path_, ": HDF5 could not open the file (corrupt or truncated?)");
+    if (is_keras3(file.get())) return keras3_layers(file.get());
     H5Handle root = group(file.get(), H5Lexists(file.get(), "model_weights", H5P_DEFAULT) > 0 ? "model_weights" : "/");
     std::vector<LayerWeights> out;
     for (const std::string& layer : strings(root.get(), "layer_names", "the file")) {
@@ -88,6 +95,80 @@ class Reader {
     H5Handle g(H5Gopen2(parent, name.c_str(), H5P_DEFAULT), H5Gclose);
     STRATA_CHECK(g.ok(), path_, ": '", name, "' is not an HDF5 group");
     return g;
+  }
+
+  // Keras 3's .weights.h5 (its saving_lib's H5IOStore): no layer_names; a "layers" group in
+  // which every object that owns variables has a group "vars" of datasets "0", "1", ... in
+  // creation order ("layers/dense/vars/0", a recurrent layer's "layers/lstm/cell/vars/0").
+  static bool is_keras3(hid_t file) {
+    return H5Aexists(file, "layer_names") <= 0 && H5Lexists(file, "model_weights", H5P_DEFAULT) <= 0 &&
+           H5Lexists(file, "layers", H5P_DEFAULT) > 0;
+  }
+
+  // One LayerWeights per vars group holding datasets, named by the path that owns it
+  // ("layers/lstm/cell"), its weights "<path>/vars/<i>" in i's order; groups in name order.
+  std::vector<LayerWeights> keras3_layers(hid_t file) {
+    std::vector<LayerWeights> out;
+    size_t budget = kMaxKeras3Groups;
+    keras3_walk(file, "layers", 0, budget, out);
+    return out;
+  }
+
+  // Hard links only (a soft or external link could point anywhere, another file included);
+  // depth and the number of groups visited are bounded, since hard links can make cycles.
+  static constexpr int kMaxKeras3Depth = 16;
+  static constexpr size_t kMaxKeras3Groups = 100000;
+
+  void keras3_walk(hid_t parent, const std::string& path, int depth, size_t& budget, std::vector<LayerWeights>& out) {
+    STRATA_CHECK(depth < kMaxKeras3Depth, path_, ": Keras 3 group '", path, "' nests deeper than ", kMaxKeras3Depth,
+                 " levels");
+    STRATA_CHECK(budget-- > 0, path_, ": more than ", kMaxKeras3Groups, " Keras 3 groups (a cycle of links?)");
+    const std::string leaf = path.substr(path.rfind('/') + 1);
+    H5Handle g(H5Gopen2(parent, leaf.c_str(), H5P_DEFAULT), H5Gclose);
+    STRATA_CHECK(g.ok(), path_, ": Keras 3 entry '", path, "' is not a group");
+    for (const std::string& name : hard_links(g.get(), path)) {
+      if (name != "vars") {
+        H5O_info_t info;
+        STRATA_CHECK(H5Oget_info_by_name2(g.get(), name.c_str(), &info, H5O_INFO_BASIC, H5P_DEFAULT) >= 0, path_,
+                     ": Keras 3 entry '", path, "/", name, "' cannot be read");
+        STRATA_CHECK(info.type == H5O_TYPE_GROUP, path_, ": Keras 3 entry '", path, "/", name,
+                     "' is not a group (weights belong in a 'vars' group)");
+        keras3_walk(g.get(), path + "/" + name, depth + 1, budget, out);
+        continue;
+      }
+      H5Handle vars(H5Gopen2(g.get(), "vars", H5P_DEFAULT), H5Gclose);
+      STRATA_CHECK(vars.ok(), path_, ": '", path, "/vars' is not a group");
+      const size_t n = hard_links(vars.get(), path + "/vars").size();
+      LayerWeights lw{path, {}};
+      for (size_t i = 0; i < n; ++i) {
+        const std::string index = std::to_string(i);
+        STRATA_CHECK(H5Lexists(vars.get(), index.c_str(), H5P_DEFAULT) > 0, path_, ": '", path, "/vars' holds ", n,
+                     " entries but no '", index, "' (Keras 3 numbers its variables 0, 1, ...)");
+        lw.weights.emplace_back(path + "/vars/" + index, dataset(vars.get(), path, index));
+      }
+      if (!lw.weights.empty()) out.push_back(std::move(lw));
+    }
+  }
+
+  // The names of a group's links, in name order; a link that is not hard is refused.
+  std::vector<std::string> hard_links(hid_t g, const std::string& path) {
+    H5G_info_t info;
+    STRATA_CHECK(H5Gget_info(g, &info) >= 0, path_, ": group '", path, "' cannot be read");
+    STRATA_CHECK(info.nlinks <= kMaxKeras3Groups, path_, ": group '", path, "' declares ", info.nlinks, " entries");
+    std::vector<std::string> names;
+    for (hsize_t i = 0; i < info.nlinks; ++i) {
+      const ssize_t size = H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
+      STRATA_CHECK(size > 0 && static_cast<uint64_t>(size) <= file_size_, path_, ": group '", path, "': entry ", i,
+                   " has no readable name");
+      std::string name(static_cast<size_t>(size) + 1, '\0');
+      H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(), name.size(), H5P_DEFAULT);
+      name.resize(static_cast<size_t>(size));
+      H5L_info_t link;
+      STRATA_CHECK(H5Lget_info(g, name.c_str(), &link, H5P_DEFAULT) >= 0 && link.type == H5L_TYPE_HARD, path_, ": '",
+                   path, "/", name, "' is a soft or external link (refused)");
+      names.push_back(std::move(name));
+    }
+    return names;
   }
 
   // A list-of-strings attribute; Keras splits long ones into name0, name1, ...
@@ -209,7 +290,7 @@ class Reader {
     return H5Lexists(g, name.c_str(), H5P_DEFAULT) > 0;
   }
 
-  std::string path_;
+  std::string file_, path_;
   uint64_t file_size_ = 0;
 };
 
@@ -317,6 +398,49 @@ std::vector<LayerWeights> read_layers(Safetensors stream, const std::string& pat
   return layers;
 }
 
+// A .keras archive (Keras 3's model.save: a ZIP of config.json, metadata.json and
+// model.weights.h5): its weights file copied to a temporary file, removed with this object,
+// since libhdf5 reads files, not bytes.
+class KerasArchiveWeights {
+ public:
+  // The archive's weights when `path` is a ZIP archive (its first bytes "PK\3\4"), else none.
+  static std::optional<KerasArchiveWeights> of(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    char magic[4] = {};
+    if (!in.read(magic, 4) || std::memcmp(magic, "PK\3\4", 4) != 0) return std::nullopt;
+    detail::ZipReader zip(path);
+    const auto& entries = zip.entries();
+    const auto it =
+        std::find_if(entries.begin(), entries.end(), [](const auto& e) { return e.name == "model.weights.h5"; });
+    STRATA_CHECK(it != entries.end(), path, ": a ZIP archive without model.weights.h5 (not a Keras 3 .keras file)");
+    return KerasArchiveWeights(zip.read(*it), path);
+  }
+  KerasArchiveWeights(KerasArchiveWeights&& o) noexcept : file_(std::move(o.file_)) { o.file_.clear(); }
+  KerasArchiveWeights(const KerasArchiveWeights&) = delete;
+  ~KerasArchiveWeights() {
+    std::error_code ec;
+    if (!file_.empty()) std::filesystem::remove(file_, ec);
+  }
+  const std::string& file() const { return file_; }
+
+ private:
+  KerasArchiveWeights(const std::string& bytes, const std::string& path) {
+    std::string pattern = (std::filesystem::temp_directory_path() / "strata-keras-XXXXXX").string();
+    const int fd = mkstemp(pattern.data());
+    STRATA_CHECK(fd >= 0, path, ": cannot make a temporary file for its model.weights.h5");
+    file_ = pattern;
+    size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+      if (n <= 0) break;
+      done += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    STRATA_CHECK(done == bytes.size(), path, ": cannot write its model.weights.h5 to ", file_);
+  }
+  std::string file_;
+};
+
 }  // namespace
 
 // libhdf5 overflows heap buffers and asks for gigabytes on some malformed files (found by
@@ -324,15 +448,17 @@ std::vector<LayerWeights> read_layers(Safetensors stream, const std::string& pat
 // as much memory as the file's datasets can expand to (Reader::dataset refuses more), plus 1 GiB
 // for libhdf5 itself.
 std::vector<LayerWeights> load_hdf5_weights(const std::string& path) {
+  const std::optional<KerasArchiveWeights> archive = KerasArchiveWeights::of(path);
+  const std::string file = archive ? archive->file() : path;
   SafetensorsDecoder decoder(path + " (from the reader's process)");
   std::error_code ec;
-  const uint64_t file_size = std::filesystem::file_size(path, ec);
+  const uint64_t file_size = std::filesystem::file_size(file, ec);
   const uint64_t budget = (uint64_t{1} << 30) + (ec ? 0 : std::min(file_size, uint64_t{1} << 40) * kMaxExpansion);
   run_in_child_process(
       path, budget,
       [&](const ByteSink& sink) {
         QuietErrors quiet;
-        write_layers(Reader(path).run(), sink);
+        write_layers(Reader(file, path).run(), sink);
       },
       [&](const char* data, size_t n) { decoder.feed(data, n); });
   return read_layers(decoder.finish(), path);
@@ -340,19 +466,42 @@ std::vector<LayerWeights> load_hdf5_weights(const std::string& path) {
 
 namespace {
 
+// Creation properties: groups in paths ("dense_1/W:0", "layers/lstm/cell/vars") made on the
+// way, and no modification times in the object headers: the same weights make the same bytes (a
+// save that fails is checked to leave the old or the new file, byte for byte).
+struct TimelessProperties {
+  H5Handle lcpl{H5Pcreate(H5P_LINK_CREATE), H5Pclose};
+  H5Handle gcpl{H5Pcreate(H5P_GROUP_CREATE), H5Pclose};
+  H5Handle dcpl{H5Pcreate(H5P_DATASET_CREATE), H5Pclose};
+  TimelessProperties() {
+    H5Pset_create_intermediate_group(lcpl.get(), 1);
+    H5Pset_obj_track_times(gcpl.get(), 0);
+    H5Pset_obj_track_times(dcpl.get(), 0);
+  }
+};
+
+void write_dataset(hid_t g, const std::string& name, const Tensor& t, hid_t lcpl, hid_t dcpl, const std::string& path,
+                   const std::string& owner) {
+  STRATA_CHECK(t.defined(), path, ": weight '", name, "' of '", owner, "' is undefined");
+  const Tensor c = t.is_contiguous() ? t : t.contiguous();
+  std::vector<hsize_t> dims(c.shape().begin(), c.shape().end());
+  H5Handle space(c.dim() == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(c.dim(), dims.data(), nullptr), H5Sclose);
+  H5Handle type = file_type(c.dtype());
+  H5Handle ds(H5Dcreate2(g, name.c_str(), type.get(), space.get(), lcpl, dcpl, H5P_DEFAULT), H5Dclose);
+  STRATA_CHECK(ds.ok(), path, ": cannot create dataset '", name, "' in '", owner, "' (name used twice?)");
+  STRATA_CHECK(c.numel() == 0 || H5Dwrite(ds.get(), memory_type(c.dtype(), type.get()), H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                          c.raw_data()) >= 0,
+               path, ": cannot write dataset '", name, "'");
+}
+
 // Writes the layers' weights as an HDF5 file at `target`; errors name `path`, the file the user asked for.
 void write_hdf5_file(const std::string& target, const std::string& path, const std::vector<LayerWeights>& layers,
                      const std::vector<std::pair<std::string, std::string>>& root_attributes) {
   QuietErrors quiet;
   H5Handle file(H5Fcreate(target.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
   STRATA_CHECK(file.ok(), path, ": cannot create the HDF5 file");
-  H5Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
-  H5Pset_create_intermediate_group(lcpl.get(), 1);  // weight names like "dense_1/W:0" nest
-  // No modification times in the object headers: the same weights make the same bytes (a save
-  // that fails is checked to leave the old or the new file, byte for byte).
-  H5Handle gcpl(H5Pcreate(H5P_GROUP_CREATE), H5Pclose), dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
-  H5Pset_obj_track_times(gcpl.get(), 0);
-  H5Pset_obj_track_times(dcpl.get(), 0);
+  const TimelessProperties props;
+  const H5Handle &lcpl = props.lcpl, &gcpl = props.gcpl, &dcpl = props.dcpl;
   std::vector<std::string> names;
   for (const auto& l : layers) names.push_back(l.layer);
   write_strings(file.get(), "layer_names", names, path);
@@ -365,19 +514,26 @@ void write_hdf5_file(const std::string& target, const std::string& path, const s
     std::vector<std::string> weight_names;
     for (const auto& [name, t] : l.weights) weight_names.push_back(name);
     write_strings(g.get(), "weight_names", weight_names, path);
-    for (const auto& [name, t] : l.weights) {
-      STRATA_CHECK(t.defined(), path, ": weight '", name, "' of layer '", l.layer, "' is undefined");
-      const Tensor c = t.is_contiguous() ? t : t.contiguous();
-      std::vector<hsize_t> dims(c.shape().begin(), c.shape().end());
-      H5Handle space(c.dim() == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(c.dim(), dims.data(), nullptr), H5Sclose);
-      H5Handle type = file_type(c.dtype());
-      H5Handle ds(H5Dcreate2(g.get(), name.c_str(), type.get(), space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
-                  H5Dclose);
-      STRATA_CHECK(ds.ok(), path, ": cannot create dataset '", name, "' in layer '", l.layer, "' (name used twice?)");
-      STRATA_CHECK(c.numel() == 0 ||
-                       H5Dwrite(ds.get(), memory_type(c.dtype(), type.get()), H5S_ALL, H5S_ALL, H5P_DEFAULT, c.raw_data()) >= 0,
-                   path, ": cannot write dataset '", name, "'");
-    }
+    for (const auto& [name, t] : l.weights) write_dataset(g.get(), name, t, lcpl.get(), dcpl.get(), path, l.layer);
+  }
+  STRATA_CHECK(H5Fflush(file.get(), H5F_SCOPE_GLOBAL) >= 0, path, ": cannot flush the file");
+}
+
+// Keras 3's layout (read by Reader::keras3_layers): each object's weights in "<path>/vars/<i>".
+void write_keras3_file(const std::string& target, const std::string& path, const std::vector<Keras3Object>& objects) {
+  QuietErrors quiet;
+  H5Handle file(H5Fcreate(target.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+  STRATA_CHECK(file.ok(), path, ": cannot create the HDF5 file");
+  const TimelessProperties props;
+  for (const auto& o : objects) {
+    const std::string vars = o.path.empty() ? "vars" : o.path + "/vars";
+    STRATA_CHECK(H5Lexists(file.get(), o.path.empty() ? "vars" : o.path.c_str(), H5P_DEFAULT) <= 0, path, ": object '",
+                 o.path, "' appears twice");
+    H5Handle g(H5Gcreate2(file.get(), vars.c_str(), props.lcpl.get(), props.gcpl.get(), H5P_DEFAULT), H5Gclose);
+    STRATA_CHECK(g.ok(), path, ": cannot create group '", vars, "'");
+    write_string(g.get(), "name", o.name, path);
+    for (size_t i = 0; i < o.vars.size(); ++i)
+      write_dataset(g.get(), std::to_string(i), o.vars[i], props.lcpl.get(), props.dcpl.get(), path, o.path);
   }
   STRATA_CHECK(H5Fflush(file.get(), H5F_SCOPE_GLOBAL) >= 0, path, ": cannot flush the file");
 }
@@ -389,6 +545,12 @@ void save_hdf5_weights(const std::string& path, const std::vector<LayerWeights>&
   // libhdf5 writes a temporary file beside `path`, which replaces it only once whole and synced.
   AtomicFile out(path);
   write_hdf5_file(out.temporary_path(), path, layers, root_attributes);
+  out.commit();
+}
+
+void save_keras3_hdf5(const std::string& path, const std::vector<Keras3Object>& objects) {
+  AtomicFile out(path);
+  write_keras3_file(out.temporary_path(), path, objects);
   out.commit();
 }
 

@@ -112,6 +112,10 @@ NamedTensors strata_weights(const std::vector<LayerWeights>& layers) {
   NamedTensors out;
   std::set<std::string> seen;
   for (const auto& l : layers) {
+    // Keras 3 numbers a layer's variables ("layers/dense/vars/0"): only the model can name them.
+    STRATA_CHECK(l.layer.rfind("layers/", 0) != 0, "strata_weights: '", l.layer,
+                 "' is from a Keras 3 file, whose variables are numbered, not named: load it into a model with "
+                 "interop::load_library_weights");
     const size_t first = out.size();
     if (is_tf_lstm_cell(l) || is_recurrent(l)) {
       // Recurrent weights keep their own names, under the layer's group.

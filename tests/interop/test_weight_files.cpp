@@ -1,5 +1,5 @@
-// Interoperability with the real tf.keras 2.13 and TensorLayer 2.2.5 (interop/weight_files.hpp), both ways,
-// compared by predictions. The libraries' files and predictions are fixtures written by
+// Interoperability with the real tf.keras 2.13, Keras 3.12 and TensorLayer 2.2.5 (interop/weight_files.hpp),
+// both ways, compared by predictions. The libraries' files and predictions are fixtures written by
 // fixtures/make_interop_fixtures.py in its pinned venv; so are their predictions from the
 // Strata-written files committed beside them (reverse.npz), which Strata must still write
 // identically. With the venv present, the libraries also load this build's files live.
@@ -14,6 +14,7 @@
 #include "io/fixtures/python_fixtures.hpp"
 #include "strata/interop/weight_files.hpp"
 #include "strata/io/hdf5.hpp"
+#include "strata/io/keras.hpp"
 #include "strata/io/npz.hpp"
 #include "strata/nn/layers/conv.hpp"
 #include "strata/nn/layers/dense.hpp"
@@ -243,19 +244,114 @@ TEST_F(InteropFiles, WritesWhatKerasAndTensorLayerLoaded) {
   }
 }
 
+// A fixture generator's check mode, run in its pinned venv (~/.cache/<venv>) on the files in
+// `dir`: its exit status (77: the libraries do not import), or -1 when the venv is missing.
+int run_fixture_check(const std::string& venv, const std::string& script, const std::string& dir) {
+  const char* home = std::getenv("HOME");
+  const std::string python = std::string(home ? home : "") + "/.cache/" + venv + "/bin/python";
+  if (::access(python.c_str(), X_OK) != 0) return -1;
+  const std::string path = std::string(STRATA_TESTS_DIR) + "/interop/fixtures/" + script;
+  const int rc = std::system((python + " '" + path + "' check '" + dir + "'").c_str());
+  EXPECT_TRUE(rc != -1 && WIFEXITED(rc)) << script << " did not run";
+  return rc != -1 && WIFEXITED(rc) ? WEXITSTATUS(rc) : 1;
+}
+
 // The same, live: the pinned venv's Keras and TensorLayer load the files this build writes.
 TEST_F(InteropFiles, KerasAndTensorLayerLoadStratasFilesLive) {
-  const char* home = std::getenv("HOME");
-  const std::string python = std::string(home ? home : "") + "/.cache/strata-interop-venv/bin/python";
-  if (::access(python.c_str(), X_OK) != 0)
-    GTEST_SKIP() << python << " is missing: make it as make_interop_fixtures.py's header says to run this check "
-                 << "(the committed reverse.npz is checked without it)";
   write_strata_files(dir_.string());
-  const std::string script = std::string(STRATA_TESTS_DIR) + "/interop/fixtures/make_interop_fixtures.py";
-  const int rc = std::system((python + " '" + script + "' check '" + dir_.string() + "'").c_str());
-  ASSERT_TRUE(rc != -1 && WIFEXITED(rc));
-  if (WEXITSTATUS(rc) == 77) GTEST_SKIP() << "tensorflow or tensorlayer does not import in " << python;
-  EXPECT_EQ(WEXITSTATUS(rc), 0) << "Keras or TensorLayer predicted differently from Strata's files (see stderr)";
+  const int rc = run_fixture_check("strata-interop-venv", "make_interop_fixtures.py", dir_.string());
+  if (rc == -1 || rc == 77)
+    GTEST_SKIP() << "no TensorFlow 2.13 and TensorLayer: make ~/.cache/strata-interop-venv as "
+                 << "make_interop_fixtures.py's header says (the committed reverse.npz is checked without it)";
+  EXPECT_EQ(rc, 0) << "Keras or TensorLayer predicted differently from Strata's files (see stderr)";
+}
+
+// Keras 3 (make_keras3_fixtures.py): its .weights.h5 and .keras files, read by name.
+std::string keras3_file(const std::string& name) {
+  return std::string(STRATA_TESTS_DIR) + "/interop/fixtures/keras3/" + name;
+}
+
+TEST(InteropTest, LoadsKeras3FilesByName) {
+  for (const std::string m : kModels) {
+    for (const std::string file : {"keras3_" + m + ".weights.h5", "keras3_" + m + ".keras"}) {
+      SCOPED_TRACE(file);
+      auto model = make_model(m, Library::keras);
+      EXPECT_EQ(interop::load_library_weights(*model, keras3_file(file), Library::keras), model->all_weights().size());
+      const io::NamedTensors io = io::load_npz(keras3_file("keras3_" + m + "_io.npz"));
+      expect_close((*model)(entry(io, "x")), entry(io, "y"), file);
+    }
+  }
+}
+
+TEST(InteropTest, RefusesKeras3FilesThatDoNotFitOrAreReadByOrder) {
+  auto mlp = make_model("mlp", Library::keras);
+  expect_error([&] { interop::load_library_weights(*mlp, keras3_file("keras3_cnn.weights.h5"), Library::keras); },
+               {"keras3_cnn.weights.h5", "Keras 3 keeps 'layers/conv2d', which is none of"});
+  expect_error([&] { interop::load_library_weights(*mlp, keras3_file("keras3_mlp.keras"), Library::keras, false); },
+               {"keras3_mlp.keras", "by name"});
+  expect_error([&] { interop::load_library_weights(*mlp, keras3_file("keras3_mlp.keras"), Library::tensorlayer2); },
+               {"read as Keras's"});
+  expect_error([&] { io::load_keras_weights(keras3_file("keras3_mlp.weights.h5")); },
+               {"Keras 3 file", "load_library_weights"});
+  auto lstm = make_model("lstm", Library::keras);
+  expect_error([&] { interop::load_library_weights(*lstm, keras3_file("keras3_gru.keras"), Library::keras); },
+               {"Keras 3 keeps 'layers/gru', which is none of"});
+}
+
+// Keras 3's layout is walked, not listed: links back up, links elsewhere, numbering with gaps and
+// datasets outside "vars" are refused naming the object (make_keras3_fixtures.py hostile).
+TEST(InteropTest, RefusesMalformedKeras3Files) {
+  const std::pair<const char*, std::vector<std::string>> cases[] = {
+      {"cycle", {"keras3_bad_cycle.weights.h5", "nests deeper than 16 levels"}},
+      {"soft_link", {"'layers/dense_1' is a soft or external link"}},
+      {"gap", {"'layers/dense/vars' holds 2 entries but no '1'"}},
+      {"stray_dataset", {"'layers/dense/kernel' is not a group"}},
+  };
+  for (const auto& [name, words] : cases) {
+    SCOPED_TRACE(name);
+    expect_error([&] { io::load_hdf5_weights(keras3_file(std::string("keras3_bad_") + name + ".weights.h5")); }, words);
+  }
+}
+
+// Loads each Keras 3 file into Strata and writes it back in Keras 3's layout into `dir`: the
+// strata_keras3_* files make_keras3_fixtures.py check loads.
+void write_strata_keras3_files(const std::string& dir) {
+  for (const std::string m : kModels) {
+    auto model = make_model(m, Library::keras);
+    interop::load_library_weights(*model, keras3_file("keras3_" + m + ".weights.h5"), Library::keras);
+    interop::save_keras3_weights(*model, dir + "/strata_keras3_" + m + ".weights.h5");
+  }
+}
+
+// Strata's Keras 3 file holds what Keras's own does, object by object (Keras 3 loads by these
+// paths), Strata still writes the committed files, and Keras 3 predicted from those what it
+// predicts from its own (reverse.npz).
+TEST_F(InteropFiles, WritesWhatKeras3Loaded) {
+  const char* keep = std::getenv("STRATA_KERAS3_WRITE_FIXTURES");  // regenerating the committed files
+  const std::string dir = keep ? std::string(keep) : dir_.string();
+  write_strata_keras3_files(dir);
+  const io::NamedTensors reverse = io::load_npz(keras3_file("reverse.npz"));
+  for (const std::string m : kModels) {
+    const std::string ours = dir + "/strata_keras3_" + m + ".weights.h5";
+    strata::testing::expect_same_layers(io::load_hdf5_weights(ours),
+                                        io::load_hdf5_weights(keras3_file("keras3_" + m + ".weights.h5")),
+                                        "against Keras 3's own " + m);
+    strata::testing::expect_same_layers(io::load_hdf5_weights(ours),
+                                        io::load_hdf5_weights(keras3_file("strata_keras3_" + m + ".weights.h5")),
+                                        "against the committed " + m);
+    const io::NamedTensors io = io::load_npz(keras3_file("keras3_" + m + "_io.npz"));
+    expect_close(entry(reverse, "keras3_" + m), entry(io, "y"), "Keras 3's prediction from Strata's " + m);
+  }
+}
+
+// The same, live: the pinned venv's Keras 3 loads the files this build writes.
+TEST_F(InteropFiles, Keras3LoadsStratasFilesLive) {
+  write_strata_keras3_files(dir_.string());
+  const int rc = run_fixture_check("strata-keras3-venv", "make_keras3_fixtures.py", dir_.string());
+  if (rc == -1 || rc == 77)
+    GTEST_SKIP() << "no Keras 3: make ~/.cache/strata-keras3-venv as make_keras3_fixtures.py's header says "
+                 << "(the committed reverse.npz is checked without it)";
+  EXPECT_EQ(rc, 0) << "Keras 3 predicted differently from Strata's files (see stderr)";
 }
 
 }  // namespace

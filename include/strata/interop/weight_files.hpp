@@ -1,4 +1,4 @@
-// Weight files for the real Keras 2 (tf.keras 2.13) and TensorLayer 2 (2.2.5), both ways: each
+// Weight files for the real Keras 2 (tf.keras 2.13), Keras 3 (3.12) and TensorLayer 2 (2.2.5), both ways: each
 // layer's weights under the names and in the order those libraries use. Tables in
 // docs/interop.md ("Keras and TensorLayer"); tests/interop/test_weight_files.cpp checks them against
 // files the libraries wrote and predictions they made from Strata's files.
@@ -43,11 +43,16 @@ std::vector<io::LayerWeights> library_layers(const nn::Layer& model, Library lib
 //   save_tl2_npz_dict  tl.files.load_and_assign_npz_dict
 //   save_tl2_npz       tl.files.load_and_assign_npz (Strata's order is TensorLayer 2's)
 void save_keras_hdf5(const nn::Layer& model, const std::string& path);
+//   save_keras3_weights  Keras 3's model.load_weights(path) (Keras 3 wants the name to end in
+//                        ".weights.h5"): its layout, layers under Keras's names, a recurrent
+//                        layer's weights under its "cell"
+void save_keras3_weights(const nn::Layer& model, const std::string& path);
 void save_tl2_hdf5(const nn::Layer& model, const std::string& path);
 void save_tl2_npz_dict(const nn::Layer& model, const std::string& path);
 void save_tl2_npz(const nn::Layer& model, const std::string& path);
 
-// A file the library wrote (Keras's .h5; TensorLayer 2's .h5 or save_npz_dict .npz; for its
+// A file the library wrote (Keras 2's .h5; Keras 3's .weights.h5 or .keras, read by name only;
+// TensorLayer 2's .h5 or save_npz_dict .npz; for its
 // save_npz list use assign_weights(model, io::load_npz_list(path))) into `model`, built. By
 // name: each of the file's layers goes to the model's layer whose library_layer_names entry (or
 // own name) it has, so default names match between fresh sessions; a file layer the model lacks is

@@ -16,11 +16,10 @@ struct LayerWeights {
 };
 
 // The layers in layer_names order, read from "model_weights" when the file has that group
-// (a whole Keras model), else from the root. Datasets of float (float16 becomes float32),
-// int, uint8 and bool (h5py's enum) types. Throws strata::Error naming the file and what is
-// wrong: not HDF5, a missing attribute or group, an unsupported type, or a dataset that
-// declares more data than the file can hold. The HDF5 library is not thread-safe: call from
-// one thread at a time.
+// (a whole Keras model), else from the root; or a Keras 3 file's objects (below). Datasets of
+// float (float16 becomes float32), int, uint8 and bool (h5py's enum) types. Throws strata::Error naming the file and
+// what is wrong: not HDF5, a missing attribute or group, an unsupported type, or a dataset that declares more data than
+// the file can hold. The HDF5 library is not thread-safe: call from one thread at a time.
 std::vector<LayerWeights> load_hdf5_weights(const std::string& path);
 
 // Writes TensorLayer's save_weights_to_hdf5 layout (fixed-length byte-string attributes, as
@@ -28,6 +27,19 @@ std::vector<LayerWeights> load_hdf5_weights(const std::string& path);
 // `root_attributes` are scalar strings on the root (Keras's keras_version and backend).
 void save_hdf5_weights(const std::string& path, const std::vector<LayerWeights>& layers,
                        const std::vector<std::pair<std::string, std::string>>& root_attributes = {});
+
+// Keras 3's .weights.h5 (and the model.weights.h5 inside a .keras archive), which
+// load_hdf5_weights reads too: no layer_names; each object that owns variables (the model "",
+// a layer "layers/dense", a recurrent layer's cell "layers/lstm/cell") has a group
+// "<path>/vars" named by its attribute "name", holding datasets "0", "1", ... in the order the
+// object made its variables. load_hdf5_weights returns one LayerWeights per vars group that
+// holds datasets: `layer` is the object's path, the weights "<path>/vars/<i>" in i's order.
+struct Keras3Object {
+  std::string path;  // "" for the model itself
+  std::string name;  // the vars group's "name" attribute (Keras: the layer's or cell's name)
+  std::vector<Tensor> vars;
+};
+void save_keras3_hdf5(const std::string& path, const std::vector<Keras3Object>& objects);
 
 // Groups "layer/weight" names (nn::Layer::named_weights) by layer, splitting at the last '/'
 // and keeping order; consecutive weights of one layer form one group.
