@@ -371,6 +371,7 @@ void bind_nn(py::module_& parent) {
   // Keras's and TensorLayer 2's weight files (docs/interop.md), both ways.
   using Writer = void (*)(const nn::Layer&, const std::string&);
   for (auto [name, writer] : {std::pair<const char*, Writer>{"save_keras_hdf5", &interop::save_keras_hdf5},
+                              {"save_keras3_weights", &interop::save_keras3_weights},
                               {"save_tl2_hdf5", &interop::save_tl2_hdf5},
                               {"save_tl2_npz_dict", &interop::save_tl2_npz_dict},
                               {"save_tl2_npz", &interop::save_tl2_npz}})
@@ -410,7 +411,8 @@ void bind_nn(py::module_& parent) {
     return interop::load_library_weights(
         l, path, library == "keras" ? interop::Library::keras : interop::Library::tensorlayer2, by_name);
   }, py::arg("model"), py::arg("path"), py::arg("library"), py::arg("by_name") = true,
-     "Loads a Keras (.h5) or TensorLayer 2 (.h5, .npz) weight file into a built model; returns the weights set.");
+     "Loads a Keras 2 (.h5), Keras 3 (.weights.h5, .keras; by name) or TensorLayer 2 (.h5, .npz) weight file into a "
+     "built model; returns the weights set.");
 }
 
 }  // namespace strata::python

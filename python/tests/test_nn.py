@@ -1,6 +1,7 @@
 """Layers with their declared options as keyword arguments, static and dynamic models, weights,
 whole-model files, and training with fit and with a custom loop."""
 import inspect
+import pathlib
 import threading
 
 import numpy as np
@@ -223,3 +224,26 @@ def test_lambda_layers_run_python_functions_and_save_by_registered_name(tmp_path
     saved = nn.Model(x2, nn.Lambda("plus_one")(x2))
     saved.save(str(tmp_path / "m.safetensors"))
     np.testing.assert_allclose(np.asarray(nn.Model.load(str(tmp_path / "m.safetensors"))(data)), data + 1)
+
+
+def test_keras3_weight_files_load_by_class_and_save_for_keras3(tmp_path):
+    # Committed by tests/interop/fixtures/make_keras3_fixtures.py with keras 3.12: Dense(8, relu) -> Dense(3).
+    fixtures = pathlib.Path(__file__).resolve().parents[2] / "tests" / "interop" / "fixtures" / "keras3"
+    expected = np.load(fixtures / "keras3_mlp_io.npz")
+
+    def mlp():
+        x = nn.Input([None, 4])
+        return nn.Model(x, nn.Dense(3)(nn.Dense(8, act="relu")(x)))
+
+    model = mlp()
+    for file in ("keras3_mlp.weights.h5", "keras3_mlp.keras"):
+        assert nn.load_library_weights(model, str(fixtures / file), "keras") == 4
+        np.testing.assert_allclose(np.asarray(model(expected["x"])), expected["y"], atol=1e-4)
+    path = str(tmp_path / "for_keras3.weights.h5")
+    nn.save_keras3_weights(model, path)
+    fresh = mlp()
+    assert not np.allclose(np.asarray(fresh(expected["x"])), expected["y"], atol=1e-4)
+    nn.load_library_weights(fresh, path, "keras")
+    np.testing.assert_allclose(np.asarray(fresh(expected["x"])), expected["y"], atol=1e-4)
+    with pytest.raises(strata.Error, match="by name"):
+        nn.load_library_weights(fresh, path, "keras", by_name=False)
