@@ -10,6 +10,7 @@
 #include "bindings.hpp"
 #include "strata/autograd/grad_mode.hpp"
 #include "strata/core/limits.hpp"
+#include "strata/interop/keras_model.hpp"
 #include "strata/interop/weight_files.hpp"
 #include "strata/io/npz.hpp"
 #include "strata/nn/functions.hpp"
@@ -404,6 +405,14 @@ void bind_nn(py::module_& parent) {
     nn::assign_weights(l, weights);
     return weights.size();
   }, py::arg("model"), py::arg("path"), "TensorLayer's save_npz list into a built model, in order.");
+  m.def(
+      "load_keras_model",
+      [](const std::string& path) {
+        py::gil_scoped_release release;
+        return interop::load_keras_model(path);
+      },
+      py::arg("path"),
+      "A whole Keras 3 model (model.save's .keras file) as a static model with its weights, eval mode.");
   m.def("load_library_weights", [](nn::Layer& l, const std::string& path, const std::string& library, bool by_name) {
     STRATA_CHECK(library == "keras" || library == "tensorlayer", "library: expected \"keras\" or \"tensorlayer\", got \"",
                  library, "\"");

@@ -13,12 +13,13 @@ import inspect as _inspect
 
 from ._strata import nn as _nn
 from ._strata.nn import (Input, Layer, Model, Module, Symbol, lambda_sharing_weights,  # noqa: F401
-                         load_library_weights, load_onnx, load_tl2_npz, register_function, run_recurrent,
+                         load_keras_model, load_library_weights, load_onnx, load_tl2_npz, register_function,
+                         run_recurrent,
                          save_keras3_weights, save_keras_hdf5, save_tl2_hdf5, save_tl2_npz, save_tl2_npz_dict,
                          save_weights)
 
 __all__ = ["Input", "Layer", "Model", "Module", "Symbol", "layer_classes", "save_weights", "save_keras_hdf5",
-           "save_keras3_weights",
+           "save_keras3_weights", "load_keras_model",
            "save_tl2_hdf5", "save_tl2_npz", "save_tl2_npz_dict", "load_library_weights", "load_onnx", "load_tl2_npz",
            "register_function", "run_recurrent", "lambda_sharing_weights"]
 

@@ -8,6 +8,7 @@ from ._strata.nn import register_function as register_function, run_recurrent as
 from ._strata.nn import lambda_sharing_weights as lambda_sharing_weights
 from ._strata.nn import save_keras_hdf5 as save_keras_hdf5, save_tl2_hdf5 as save_tl2_hdf5
 from ._strata.nn import save_keras3_weights as save_keras3_weights
+from ._strata.nn import load_keras_model as load_keras_model
 from ._strata.nn import save_tl2_npz as save_tl2_npz, save_tl2_npz_dict as save_tl2_npz_dict
 from ._strata.nn import save_weights as save_weights
 

@@ -247,3 +247,14 @@ def test_keras3_weight_files_load_by_class_and_save_for_keras3(tmp_path):
     np.testing.assert_allclose(np.asarray(fresh(expected["x"])), expected["y"], atol=1e-4)
     with pytest.raises(strata.Error, match="by name"):
         nn.load_library_weights(fresh, path, "keras", by_name=False)
+
+
+def test_whole_keras3_model_predicts_as_keras():
+    # Keras 3.12's two-input model (image, int32 ids), saved whole by make_keras3_fixtures.py.
+    fixtures = pathlib.Path(__file__).resolve().parents[2] / "tests" / "interop" / "fixtures" / "keras3"
+    expected = np.load(fixtures / "keras3_two_inputs_io.npz")
+    model = nn.load_keras_model(str(fixtures / "keras3_two_inputs.keras"))
+    out = model([expected["x0"], expected["x1"].astype(np.int64)])
+    np.testing.assert_allclose(np.asarray(out), expected["y"], atol=1e-4)
+    with pytest.raises(strata.Error, match="not a Keras 3 .keras archive"):
+        nn.load_keras_model(str(fixtures / "keras3_mlp.weights.h5"))

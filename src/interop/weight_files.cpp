@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "assign_library_layers.hpp"
 #include "strata/core/error.hpp"
 #include "strata/io/keras.hpp"
 #include "strata/io/npz.hpp"
@@ -227,7 +228,12 @@ void save_tl2_npz_dict(const Layer& model, const std::string& path) {
 void save_tl2_npz(const Layer& model, const std::string& path) { io::save_npz_list(path, model.all_weights()); }
 
 size_t load_library_weights(Layer& model, const std::string& path, Library lib, bool by_name) {
-  std::vector<io::LayerWeights> layers = is_h5(path) ? io::load_hdf5_weights(path) : io::layers_of(io::load_npz(path));
+  return assign_library_layers(model, is_h5(path) ? io::load_hdf5_weights(path) : io::layers_of(io::load_npz(path)),
+                               path, lib, by_name);
+}
+
+size_t assign_library_layers(Layer& model, std::vector<io::LayerWeights> layers, const std::string& path, Library lib,
+                             bool by_name) {
   if (is_keras3(layers)) {
     STRATA_CHECK(lib == Library::keras && by_name, path,
                  ": a Keras 3 file is read as Keras's, by name (Keras 3 finds layers by class and number)");

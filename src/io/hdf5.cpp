@@ -399,57 +399,60 @@ std::vector<LayerWeights> read_layers(Safetensors stream, const std::string& pat
 }
 
 // A .keras archive (Keras 3's model.save: a ZIP of config.json, metadata.json and
-// model.weights.h5): its weights file copied to a temporary file, removed with this object,
-// since libhdf5 reads files, not bytes.
-class KerasArchiveWeights {
+// model.weights.h5): its config.json, and its weights file copied to a temporary file, removed
+// with this object, since libhdf5 reads files, not bytes.
+class KerasArchiveFiles {
  public:
-  // The archive's weights when `path` is a ZIP archive (its first bytes "PK\3\4"), else none.
-  static std::optional<KerasArchiveWeights> of(const std::string& path) {
+  // The archive's files when `path` is a ZIP archive (its first bytes "PK\3\4"), else none.
+  static std::optional<KerasArchiveFiles> of(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     char magic[4] = {};
     if (!in.read(magic, 4) || std::memcmp(magic, "PK\3\4", 4) != 0) return std::nullopt;
     detail::ZipReader zip(path);
     const auto& entries = zip.entries();
-    const auto it =
-        std::find_if(entries.begin(), entries.end(), [](const auto& e) { return e.name == "model.weights.h5"; });
-    STRATA_CHECK(it != entries.end(), path, ": a ZIP archive without model.weights.h5 (not a Keras 3 .keras file)");
-    return KerasArchiveWeights(zip.read(*it), path);
+    auto entry = [&](const char* name) {
+      return std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.name == name; });
+    };
+    const auto weights = entry("model.weights.h5"), config = entry("config.json");
+    STRATA_CHECK(weights != entries.end(), path,
+                 ": a ZIP archive without model.weights.h5 (not a Keras 3 .keras file)");
+    return KerasArchiveFiles(zip.read(*weights), config == entries.end() ? "" : zip.read(*config), path);
   }
-  KerasArchiveWeights(KerasArchiveWeights&& o) noexcept : file_(std::move(o.file_)) { o.file_.clear(); }
-  KerasArchiveWeights(const KerasArchiveWeights&) = delete;
-  ~KerasArchiveWeights() {
+  KerasArchiveFiles(KerasArchiveFiles&& o) noexcept : weights_(std::move(o.weights_)), config_(std::move(o.config_)) {
+    o.weights_.clear();
+  }
+  KerasArchiveFiles(const KerasArchiveFiles&) = delete;
+  ~KerasArchiveFiles() {
     std::error_code ec;
-    if (!file_.empty()) std::filesystem::remove(file_, ec);
+    if (!weights_.empty()) std::filesystem::remove(weights_, ec);
   }
-  const std::string& file() const { return file_; }
+  const std::string& weights_file() const { return weights_; }
+  const std::string& config() const { return config_; }
 
  private:
-  KerasArchiveWeights(const std::string& bytes, const std::string& path) {
+  KerasArchiveFiles(const std::string& weights, std::string config, const std::string& path)
+      : config_(std::move(config)) {
     std::string pattern = (std::filesystem::temp_directory_path() / "strata-keras-XXXXXX").string();
     const int fd = mkstemp(pattern.data());
     STRATA_CHECK(fd >= 0, path, ": cannot make a temporary file for its model.weights.h5");
-    file_ = pattern;
+    weights_ = pattern;
     size_t done = 0;
-    while (done < bytes.size()) {
-      const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    while (done < weights.size()) {
+      const ssize_t n = ::write(fd, weights.data() + done, weights.size() - done);
       if (n <= 0) break;
       done += static_cast<size_t>(n);
     }
     ::close(fd);
-    STRATA_CHECK(done == bytes.size(), path, ": cannot write its model.weights.h5 to ", file_);
+    STRATA_CHECK(done == weights.size(), path, ": cannot write its model.weights.h5 to ", weights_);
   }
-  std::string file_;
+  std::string weights_, config_;
 };
-
-}  // namespace
 
 // libhdf5 overflows heap buffers and asks for gigabytes on some malformed files (found by
 // fuzz/hdf5.cpp; docs/reliability.md), so it reads them in a process of its own, which may use
 // as much memory as the file's datasets can expand to (Reader::dataset refuses more), plus 1 GiB
-// for libhdf5 itself.
-std::vector<LayerWeights> load_hdf5_weights(const std::string& path) {
-  const std::optional<KerasArchiveWeights> archive = KerasArchiveWeights::of(path);
-  const std::string file = archive ? archive->file() : path;
+// for libhdf5 itself. Reads `file`; errors name `path`.
+std::vector<LayerWeights> read_in_child_process(const std::string& file, const std::string& path) {
   SafetensorsDecoder decoder(path + " (from the reader's process)");
   std::error_code ec;
   const uint64_t file_size = std::filesystem::file_size(file, ec);
@@ -462,6 +465,20 @@ std::vector<LayerWeights> load_hdf5_weights(const std::string& path) {
       },
       [&](const char* data, size_t n) { decoder.feed(data, n); });
   return read_layers(decoder.finish(), path);
+}
+
+}  // namespace
+
+std::vector<LayerWeights> load_hdf5_weights(const std::string& path) {
+  const std::optional<KerasArchiveFiles> archive = KerasArchiveFiles::of(path);
+  return read_in_child_process(archive ? archive->weights_file() : path, path);
+}
+
+KerasArchive load_keras_archive(const std::string& path) {
+  const std::optional<KerasArchiveFiles> archive = KerasArchiveFiles::of(path);
+  STRATA_CHECK(archive.has_value(), path, ": not a Keras 3 .keras archive (not a ZIP file)");
+  STRATA_CHECK(!archive->config().empty(), path, ": the archive has no config.json (the model's architecture)");
+  return {archive->config(), read_in_child_process(archive->weights_file(), path)};
 }
 
 namespace {

@@ -41,6 +41,14 @@ struct Keras3Object {
 };
 void save_keras3_hdf5(const std::string& path, const std::vector<Keras3Object>& objects);
 
+// A Keras 3 .keras archive (model.save): its config.json (the architecture, as text) and the
+// objects of its model.weights.h5 (as load_hdf5_weights reads them).
+struct KerasArchive {
+  std::string config;
+  std::vector<LayerWeights> weights;
+};
+KerasArchive load_keras_archive(const std::string& path);
+
 // Groups "layer/weight" names (nn::Layer::named_weights) by layer, splitting at the last '/'
 // and keeping order; consecutive weights of one layer form one group.
 std::vector<LayerWeights> layers_of(const NamedTensors& weights);
