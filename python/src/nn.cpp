@@ -21,6 +21,7 @@
 #include "strata/nn/model.hpp"
 #include "strata/nn/option_table.hpp"
 #include "strata/onnx/onnx.hpp"
+#include "strata/onnx/shape_polymorphic.hpp"
 #include "strata/ops/elementwise.hpp"
 
 namespace strata::python {
@@ -192,6 +193,16 @@ py::object call_layer(const py::object& self, py::args args) {
     }
     return py::cast(ys);
   }
+  if (auto* any_size = dynamic_cast<onnx::ShapePolymorphicModel*>(layer.get());
+      any_size != nullptr && any_size->num_outputs() > 1) {
+    std::vector<Tensor> ys;
+    {
+      py::gil_scoped_release release;
+      LayerCallGuard guard(layer.get());
+      ys = any_size->run(xs);
+    }
+    return py::cast(ys);
+  }
   Tensor y;
   {
     py::gil_scoped_release release;
@@ -358,6 +369,22 @@ void bind_nn(py::module_& parent) {
       .def_static("from_json", &nn::Model::from_json, py::arg("text"))
       .def("export_onnx", &nn::Model::export_onnx, py::arg("path"));
 
+  py::class_<onnx::ShapePolymorphicModel, nn::Layer, std::shared_ptr<onnx::ShapePolymorphicModel>>(
+      m, "ShapePolymorphicModel",
+      "An ONNX model run at any sizes of its symbolic axes: a static model imported per set of input sizes, "
+      "every one on the first one's weights (strata.nn.load_onnx_any_size).")
+      .def(
+          "sizes_of",
+          [](const onnx::ShapePolymorphicModel& net, const std::vector<std::vector<int64_t>>& shapes) {
+            std::vector<Shape> s;
+            for (const auto& shape : shapes) s.emplace_back(shape);
+            return net.sizes_of(s);
+          },
+          py::arg("shapes"), "{name: size} of the symbolic axes past the batch for inputs of these shapes.")
+      .def_property_readonly("cached_shapes", &onnx::ShapePolymorphicModel::cached_shapes)
+      .def_property_readonly("num_inputs", &onnx::ShapePolymorphicModel::num_inputs)
+      .def_property_readonly("num_outputs", &onnx::ShapePolymorphicModel::num_outputs);
+
   m.def("make_layer", &make_layer, py::arg("kind"), py::arg("name"), py::arg("options"),
         "A registered layer class's layer from its options (strata/nn.py's classes call it).");
   m.def("layer_classes", [] {
@@ -399,6 +426,15 @@ void bind_nn(py::module_& parent) {
     py::gil_scoped_release release;
     return onnx::load_onnx(path);
   }, py::arg("path"), "A static model from an ONNX file (the operators Strata imports; others refused by name).");
+  m.def(
+      "load_onnx_any_size",
+      [](const std::string& path, size_t max_cached_shapes) {
+        py::gil_scoped_release release;
+        return onnx::load_onnx_any_size(path, {.max_cached_shapes = max_cached_shapes});
+      },
+      py::arg("path"), py::arg("max_cached_shapes") = 8,
+      "An ONNX file whose inputs have symbolic sizes past the batch, as a layer run at whatever sizes its inputs come "
+      "with (imported per set of sizes, the same weights at every size).");
   m.def("load_tl2_npz", [](nn::Layer& l, const std::string& path) {
     py::gil_scoped_release release;
     const std::vector<Tensor> weights = io::load_npz_list(path);

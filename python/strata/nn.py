@@ -12,16 +12,15 @@ Initializers are keyword arguments by name (``w_init="he_normal"`` or ``{"name":
 import inspect as _inspect
 
 from ._strata import nn as _nn
-from ._strata.nn import (Input, Layer, Model, Module, Symbol, lambda_sharing_weights,  # noqa: F401
-                         load_keras_model, load_library_weights, load_onnx, load_tl2_npz, register_function,
-                         run_recurrent,
-                         save_keras3_weights, save_keras_hdf5, save_tl2_hdf5, save_tl2_npz, save_tl2_npz_dict,
-                         save_weights)
+from ._strata.nn import (Input, Layer, Model, Module, ShapePolymorphicModel, Symbol,  # noqa: F401
+                         lambda_sharing_weights, load_keras_model, load_library_weights, load_onnx, load_onnx_any_size, load_tl2_npz,
+                         register_function, run_recurrent, save_keras3_weights, save_keras_hdf5, save_tl2_hdf5,
+                         save_tl2_npz, save_tl2_npz_dict, save_weights)
 
-__all__ = ["Input", "Layer", "Model", "Module", "Symbol", "layer_classes", "save_weights", "save_keras_hdf5",
-           "save_keras3_weights", "load_keras_model",
-           "save_tl2_hdf5", "save_tl2_npz", "save_tl2_npz_dict", "load_library_weights", "load_onnx", "load_tl2_npz",
-           "register_function", "run_recurrent", "lambda_sharing_weights"]
+__all__ = ["Input", "Layer", "Model", "Module", "ShapePolymorphicModel", "Symbol", "layer_classes", "save_weights",
+           "save_keras_hdf5", "save_keras3_weights", "load_keras_model",
+           "save_tl2_hdf5", "save_tl2_npz", "save_tl2_npz_dict", "load_library_weights", "load_onnx",
+           "load_onnx_any_size", "load_tl2_npz", "register_function", "run_recurrent", "lambda_sharing_weights"]
 
 
 class _LayerClass(type):

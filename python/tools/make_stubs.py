@@ -22,6 +22,8 @@ def stubs():
              "from ._strata.nn import Input as Input, Layer as Layer, Model as Model, Module as Module",
              "from ._strata.nn import Symbol as Symbol, load_library_weights as load_library_weights",
              "from ._strata.nn import load_onnx as load_onnx, load_tl2_npz as load_tl2_npz",
+             "from ._strata.nn import ShapePolymorphicModel as ShapePolymorphicModel",
+             "from ._strata.nn import load_onnx_any_size as load_onnx_any_size",
              "from ._strata.nn import register_function as register_function, run_recurrent as run_recurrent",
              "from ._strata.nn import lambda_sharing_weights as lambda_sharing_weights",
              "from ._strata.nn import save_keras_hdf5 as save_keras_hdf5, save_tl2_hdf5 as save_tl2_hdf5",

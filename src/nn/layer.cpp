@@ -9,6 +9,8 @@
 #include "call_mutex.hpp"
 #include "weight_budget.hpp"
 
+#include "strata/autograd/node.hpp"
+#include "strata/nn/shared_weights.hpp"
 #include "strata/ops/elementwise.hpp"
 
 namespace strata::nn {
@@ -86,6 +88,32 @@ Layer::~Layer() {
   std::lock_guard<std::mutex> lock(links_mutex());
   for (Layer* p : parents_) std::erase(p->children_, this);
   for (Layer* c : children_) std::erase(c->parents_, this);
+}
+
+UnparentedCalls::UnparentedCalls() : saved_(std::exchange(call_stack, {})) {}
+UnparentedCalls::~UnparentedCalls() { call_stack = std::move(saved_); }
+
+std::shared_ptr<void> alias_weight(const Tensor& alias, const Tensor& master) {
+  STRATA_CHECK(alias.defined() && master.defined() && alias.shape() == master.shape() &&
+                   alias.dtype() == master.dtype() && master.is_leaf() && alias.is_leaf(),
+               "alias_weight: the alias (", alias.defined() ? alias.shape().str() : "undefined", ") and the master (",
+               master.defined() ? master.shape().str() : "undefined", ") must be leaves of one shape and dtype");
+  TensorImpl& impl = *alias.impl();
+  impl.storage = master.impl()->storage;
+  impl.strides = master.strides();
+  impl.offset = master.offset();
+  autograd::AutogradMeta& meta = autograd::ensure_autograd_meta(alias);
+  meta.requires_grad = master.requires_grad();
+  meta.grad = Tensor();
+  if (!master.requires_grad()) {
+    meta.grad_accumulator.reset();
+    return nullptr;
+  }
+  // The gradient edge of a leaf is its accumulator (made on first use, then reused while alive):
+  // the alias's is master's, so what reaches the alias is added into master's .grad().
+  std::shared_ptr<autograd::Node> accumulator = autograd::gradient_edge(master).node;
+  meta.grad_accumulator = accumulator;
+  return accumulator;
 }
 
 void Layer::adopt(Layer* child) {

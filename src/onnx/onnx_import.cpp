@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "onnx_import_legacy.hpp"
+#include "onnx_parsed.hpp"
 #include "strata/core/checked_size.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
@@ -294,28 +295,63 @@ std::shared_ptr<nn::Model> from_onnx(const std::string& bytes, const std::string
 }
 
 std::shared_ptr<nn::Model> from_onnx(const std::string& bytes, const std::string& what, const ImportOptions& options) {
-  ::onnx::ModelProto proto;
+  return detail::import_parsed(*detail::parse_onnx(bytes, what), what, options.sizes);
+}
+
+namespace detail {
+
+int64_t ParsedOnnx::import_opset() const { return is_adapted ? kAdaptedOpset : opset; }
+
+std::unique_ptr<ParsedOnnx> parse_onnx(const std::string& bytes, const std::string& what) {
+  auto parsed = std::make_unique<ParsedOnnx>();
+  ::onnx::ModelProto& proto = parsed->proto;
   STRATA_CHECK(proto.ParseFromString(bytes), what, ": not an ONNX model (the protobuf does not parse)");
   STRATA_CHECK(proto.has_graph(), what, ": the ONNX model has no graph");
   int64_t opset = 0;
   for (const auto& op : proto.opset_import()) {
     if (!op.domain().empty() && op.domain() != "ai.onnx") continue;  // unused domains are harmless; nodes are checked
-    STRATA_CHECK(op.version() >= detail::kOldestOpset && op.version() <= detail::kLastOpset, what, ": opset ",
-                 op.version(), " is not supported (", detail::kOldestOpset, " to ", detail::kLastOpset, " are)");
+    STRATA_CHECK(op.version() >= kOldestOpset && op.version() <= kLastOpset, what, ": opset ", op.version(),
+                 " is not supported (", kOldestOpset, " to ", kLastOpset, " are)");
     opset = op.version();
   }
   STRATA_CHECK(opset > 0, what, ": the model imports no version of the default ONNX domain");
-  const std::string name = proto.graph().name().empty() ? "onnx_model" : proto.graph().name();
-  try {
-    if (opset < detail::kAdaptedOpset) {  // each node at its opset-11 definition, read as opset 11 reads it
-      const ::onnx::GraphProto adapted = detail::adapt_old_graph(proto.graph(), opset, what);
-      return detail::Importer(adapted, what, detail::kAdaptedOpset, options.sizes).run(name);
+  parsed->opset = opset;
+  parsed->name = proto.graph().name().empty() ? "onnx_model" : proto.graph().name();
+  if (opset < kAdaptedOpset) {  // each node at its opset-11 definition, read as opset 11 reads it
+    try {
+      parsed->adapted = adapt_old_graph(proto.graph(), opset, what);
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(what + ": " + e.what());
     }
-    return detail::Importer(proto.graph(), what, opset, options.sizes).run(name);
+    parsed->is_adapted = true;
+    proto.clear_graph();  // the adapted copy holds the initializers
+  }
+  return parsed;
+}
+
+std::shared_ptr<nn::Model> import_parsed(const ParsedOnnx& parsed, const std::string& what,
+                                         const std::map<std::string, int64_t>& sizes) {
+  try {
+    return Importer(parsed.graph(), what, parsed.import_opset(), sizes).run(parsed.name);
   } catch (const nlohmann::json::exception& e) {
     throw Error(what + ": " + e.what());
   }
 }
+
+std::string read_onnx_file(const std::string& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  STRATA_CHECK(!ec, "cannot read '", path, "': ", ec.message());
+  // protobuf's own limit: a message over 2 GiB does not parse (weights kept outside are refused)
+  STRATA_CHECK(size < (uint64_t{1} << 31), path, ": ", size, " bytes is more than an ONNX protobuf can hold (2 GiB)");
+  std::ifstream f(path, std::ios::binary);
+  STRATA_CHECK(f.good(), "cannot read '", path, "'");
+  std::ostringstream bytes;
+  bytes << f.rdbuf();
+  return bytes.str();
+}
+
+}  // namespace detail
 
 std::vector<ImportedOperator> imported_operators() {
   std::set<std::string> ops{"Constant"};
@@ -329,16 +365,7 @@ std::vector<ImportedOperator> imported_operators() {
 std::shared_ptr<nn::Model> load_onnx(const std::string& path) { return load_onnx(path, ImportOptions{}); }
 
 std::shared_ptr<nn::Model> load_onnx(const std::string& path, const ImportOptions& options) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  STRATA_CHECK(!ec, "cannot read '", path, "': ", ec.message());
-  // protobuf's own limit: a message over 2 GiB does not parse (weights kept outside are refused)
-  STRATA_CHECK(size < (uint64_t{1} << 31), path, ": ", size, " bytes is more than an ONNX protobuf can hold (2 GiB)");
-  std::ifstream f(path, std::ios::binary);
-  STRATA_CHECK(f.good(), "cannot read '", path, "'");
-  std::ostringstream bytes;
-  bytes << f.rdbuf();
-  return from_onnx(bytes.str(), path, options);
+  return from_onnx(detail::read_onnx_file(path), path, options);
 }
 
 }  // namespace strata::onnx

@@ -37,7 +37,8 @@ std::shared_ptr<nn::Model> load_onnx(const std::string& path);
 // Sizes for the inputs' symbolic axes, by their ONNX name (dim_param): a static model fixes every
 // size but the first axis's (the batch), so an input with a symbolic sequence length or image
 // size imports at the size given here, and without one is refused naming the input, the axis and
-// its name. {"height": 224, "width": 224}
+// its name. {"height": 224, "width": 224}. onnx::load_onnx_any_size (onnx/shape_polymorphic.hpp)
+// runs such a model at whatever sizes its inputs come with.
 struct ImportOptions {
   std::map<std::string, int64_t> sizes;
 };
