@@ -448,7 +448,8 @@ void bind_nn(py::module_& parent) {
         return interop::load_keras_model(path);
       },
       py::arg("path"),
-      "A whole Keras 3 model (model.save's .keras file) as a static model with its weights, eval mode.");
+      "A whole Keras model (Keras 3's .keras, Keras 2's model.save .h5) as a static model with its weights, eval "
+      "mode.");
   m.def("load_library_weights", [](nn::Layer& l, const std::string& path, const std::string& library, bool by_name) {
     STRATA_CHECK(library == "keras" || library == "tensorlayer", "library: expected \"keras\" or \"tensorlayer\", got \"",
                  library, "\"");

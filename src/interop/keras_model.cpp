@@ -14,6 +14,8 @@
 #include "strata/core/limits.hpp"
 #include "strata/interop/weight_files.hpp"
 #include "strata/io/hdf5.hpp"
+#include "strata/io/keras.hpp"
+#include "strata/nn/load_weights.hpp"
 
 namespace strata::interop {
 namespace {
@@ -23,7 +25,7 @@ using nlohmann::json;
 // One Keras layer's config, read with its name in every error.
 class KerasLayer {
  public:
-  KerasLayer(const json& layer, std::string what) : what_(std::move(what)) {
+  KerasLayer(const json& layer, std::string what, bool keras2) : what_(std::move(what)), keras2_(keras2) {
     STRATA_CHECK(layer.is_object() && layer.contains("class_name") && layer["class_name"].is_string(), what_,
                  ": a layer without class_name");
     cls_ = layer["class_name"].get<std::string>();
@@ -36,6 +38,7 @@ class KerasLayer {
   const std::string& name() const { return name_; }
   const std::string& what() const { return what_; }
   bool has(const char* key) const { return config_.contains(key) && !config_[key].is_null(); }
+  bool keras2() const { return keras2_; }
 
   int64_t integer(const char* key, int64_t lo, int64_t hi) const {
     STRATA_CHECK(has(key) && config_[key].is_number_integer(), what_, ": '", key, "' is not an integer");
@@ -83,6 +86,15 @@ class KerasLayer {
     STRATA_CHECK(same, what_, ": '", key, "' = ", config_[key].dump().substr(0, 80), " is not read (", why, ")");
   }
   void channels_last() const { require<std::string>("data_format", "channels_last", "Strata is channels-last"); }
+  // Whether the axis (Keras 3: -1 or an index; Keras 2: a list of one index) is the last of `rank`.
+  bool last_axis(const char* key, int rank) const {
+    if (!has(key)) return true;
+    const json& v = config_[key];
+    const json& a = v.is_array() && v.size() == 1 ? v[0] : v;
+    STRATA_CHECK(a.is_number_integer(), what_, ": '", key, "' is not one axis");
+    const int64_t axis = a.get<int64_t>();
+    return axis == -1 || axis == rank - 1;
+  }
 
   // A Keras activation by name, as Strata's (each checked against Keras by the fixtures).
   std::string activation(const char* key = "activation") const {
@@ -95,6 +107,8 @@ class KerasLayer {
         {"relu6", "relu6"},     {"mish", "mish"},         {"hard_sigmoid", "hard_sigmoid"}};
     const auto it = names.find(a);
     STRATA_CHECK(it != names.end(), what_, ": activation '", a.substr(0, 64), "' is not read");
+    STRATA_CHECK(!(keras2_ && a == "hard_sigmoid"), what_,
+                 ": Keras 2's hard_sigmoid (clip(0.2 x + 0.5, 0, 1)) is not read (Keras 3's, relu6(x + 3) / 6, is)");
     return it->second;
   }
   std::string padding() const {
@@ -105,6 +119,7 @@ class KerasLayer {
 
  private:
   std::string what_, cls_, name_;
+  bool keras2_;
   json config_;
 };
 
@@ -134,7 +149,7 @@ json recurrent(const KerasLayer& k, const char* strata_class) {
 
 // Strata's layer (class and declared options) for a Keras layer that holds or computes something;
 // null for the activation layers, which are folded.
-json strata_layer(const KerasLayer& k) {
+json strata_layer(const KerasLayer& k, int rank) {
   const std::string& c = k.cls();
   if (c == "Dense")
     return {
@@ -168,8 +183,7 @@ json strata_layer(const KerasLayer& k) {
   }
   if (c == "Dropout") return {{"class", "dropout"}, {"config", {{"p", k.number("rate", 0, 1)}}}};
   if (c == "BatchNormalization") {
-    const bool last_axis = k.has("axis") && (k.integer("axis", -1, -1) == -1);
-    STRATA_CHECK(last_axis, k.what(), ": only axis -1 (channels last) is read");
+    STRATA_CHECK(k.last_axis("axis", rank), k.what(), ": only the last axis (channels last) is read");
     k.require("center", true, "Strata's batch norm has beta");
     k.require("scale", true, "Strata's batch norm has gamma");
     return {{"class", "batchnorm"},
@@ -195,6 +209,19 @@ json strata_layer(const KerasLayer& k) {
   throw Error(k.what() + ": Keras layer class '" + c.substr(0, 64) + "' is not read");
 }
 
+// The rank of a layer's output for inputs of rank `rank` (the first input's), checking what the
+// layer needs: Keras's shapes are not in its config, and an axis is only checked knowing the rank.
+int output_rank(const KerasLayer& k, int rank) {
+  const std::string& c = k.cls();
+  auto needs = [&](int r) { STRATA_CHECK(rank == r, k.what(), ": an input of rank ", rank, " (", r, " expected)"); };
+  if (c == "Conv2D" || c == "MaxPooling2D" || c == "AveragePooling2D") return needs(4), 4;
+  if (c == "GlobalAveragePooling2D" || c == "GlobalMaxPooling2D") return needs(4), 2;
+  if (c == "LSTM" || c == "GRU" || c == "SimpleRNN") return needs(3), k.flag("return_sequences", false) ? 3 : 2;
+  if (c == "Flatten") return 2;
+  if (c == "Embedding") return rank + 1;
+  return rank;
+}
+
 // The Strata activation an activation layer applies.
 std::string folded_activation(const KerasLayer& k) {
   if (k.cls() == "Activation") return k.activation();
@@ -202,10 +229,21 @@ std::string folded_activation(const KerasLayer& k) {
     STRATA_CHECK(!k.has("axis") || k.integer("axis", -1, -1) == -1, k.what(), ": only axis -1 is read");
     return "softmax";
   }
-  if (k.cls() == "LeakyReLU") return "lrelu" + std::to_string(k.number("negative_slope", 0, 1));
+  if (k.cls() == "LeakyReLU") {  // Keras 2 calls the slope alpha; both default to 0.3
+    const char* key = k.keras2() ? "alpha" : "negative_slope";
+    return "lrelu" + std::to_string(k.has(key) ? k.number(key, 0, 1) : 0.3);
+  }
   for (const char* key : {"max_value", "threshold", "negative_slope"})
     if (k.has(key)) STRATA_CHECK(k.number(key, 0, 0) == 0, k.what(), ": '", key, "' is not read");
   return "relu";
+}
+
+// An input layer's shape: Keras 3 writes batch_shape, Keras 2 batch_input_shape (also on the
+// first layer of a Sequential model that has no InputLayer).
+json batch_shape_of(const json& layer) {
+  const json& c = layer.is_object() && layer.contains("config") ? layer["config"] : json();
+  if (!c.is_object()) return json();
+  return c.contains("batch_shape") ? c["batch_shape"] : c.value("batch_input_shape", json());
 }
 
 // A Keras input's shape and dtype as Strata's input: the batch free, every other size fixed.
@@ -231,6 +269,7 @@ class GraphBuilder {
   void add_input(const json& input, const std::string& name) {
     STRATA_CHECK(!slots_.count(name), what_, ": two layers named '", name, "'");
     slots_[name] = static_cast<int>(inputs_.size());
+    ranks_[slots_[name]] = static_cast<int>(input["shape"].size());
     inputs_.push_back(input);
   }
 
@@ -244,7 +283,9 @@ class GraphBuilder {
       arg_slots.push_back(it->second);
       ++reads_[it->second];
     }
-    json layer = strata_layer(k);
+    STRATA_CHECK(!arg_slots.empty(), k.what(), ": a call without inputs");
+    const int rank = ranks_.at(arg_slots[0]);
+    json layer = strata_layer(k, rank);
     if (layer.is_null()) {  // an activation layer: applied by the layer whose output it reads
       STRATA_CHECK(arg_slots.size() == 1, k.what(), ": one input expected");
       const int slot = arg_slots[0];
@@ -263,6 +304,7 @@ class GraphBuilder {
     nodes_.push_back({{"layer", static_cast<int>(layers_.size())}, {"args", arg_slots}});
     layers_.push_back(std::move(layer));
     slots_[k.name()] = static_cast<int>(inputs_.size() + nodes_.size()) - 1;
+    ranks_[slots_[k.name()]] = output_rank(k, rank);
   }
 
   std::string model_json(const std::vector<std::string>& outputs, const std::string& name) const {
@@ -283,6 +325,7 @@ class GraphBuilder {
   std::string what_;
   std::map<std::string, int> slots_;  // a Keras layer's name -> the slot of its output
   std::map<int, int> reads_;          // slot -> how many layers read it
+  std::map<int, int> ranks_;          // slot -> the rank of its value
   json inputs_ = json::array(), layers_ = json::array(), nodes_ = json::array();
 };
 
@@ -303,6 +346,29 @@ void tensor_sources(const json& arg, std::vector<std::string>& out, const std::s
   out.push_back(h[0].get<std::string>());
 }
 
+// The layer names one call of a layer reads. Keras 3: {"args": [tensor or [tensors]], "kwargs"};
+// Keras 2: [[name, 0, 0, kwargs], ...], one entry per input.
+std::vector<std::string> call_sources(const json& node, const std::string& what) {
+  std::vector<std::string> out;
+  if (node.is_object()) {
+    STRATA_CHECK(node.contains("args") && node["args"].is_array() && node["args"].size() == 1, what,
+                 ": a call of other than one positional argument is not read");
+    tensor_sources(node["args"][0], out, what);
+    return out;
+  }
+  STRATA_CHECK(node.is_array() && !node.empty() && node.size() <= 64, what, ": a call without inputs");
+  for (const json& in : node) {
+    STRATA_CHECK(in.is_array() && in.size() == 4 && in[0].is_string() && in[3].is_object(), what,
+                 ": an input that is not [layer, node, tensor, kwargs]");
+    STRATA_CHECK(in[1] == 0 && in[2] == 0, what, ": reads ", in.dump().substr(0, 80),
+                 " (a layer called more than once, or a second output, is not read)");
+    for (const auto& [key, value] : in[3].items())
+      STRATA_CHECK(value.is_null(), what, ": call argument '", key.substr(0, 32), "' is not read");
+    out.push_back(in[0].get<std::string>());
+  }
+  return out;
+}
+
 // Keras 3 writes input_layers / output_layers as [name, 0, 0] or a list of those.
 std::vector<std::string> endpoint_names(const json& v, const std::string& what) {
   std::vector<std::string> out;
@@ -318,7 +384,9 @@ std::vector<std::string> endpoint_names(const json& v, const std::string& what) 
 
 }  // namespace
 
-std::string keras_config_to_strata_json(const std::string& config_json, const std::string& what) {
+std::string keras_config_to_strata_json(const std::string& config_json, const std::string& what, int keras_major) {
+  STRATA_CHECK(keras_major == 2 || keras_major == 3, what, ": Keras ", keras_major, " is not read (2 and 3 are)");
+  const bool keras2 = keras_major == 2;
   check_json_depth(config_json, what + " (config.json)");
   json doc;
   try {
@@ -341,18 +409,17 @@ std::string keras_config_to_strata_json(const std::string& config_json, const st
   if (cls == "Sequential") {
     std::string previous;
     for (size_t i = 0; i < layers.size(); ++i) {
-      const KerasLayer k(layers[i], what);
+      const KerasLayer k(layers[i], what, keras2);
       if (k.cls() == "InputLayer") {
         STRATA_CHECK(i == 0, k.what(), ": an input layer that is not the first");
-        graph.add_input(
-            strata_input(layers[i]["config"].value("batch_shape", json()), k.text("dtype", "float32"), k.name(), what),
-            k.name());
+        graph.add_input(strata_input(batch_shape_of(layers[i]), k.text("dtype", "float32"), k.name(), what), k.name());
       } else {
-        if (i == 0) {  // no InputLayer: the first layer's build_config says the input
+        if (i == 0) {  // no InputLayer: the first layer's batch_input_shape (Keras 2) or build_config says it
           const json& build = layers[i].contains("build_config") ? layers[i]["build_config"] : json();
-          STRATA_CHECK(build.is_object() && build.contains("input_shape"), k.what(),
-                       ": a Sequential model without an input shape (give it keras.Input)");
-          graph.add_input(strata_input(build["input_shape"], "float32", "input", what), "input");
+          json shape = batch_shape_of(layers[i]);
+          if (shape.is_null() && build.is_object()) shape = build.value("input_shape", json());
+          STRATA_CHECK(!shape.is_null(), k.what(), ": a Sequential model without an input shape (give it keras.Input)");
+          graph.add_input(strata_input(shape, "float32", "input", what), "input");
           previous = "input";
         }
         graph.add_layer(k, {previous});
@@ -367,24 +434,16 @@ std::string keras_config_to_strata_json(const std::string& config_json, const st
       return l.is_object() && l.value("class_name", "") == "InputLayer" && l.value("name", "") == input;
     });
     STRATA_CHECK(it != layers.end(), what, ": input '", input.substr(0, 64), "' is not an InputLayer of the model");
-    const KerasLayer k(*it, what);
-    graph.add_input(
-        strata_input((*it)["config"].value("batch_shape", json()), k.text("dtype", "float32"), k.name(), what),
-        k.name());
+    const KerasLayer k(*it, what, keras2);
+    graph.add_input(strata_input(batch_shape_of(*it), k.text("dtype", "float32"), k.name(), what), k.name());
   }
   for (const json& layer : layers) {
-    const KerasLayer k(layer, what);
+    const KerasLayer k(layer, what, keras2);
     if (k.cls() == "InputLayer") continue;  // added above, or not one of the model's inputs (refused as read)
     const json& nodes = layer.contains("inbound_nodes") ? layer["inbound_nodes"] : json();
     STRATA_CHECK(nodes.is_array() && nodes.size() == 1, k.what(), ": called ", nodes.is_array() ? nodes.size() : 0,
                  " times (once is read: shared layers are not)");
-    const json& node = nodes[0];
-    STRATA_CHECK(node.is_object() && node.contains("args") && node["args"].is_array() && !node["args"].empty(),
-                 k.what(), ": a call without arguments");
-    std::vector<std::string> args;
-    tensor_sources(node["args"][0], args, k.what());
-    STRATA_CHECK(node["args"].size() == 1, k.what(), ": a call with more than one positional argument is not read");
-    graph.add_layer(k, args);
+    graph.add_layer(k, call_sources(nodes[0], k.what()));
   }
   std::vector<std::string> outputs = endpoint_names(config.value("output_layers", json()), what);
   return graph.model_json(outputs, name);
@@ -392,8 +451,15 @@ std::string keras_config_to_strata_json(const std::string& config_json, const st
 
 std::shared_ptr<nn::Model> load_keras_model(const std::string& path) {
   const io::KerasArchive archive = io::load_keras_archive(path);
-  std::shared_ptr<nn::Model> model = nn::Model::from_json(keras_config_to_strata_json(archive.config, path));
-  assign_library_layers(*model, archive.weights, path, Library::keras, /*by_name=*/true);
+  std::shared_ptr<nn::Model> model =
+      nn::Model::from_json(keras_config_to_strata_json(archive.config, path, archive.keras3 ? 3 : 2));
+  // Keras 3 places weights by class and number (as load_library_weights reads them); Keras 2's
+  // file names them by layer, and the model's layers have Keras's names.
+  const size_t assigned = is_keras3_layout(archive.weights)
+                              ? assign_library_layers(*model, archive.weights, path, Library::keras, /*by_name=*/true)
+                              : nn::assign_weights_by_name(*model, io::strata_weights(archive.weights));
+  STRATA_CHECK(assigned == model->named_weights().size(), path, ": the file holds ", assigned, " of the model's ",
+               model->named_weights().size(), " weights");
   model->eval();
   return model;
 }

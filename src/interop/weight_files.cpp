@@ -78,10 +78,6 @@ bool is_h5(const std::string& path) {
 // Keras 3 calls a recurrent layer's cell "<class>_cell" and keeps its variables under "cell".
 std::string keras3_cell_name(const std::string& kind) { return kind + "_cell"; }
 
-bool is_keras3(const std::vector<io::LayerWeights>& objects) {
-  return !objects.empty() && objects.front().layer.rfind("layers/", 0) == 0;
-}
-
 // Where Keras 3 keeps each layer's variables: not under its name, but under its class in snake
 // case, numbered among the model's layers of that class in model.layers order ("layers/dense",
 // "layers/dense_1", "layers/batch_normalization"; Keras's saving_lib, _save_container_state).
@@ -227,6 +223,10 @@ void save_tl2_npz_dict(const Layer& model, const std::string& path) {
 
 void save_tl2_npz(const Layer& model, const std::string& path) { io::save_npz_list(path, model.all_weights()); }
 
+bool is_keras3_layout(const std::vector<io::LayerWeights>& layers) {
+  return !layers.empty() && layers.front().layer.rfind("layers/", 0) == 0;
+}
+
 size_t load_library_weights(Layer& model, const std::string& path, Library lib, bool by_name) {
   return assign_library_layers(model, is_h5(path) ? io::load_hdf5_weights(path) : io::layers_of(io::load_npz(path)),
                                path, lib, by_name);
@@ -234,7 +234,7 @@ size_t load_library_weights(Layer& model, const std::string& path, Library lib, 
 
 size_t assign_library_layers(Layer& model, std::vector<io::LayerWeights> layers, const std::string& path, Library lib,
                              bool by_name) {
-  if (is_keras3(layers)) {
+  if (is_keras3_layout(layers)) {
     STRATA_CHECK(lib == Library::keras && by_name, path,
                  ": a Keras 3 file is read as Keras's, by name (Keras 3 finds layers by class and number)");
     layers = keras3_as_keras2(layers, model, path);

@@ -67,6 +67,8 @@ class Reader {
   // Reads `file`; errors name `path` (the file the user gave: a .keras archive's weights are
   // read from a temporary copy).
   Reader(const std::string& file, const std::string& path) : file_(file), path_(path) {}
+  // After run(): Keras 2's model.save writes the architecture in the root's "model_config" ("" if none).
+  const std::string& model_config() const { return model_config_; }
 
   std::vector<LayerWeights> run() {
     std::error_code ec;
@@ -76,6 +78,11 @@ class Reader {
     H5Handle file(H5Fopen(file_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
     STRATA_CHECK(file.ok(), path_, ": HDF5 could not open the file (corrupt or truncated?)");
     if (is_keras3(file.get())) return keras3_layers(file.get());
+    if (H5Aexists(file.get(), "model_config") > 0) {  // Keras 2's model.save: the architecture as JSON
+      const std::vector<std::string> config = read_strings(file.get(), "model_config", "the file");
+      STRATA_CHECK(config.size() == 1, path_, ": attribute 'model_config' is not one string");
+      model_config_ = config[0];
+    }
     H5Handle root = group(file.get(), H5Lexists(file.get(), "model_weights", H5P_DEFAULT) > 0 ? "model_weights" : "/");
     std::vector<LayerWeights> out;
     for (const std::string& layer : strings(root.get(), "layer_names", "the file")) {
@@ -290,7 +297,7 @@ class Reader {
     return H5Lexists(g, name.c_str(), H5P_DEFAULT) > 0;
   }
 
-  std::string file_, path_;
+  std::string file_, path_, model_config_;
   uint64_t file_size_ = 0;
 };
 
@@ -355,10 +362,11 @@ hid_t memory_type(DType dtype, hid_t file) {
 
 // The layers as one safetensors stream, from the reader's process to the caller's: tensor k is
 // named "k"; metadata "layer.i" names layer i, "layer.i.weights" counts its weights (the next
-// ones in order), "weight.k" names weight k.
-void write_layers(const std::vector<LayerWeights>& layers, const ByteSink& sink) {
+// ones in order), "weight.k" names weight k; "model_config" is Keras 2's architecture, if any.
+void write_layers(const std::vector<LayerWeights>& layers, const std::string& model_config, const ByteSink& sink) {
   NamedTensors tensors;
   Metadata metadata;
+  if (!model_config.empty()) metadata["model_config"] = model_config;
   for (size_t i = 0; i < layers.size(); ++i) {
     metadata["layer." + std::to_string(i)] = layers[i].layer;
     metadata["layer." + std::to_string(i) + ".weights"] = std::to_string(layers[i].weights.size());
@@ -451,8 +459,10 @@ class KerasArchiveFiles {
 // libhdf5 overflows heap buffers and asks for gigabytes on some malformed files (found by
 // fuzz/hdf5.cpp; docs/reliability.md), so it reads them in a process of its own, which may use
 // as much memory as the file's datasets can expand to (Reader::dataset refuses more), plus 1 GiB
-// for libhdf5 itself. Reads `file`; errors name `path`.
-std::vector<LayerWeights> read_in_child_process(const std::string& file, const std::string& path) {
+// for libhdf5 itself. Reads `file`; errors name `path`. Keras 2's architecture, when the file
+// has one, goes to `model_config`.
+std::vector<LayerWeights> read_in_child_process(const std::string& file, const std::string& path,
+                                                std::string* model_config = nullptr) {
   SafetensorsDecoder decoder(path + " (from the reader's process)");
   std::error_code ec;
   const uint64_t file_size = std::filesystem::file_size(file, ec);
@@ -461,10 +471,17 @@ std::vector<LayerWeights> read_in_child_process(const std::string& file, const s
       path, budget,
       [&](const ByteSink& sink) {
         QuietErrors quiet;
-        write_layers(Reader(file, path).run(), sink);
+        Reader reader(file, path);
+        const std::vector<LayerWeights> layers = reader.run();
+        write_layers(layers, reader.model_config(), sink);
       },
       [&](const char* data, size_t n) { decoder.feed(data, n); });
-  return read_layers(decoder.finish(), path);
+  Safetensors stream = decoder.finish();
+  if (model_config != nullptr) {
+    const auto it = stream.metadata.find("model_config");
+    *model_config = it == stream.metadata.end() ? "" : it->second;
+  }
+  return read_layers(std::move(stream), path);
 }
 
 }  // namespace
@@ -476,9 +493,16 @@ std::vector<LayerWeights> load_hdf5_weights(const std::string& path) {
 
 KerasArchive load_keras_archive(const std::string& path) {
   const std::optional<KerasArchiveFiles> archive = KerasArchiveFiles::of(path);
-  STRATA_CHECK(archive.has_value(), path, ": not a Keras 3 .keras archive (not a ZIP file)");
+  if (!archive) {  // Keras 2's model.save: HDF5 with the architecture in an attribute
+    KerasArchive model;
+    model.weights = read_in_child_process(path, path, &model.config);
+    STRATA_CHECK(
+        !model.config.empty(), path,
+        ": no architecture (neither a Keras 3 .keras archive nor a Keras 2 model.save file with model_config)");
+    return model;
+  }
   STRATA_CHECK(!archive->config().empty(), path, ": the archive has no config.json (the model's architecture)");
-  return {archive->config(), read_in_child_process(archive->weights_file(), path)};
+  return {archive->config(), read_in_child_process(archive->weights_file(), path), true};
 }
 
 namespace {

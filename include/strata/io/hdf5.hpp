@@ -41,11 +41,13 @@ struct Keras3Object {
 };
 void save_keras3_hdf5(const std::string& path, const std::vector<Keras3Object>& objects);
 
-// A Keras 3 .keras archive (model.save): its config.json (the architecture, as text) and the
-// objects of its model.weights.h5 (as load_hdf5_weights reads them).
+// A whole Keras model: a Keras 3 .keras archive (its config.json and the objects of its
+// model.weights.h5) or a Keras 2 model.save .h5 (its "model_config" attribute and model_weights'
+// layers): the architecture as JSON text and the weights as load_hdf5_weights reads them.
 struct KerasArchive {
   std::string config;
   std::vector<LayerWeights> weights;
+  bool keras3 = false;  // a .keras archive (else Keras 2's .h5)
 };
 KerasArchive load_keras_archive(const std::string& path);
 
