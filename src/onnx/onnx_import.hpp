@@ -7,8 +7,9 @@
 // layout as it is.
 #pragma once
 #include <map>
-#include <set>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,10 @@ class Importer {
   void set_constant(const pb::NodeProto& node, Tensor t);
   // Whether a node or the graph's outputs read this value.
   bool used(const std::string& value) const { return used_.count(value) > 0; }
+  // The element type the file declares for a value (a graph input or output, its value_info, or
+  // a Cast's target), where it declares one Strata holds (onnx_import_pool.cpp): the layers'
+  // dtypes are not known while importing.
+  std::optional<DType> declared_dtype(const std::string& value) const;
   // A symbolic batch N in shape arithmetic (onnx_import_symbolic_batch.cpp): Shape of a value whose first
   // axis is the batch gives int64 elements a + b·N, kept as two constants while Gather, Slice,
   // Unsqueeze, Concat, Cast, Identity, Add, Sub, Mul and Div by constants compute on them; a
@@ -84,6 +89,8 @@ class Importer {
   std::set<std::string> batch_shapes_;        // a + b·N: constants "<name>#a" and "<name>#b"
   std::map<std::string, Shape> batch_zeros_;  // zeros of a shape with N (-1) in it
   std::map<std::string, Shape> moved_;        // values whose batch left axis 0: their shape, {} unknown
+  mutable std::map<std::string, int> declared_;  // elem_type by value, made at the first declared_dtype
+  mutable bool declared_read_ = false;
 };
 
 // A float32 scalar (a lambda's parameter).
@@ -140,6 +147,8 @@ const std::map<std::string, OpImport>& resize_imports();
 void gemm_values(Importer& im, const pb::NodeProto& node);
 // A Cast node's target dtype, refused by name when Strata has none for it.
 DType cast_target(const Importer& im, const pb::NodeProto& node);
+// Strata's dtype of an ONNX element type (Cast's targets, onnx_import_logic.cpp), if it has one.
+std::optional<DType> element_dtype(int32_t elem_type);
 // A PRelu node as Strata's PRelu layer: a float32 slope of one value or one per channel, the
 // channels `last` or on axis 1 (onnx_import_ops.cpp).
 void prelu_layer(Importer& im, const pb::NodeProto& node, const nn::Symbol& x, const Tensor& slope, bool last);

@@ -47,6 +47,7 @@ const std::map<std::string, int64_t> kIntroduced = {
     {"ScatterND", 11},
     {"Einsum", 12},
     {"GroupNormalization", 18},
+    {"MaxUnpool", 9},
     {"Scatter", 9},
     {"Resize", 10}};  // read only as opsets 9 and 10 have it, adapted to ScatterElements
 
@@ -199,9 +200,12 @@ class Adapter {
       if (const auto it = constants_.find(scales); it != constants_.end())
         values = cast(tensor_from(*it->second), kFloat32).to_vector<float>();
     }
-    if (mode == "nearest")
-      require(!values.empty() && std::all_of(values.begin(), values.end(), [](float v) { return v >= 1; }), node,
+    if (mode == "nearest" && !values.empty())
+      require(std::all_of(values.begin(), values.end(), [](float v) { return v >= 1; }), node,
               "mode nearest needs constant scales of at least 1");
+    // Scales computed from shapes (PyTorch's opset-9 interpolate to another value's size) are
+    // known only when the import folds them: Resize checks them then (onnx_import_resize.cpp).
+    if (mode == "nearest" && values.empty()) set_string(node, kUpsampleNearest, "1");
     const std::string x = node.input(0);
     node.clear_input();
     for (const std::string& in : {x, std::string(), scales}) node.add_input(in);

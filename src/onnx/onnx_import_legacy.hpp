@@ -11,6 +11,9 @@ namespace strata::onnx::detail {
 
 // The first opset the import reads files of; files of opsets before kAdaptedOpset are adapted.
 constexpr int64_t kOldestOpset = 7, kAdaptedOpset = 11;
+// The attribute the adapter puts on a nearest Upsample whose scales are computed: the Resize it
+// becomes refuses scales below 1 once the import has folded them (onnxruntime rounds up there).
+inline constexpr const char* kUpsampleNearest = "strata.upsample_nearest";
 
 // The graph of a file of `opset` (7 to 10) with each node at its opset-11 definition: attributes
 // that became inputs (Slice's starts/ends/axes, Pad's pads/value, Clip's min/max, TopK's k) are

@@ -144,6 +144,12 @@ void logic_cast(Importer& im, const pb::NodeProto& node) {
 
 DType cast_target(const Importer& im, const pb::NodeProto& node) { return logic_cast_of(im, node).dtype; }
 
+std::optional<DType> element_dtype(int32_t elem_type) {
+  for (const LogicCast& c : kLogicCasts)
+    if (c.onnx == elem_type) return c.dtype;
+  return std::nullopt;
+}
+
 const std::map<std::string, OpImport>& logic_imports() {
   static const std::map<std::string, OpImport> table = [] {
     std::map<std::string, OpImport> t;

@@ -120,12 +120,26 @@ void pool(Importer& im, const pb::NodeProto& node) {
   const Symbol x = im.value(node, 0);
   const int64_t spatial = rank_of(x) - 2;
   require(spatial >= 1 && spatial <= 3, im, node, "needs a 1, 2 or 3-d input");
-  require(node.output_size() == 1, im, node, "MaxPool's indices output is not supported");
   // What Strata's pooling layers do not take is computed by the pool's definition
-  // (onnx_import_pool.cpp); Strata's average divides by the real (unpadded) elements.
+  // (onnx_import_pool.cpp): MaxPool's Indices, integers (the layers pool the float types the file
+  // declares, or does not declare), and what follows; Strata's average divides by the real
+  // (unpadded) elements.
   const std::vector<int64_t> dilations = ints_attribute(node, "dilations", {});
   const auto pads = ints_attribute(node, "pads", {});
-  if (int_attribute(node, "ceil_mode", 0) != 0 || string_attribute(node, "auto_pad", "NOTSET") == "SAME_LOWER" ||
+  const std::optional<DType> dtype = im.declared_dtype(node.input(0));
+  // SAME where the stride passes the window (negative padding) is refused there,
+  bool same_past_window = false;
+  // and so is a window of padding alone (pads not smaller than the kernel)
+  const auto k = ints_attribute(node, "kernel_shape", {}), s = ints_attribute(node, "strides", {});
+  for (size_t i = 0; i < k.size() && i + 2 < x.shape().size(); ++i) {
+    const int64_t in = x.shape()[i + 2], stride = i < s.size() ? s[i] : 1;
+    if (string_attribute(node, "auto_pad", "NOTSET") == "SAME_UPPER" && stride >= 1)
+      same_past_window = same_past_window || (in + stride - 1) / stride * stride - stride + k[i] < in;
+    for (const size_t p : {i, i + k.size()})
+      same_past_window = same_past_window || (p < pads.size() && pads[p] >= k[i]);
+  }
+  if (node.output_size() != 1 || (kMax && dtype && !is_floating(*dtype)) || int_attribute(node, "ceil_mode", 0) != 0 ||
+      string_attribute(node, "auto_pad", "NOTSET") == "SAME_LOWER" || same_past_window ||
       std::any_of(dilations.begin(), dilations.end(), [](int64_t d) { return d != 1; }) ||
       (!kMax && int_attribute(node, "count_include_pad", 0) != 0 &&
        (string_attribute(node, "auto_pad", "NOTSET") != "NOTSET" ||

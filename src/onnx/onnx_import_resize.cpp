@@ -18,6 +18,7 @@
 #include "strata/ops/shape.hpp"
 
 #include "onnx_import.hpp"
+#include "onnx_import_legacy.hpp"
 
 namespace strata::onnx::detail {
 
@@ -239,6 +240,9 @@ void resize_op(Importer& im, const pb::NodeProto& node) {
   }
   const std::vector<double> scales = optional_constant(im, node, 2), sizes = optional_constant(im, node, 3);
   require(scales.empty() != sizes.empty(), im, node, "needs constant scales or sizes, one of them");
+  if (find_attribute(node, kUpsampleNearest) != nullptr)  // an opset-9 Upsample of computed scales
+    require(std::all_of(scales.begin(), scales.end(), [](double v) { return v >= 1; }), im, node,
+            "Upsample's mode nearest needs scales of at least 1");
   require((scales.empty() ? sizes : scales).size() == axes.size(), im, node, "needs one scale or size per axis");
   std::vector<double> scale(static_cast<size_t>(rank), 1.0);
   std::vector<int64_t> out(shape.begin(), shape.end());

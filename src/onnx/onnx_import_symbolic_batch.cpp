@@ -96,7 +96,14 @@ bool Importer::batch_arithmetic(const pb::NodeProto& node) {
   auto is_batch_shape = [&](int i) { return i < n && batch_shapes_.count(input(i)) > 0; };
   auto is_batch_zeros = [&](int i) { return i < n && batch_zeros_.count(input(i)) > 0; };
   auto moved = [&](int i) { return i < n && moved_.count(input(i)) > 0; };
-  auto part = [&](int i, char p) { return cast(constants_.at(batch_part(input(i), p)), kInt64).to_vector<int64_t>(); };
+  auto part = [&](int i, char p) {
+    const Tensor& t = constants_.at(batch_part(input(i), p));
+    require(!is_floating(t.dtype()), *this, node,
+            "input " + std::to_string(i) +
+                " is a float shape with the symbolic batch, which only a Div "
+                "by another one (N / N) makes known");
+    return cast(t, kInt64).to_vector<int64_t>();
+  };
   auto define = [&](const std::string& name) {
     STRATA_CHECK(
         !values_.count(name) && !constants_.count(name) && !batch_shapes_.count(name) && !batch_zeros_.count(name),
@@ -104,9 +111,10 @@ bool Importer::batch_arithmetic(const pb::NodeProto& node) {
   };
   // The node's output as a + b·N, a plain constant when b is all zeros.
   auto set_batch_shape = [&](Tensor a, Tensor b) {
-    require(node.output_size() == 1 && (a.dtype() == kInt64 || a.dtype() == kInt32) && b.dtype() == a.dtype() &&
-                a.dim() <= 1,
-            *this, node, "shape arithmetic with the symbolic batch must give one int64 or int32 scalar or vector");
+    require(node.output_size() == 1 && (a.dtype() == kInt64 || a.dtype() == kInt32 || a.dtype() == kFloat32) &&
+                b.dtype() == a.dtype() && a.dim() <= 1,
+            *this, node,
+            "shape arithmetic with the symbolic batch must give one int64, int32 or float32 scalar or vector");
     const std::string& out = node.output(0);
     define(out);
     const std::vector<int64_t> bs = cast(b, kInt64).to_vector<int64_t>();
@@ -291,6 +299,43 @@ bool Importer::batch_arithmetic(const pb::NodeProto& node) {
     return true;
   }
 
+  // Resize's scales from two shapes, Div(Cast(Shape(y)), Cast(Shape(x))): N / N, and any two
+  // proportional elements (a + b·N) / (a' + b'·N), is the same for every N, known while importing.
+  if (op == "Div" && n == 2 && is_batch_shape(0) && is_batch_shape(1)) {
+    const Tensor a0 = constants_.at(batch_part(input(0), 'a')), c0 = constants_.at(batch_part(input(1), 'a'));
+    require(a0.dtype() == c0.dtype(), *this, node, "needs operands of one element type");
+    const bool floats = a0.dtype() == kFloat32;
+    const auto parts = [&](int i, char p) {  // float32 parts are exact in float64, and so are their products
+      const Tensor& t = constants_.at(batch_part(input(i), p));
+      return floats ? cast(t, kFloat64).to_vector<double>() : std::vector<double>{};
+    };
+    const std::vector<double> fa = parts(0, 'a'), fb = parts(0, 'b'), fc = parts(1, 'a'), fd = parts(1, 'b');
+    std::vector<int64_t> a, b, c, d;
+    if (!floats) a = part(0, 'a'), b = part(0, 'b'), c = part(1, 'a'), d = part(1, 'b');
+    const size_t na = floats ? fa.size() : a.size(), nc = floats ? fc.size() : c.size();
+    require(na == nc || na == 1 || nc == 1, *this, node, "the two shapes do not broadcast");
+    std::vector<double> ratio;
+    for (size_t i = 0; i < std::max(na, nc); ++i) {
+      const size_t j = na == 1 ? 0 : i, k = nc == 1 ? 0 : i;
+      const bool known = floats ? fc[k] >= 0 && fd[k] >= 0 && fc[k] + fd[k] > 0 && fa[j] * fd[k] == fb[j] * fc[k]
+                                : c[k] >= 0 && d[k] >= 0 && c[k] + d[k] > 0 &&
+                                      static_cast<__int128>(a[j]) * d[k] == static_cast<__int128>(b[j]) * c[k];
+      require(
+          known, *this, node,
+          "divides two shapes with the symbolic batch whose quotient depends on N (element " + std::to_string(i) + ")");
+      // as the node computes it at every N: float32 division, or integer division truncating
+      if (floats) {
+        const bool by_n = fd[k] != 0;
+        ratio.push_back(static_cast<float>(by_n ? fb[j] : fa[j]) / static_cast<float>(by_n ? fd[k] : fc[k]));
+      } else {
+        ratio.push_back(static_cast<double>(d[k] != 0 ? b[j] / d[k] : a[j] / c[k]));
+      }
+    }
+    const Tensor q = cast(from_vector(ratio, na >= nc ? a0.shape() : c0.shape()), a0.dtype());
+    set_batch_shape(q, zeros_like(q));
+    return true;
+  }
+
   bool reads_shape = false, reads_zeros = false;
   for (int i = 0; i < n; ++i)
     reads_shape = reads_shape || is_batch_shape(i), reads_zeros = reads_zeros || is_batch_zeros(i);
@@ -310,9 +355,12 @@ bool Importer::batch_arithmetic(const pb::NodeProto& node) {
     for (int i = 0; i < n; ++i) require(!is_batch_zeros(i), *this, node, refused);
     if (op == "Cast") {
       const int64_t to = int_attribute(node, "to", 0);
-      require(to == pb::TensorProto::INT64 || to == pb::TensorProto::INT32, *this, node,
-              "a shape with the symbolic batch can only be cast to an integer type");
+      require(to == pb::TensorProto::INT64 || to == pb::TensorProto::INT32 || to == pb::TensorProto::FLOAT, *this, node,
+              "a shape with the symbolic batch can only be cast to int64, int32 or float");
     }
+    // A float shape (Cast of one) moves as it is; arithmetic on its parts would not round as on its values.
+    for (int i = 0; arithmetic && i < n; ++i)
+      if (is_batch_shape(i)) part(i, 'a');
     if (op == "Mul")
       require(!(is_batch_shape(0) && is_batch_shape(1)), *this, node, "N·N is not a shape the import keeps");
     if (op == "Div") {

@@ -47,16 +47,18 @@ def info(name, array):
     return helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(array.dtype), array.shape)
 
 
-def one_op(name, op, feeds, constants=(), opset=17, outputs=1, out_types=None, **attributes):
+def one_op(name, op, feeds, constants=(), opset=17, outputs=1, out_types=None, results=None, **attributes):
     """A graph of one node: the feeds are its first inputs, then the constants (initializers).
-    Its outputs have the first feed's element type unless out_types says otherwise."""
+    Its outputs have the first feed's element type unless out_types says otherwise; onnxruntime
+    computes them unless `results` are given."""
     types = out_types or [helper.np_dtype_to_tensor_dtype(feeds[0].dtype)] * outputs
     names = [f"x{i}" for i in range(len(feeds))] + [f"c{i}" for i in range(len(constants))]
     outs = [f"y{i}" for i in range(outputs)]
     node = helper.make_node(op, names, outs, name=name, **attributes)
     inits = [numpy_helper.from_array(c, f"c{i}") for i, c in enumerate(constants)]
     save_case(name, [node], [info(n, f) for n, f in zip(names, feeds)],
-              [helper.make_tensor_value_info(o, t, None) for o, t in zip(outs, types)], feeds, inits, opset)
+              [helper.make_tensor_value_info(o, t, None) for o, t in zip(outs, types)], feeds, inits, opset,
+              results=results)
 
 
 def randn(*shape, scale=1.0):
@@ -366,6 +368,46 @@ def write_resize_cases():
              helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], mode="nearest")]
     save_case("resize_sizes_from_shape", chain, [info("x", x)], [helper.make_tensor_value_info("y", F, None)], [x],
               [i64("zero", [0]), i64("two", [2]), i64("hw_axes", [2, 3])], opset=13)
+    # scales and sizes computed from the shapes of the values, as exporters write
+    # F.interpolate(x, size=y.shape[2:]): folded while importing, the symbolic batch's N / N too
+    y = randn(2, 3, 8, 10)
+    for batch in (2, "N"):
+        tag = "fixed" if batch == 2 else "symbolic"
+        ins = [helper.make_tensor_value_info("x", F, [batch, 3, 4, 5]),
+               helper.make_tensor_value_info("y", F, [batch, 3, 8, 10])]
+        outs = [helper.make_tensor_value_info("out", F, None)]
+        shapes = [helper.make_node("Shape", ["y"], ["sy"]), helper.make_node("Shape", ["x"], ["sx"])]
+        add = helper.make_node("Add", ["r", "y"], ["out"])  # y read: an input onnxruntime keeps
+        floats = [helper.make_node("Cast", ["sy"], ["fy"], to=F), helper.make_node("Cast", ["sx"], ["fx"], to=F)]
+        save_case(f"resize_scales_from_shapes_{tag}",
+                  shapes + floats + [helper.make_node("Div", ["fy", "fx"], ["sc"]),
+                                     helper.make_node("Resize", ["x", "", "sc"], ["r"], mode="linear"), add],
+                  ins, outs, [x, y], opset=13)
+        halves = [helper.make_node("Slice", ["sy", "two", "four"], ["hy"]),
+                  helper.make_node("Slice", ["sx", "two", "four"], ["hx"]),
+                  helper.make_node("Cast", ["hy"], ["fy"], to=F), helper.make_node("Cast", ["hx"], ["fx"], to=F),
+                  helper.make_node("Div", ["fy", "fx"], ["q"]),
+                  helper.make_node("Concat", ["ones", "q"], ["sc"], axis=0)]
+        save_case(f"resize_scales_concat_{tag}",
+                  shapes + halves + [helper.make_node("Resize", ["x", "", "sc"], ["r"], mode="cubic",
+                                                      coordinate_transformation_mode="pytorch_half_pixel"), add],
+                  ins, outs, [x, y], [i64("two", [2]), i64("four", [4]),
+                                      numpy_helper.from_array(np.ones(2, np.float32), "ones")], opset=13)
+        save_case(f"resize_sizes_of_other_{tag}",
+                  [helper.make_node("Shape", ["y"], ["sy"], start=2),
+                   helper.make_node("Resize", ["x", "", "", "sy"], ["r"], mode="linear", axes=[2, 3]), add],
+                  ins, outs, [x, y], opset=18)
+        # PyTorch's opset-9 interpolate: Upsample by scales from the shapes (nearest checked >= 1 once folded)
+        old_halves = [helper.make_node("Slice", ["sy"], ["hy"], starts=[2], ends=[4]),
+                      helper.make_node("Slice", ["sx"], ["hx"], starts=[2], ends=[4])] + halves[2:]
+        for mode in ("nearest", "linear"):
+            save_case(f"resize_Upsample_opset9_{mode}_scales_from_shapes_{tag}",
+                      shapes + old_halves + [helper.make_node("Upsample", ["x", "sc"], ["r"], mode=mode), add],
+                      ins, outs, [x, y], [numpy_helper.from_array(np.ones(2, np.float32), "ones")], opset=9)
+        save_case(f"resize_sizes_whole_shape_{tag}",
+                  [helper.make_node("Shape", ["y"], ["sy"]),
+                   helper.make_node("Resize", ["x", "", "", "sy"], ["r"], mode="nearest", nearest_mode="floor"), add],
+                  ins, outs, [x, y], opset=13)
     # opsets 7 to 10: asymmetric coordinates, nearest rounding down
     for mode in ("nearest", "linear"):
         one_op(f"resize_Upsample_opset7_{mode}", "Upsample", [x], opset=7, mode=mode, scales=[1.0, 1.0, 2.0, 3.0])
@@ -409,11 +451,121 @@ def write_pool_cases():
            count_include_pad=1)
     one_op("pool_AveragePool_count_include_pad_ceil", "AveragePool", [x4], kernel_shape=[3, 2], strides=[2, 3],
            pads=[1, 1, 1, 1], count_include_pad=1, ceil_mode=1)
+    # ceil_mode's last window reaching past the counted padding on one axis and into the padding
+    # before on another: the corner is not counted (the count is a product of one per axis)
+    one_op("pool_AveragePool_count_include_pad_ceil_corner", "AveragePool", [randn(2, 3, 7, 4)], kernel_shape=[3, 2],
+           strides=[2, 3], pads=[2, 1, 1, 0], count_include_pad=1, ceil_mode=1)
     for p in (1, 2, 3):
         one_op(f"pool_LpPool_p{p}", "LpPool", [x4], opset=18, kernel_shape=[2, 3], strides=[2, 1], pads=[0, 1, 1, 0], p=p)
         one_op(f"pool_GlobalLpPool_p{p}", "GlobalLpPool", [x4], p=p)
     one_op("pool_LpPool_1d_same_upper", "LpPool", [x3], opset=18, kernel_shape=[3], auto_pad="SAME_UPPER")
     one_op("pool_GlobalLpPool_3d", "GlobalLpPool", [x5])
+
+    # MaxPool's Indices (positions in the whole input, batch and channels counted; storage_order
+    # 1: column-major over the spatial axes), 1-3 d with pads, strides, dilations, ceil_mode
+    def indices(name, x, **attributes):
+        one_op(f"pool_MaxPool_indices_{name}", "MaxPool", [x], opset=19, outputs=2,
+               out_types=[helper.np_dtype_to_tensor_dtype(x.dtype), TensorProto.INT64], **attributes)
+
+    indices("1d", x3, kernel_shape=[3], strides=[2], pads=[1, 2])
+    indices("1d_ceil_dilated", x3, kernel_shape=[2], strides=[2], dilations=[2], ceil_mode=1)
+    for order in (0, 1):
+        indices(f"2d_order{order}", x4, kernel_shape=[3, 2], strides=[2, 1], pads=[1, 0, 1, 1], storage_order=order)
+        indices(f"2d_ceil_dilations_order{order}", x4, kernel_shape=[2, 3], strides=[2, 2], dilations=[2, 1],
+                pads=[0, 1, 1, 0], ceil_mode=1, storage_order=order)
+        indices(f"3d_order{order}", x5, kernel_shape=[2, 3, 2], strides=[1, 2, 2], pads=[1, 0, 1, 0, 1, 0],
+                storage_order=order)
+    indices("2d_same_lower", x4, kernel_shape=[2, 3], strides=[2, 2], auto_pad="SAME_LOWER", storage_order=1)
+    indices("3d_dilations_ceil", x5, kernel_shape=[2, 2, 2], strides=[2, 2, 2], dilations=[1, 2, 1], ceil_mode=1)
+    # integers: uint8 (int8 inputs are refused by type; Strata has no int8), ties the first wins;
+    # values from 1, since onnxruntime gives no index to a window whose largest is 0
+    u4 = rng.integers(1, 9, (2, 3, 7, 8)).astype(np.uint8)
+    one_op("pool_MaxPool_uint8", "MaxPool", [rng.integers(0, 256, (2, 3, 7, 8)).astype(np.uint8)], kernel_shape=[3, 3],
+           strides=[2, 2], pads=[1, 1, 1, 1])
+    one_op("pool_MaxPool_uint8_1d_ceil", "MaxPool", [rng.integers(0, 256, (2, 3, 9)).astype(np.uint8)],
+           kernel_shape=[2], strides=[2], ceil_mode=1)
+    one_op("pool_MaxPool_uint8_3d", "MaxPool", [rng.integers(0, 256, (1, 2, 5, 6, 5)).astype(np.uint8)], opset=19,
+           kernel_shape=[2, 2, 2], strides=[2, 1, 2], dilations=[1, 2, 1])
+    # a uint8 value that a Cast makes (no declared type): the Cast's target routes it
+    whole = rng.integers(0, 256, (2, 3, 7, 8)).astype(np.float32)
+    save_case("pool_MaxPool_uint8_of_cast",
+              [helper.make_node("Cast", ["x"], ["u"], to=TensorProto.UINT8),
+               helper.make_node("MaxPool", ["u"], ["y"], kernel_shape=[2, 3], strides=[2, 1])],
+              [info("x", whole)], [helper.make_tensor_value_info("y", TensorProto.UINT8, None)], [whole])
+    indices("uint8_ties", u4, kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])
+    indices("uint8_ties_order1", u4, kernel_shape=[2, 3], strides=[1, 2], storage_order=1)
+    # MaxUnpool: of MaxPool's two outputs (back to the input's shape, output_shape), and of values
+    # with indices anywhere in the output (its default shape)
+    for tag, x, attributes in (("1d_pads", x3, dict(kernel_shape=[3], strides=[2], pads=[1, 1])),
+                               ("2d", x4, dict(kernel_shape=[2, 2], strides=[2, 2])),
+                               ("3d_overlapping", x5, dict(kernel_shape=[2, 3, 2], strides=[1, 2, 2]))):
+        pool = helper.make_node("MaxPool", ["x"], ["p", "i"], **attributes)
+        unpool = helper.make_node("MaxUnpool", ["p", "i", "shape"], ["y"], **attributes)
+        save_case(f"pool_MaxUnpool_{tag}", [pool, unpool], [info("x", x)],
+                  [helper.make_tensor_value_info("y", F, None)], [x],
+                  [numpy_helper.from_array(np.array(x.shape, np.int64), "shape")], opset=11)
+    xe = randn(3, 2, 6, 8)  # a symbolic batch, both outputs of the pool read
+    save_case("pool_MaxUnpool_symbolic_batch",
+              [helper.make_node("MaxPool", ["x"], ["p", "i"], kernel_shape=[2, 2], strides=[2, 2]),
+               helper.make_node("MaxUnpool", ["p", "i"], ["y"], kernel_shape=[2, 2], strides=[2, 2])],
+              [helper.make_tensor_value_info("x", F, ["N", 2, 6, 8])],
+              [helper.make_tensor_value_info("y", F, None),
+               helper.make_tensor_value_info("i", TensorProto.INT64, None)],
+              [xe], opset=11)
+    where = rng.permutation(2 * 3 * 6 * 8)[:2 * 3 * 3 * 4].reshape(2, 3, 3, 4).astype(np.int64)
+    one_op("pool_MaxUnpool_values", "MaxUnpool", [randn(2, 3, 3, 4), where], opset=11, kernel_shape=[2, 2],
+           strides=[2, 2])
+    # float64: onnxruntime pools doubles only in MaxPool; the others' references are onnx's
+    from onnx.reference import ReferenceEvaluator
+    d4, d5 = rng.standard_normal((2, 3, 7, 8)), rng.standard_normal((1, 2, 5, 6, 5))
+    indices("float64", d4, kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1], storage_order=1)
+    one_op("pool_MaxPool_float64", "MaxPool", [d5], kernel_shape=[2, 2, 2], strides=[2, 1, 2])
+    for op, attributes in (("AveragePool", dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])),
+                           ("AveragePool", dict(kernel_shape=[3, 2], strides=[2, 3], pads=[1, 1, 1, 1],
+                                                count_include_pad=1, ceil_mode=1)),
+                           ("GlobalMaxPool", {}), ("GlobalAveragePool", {})):
+        node = helper.make_node(op, ["x"], ["y"], **attributes)
+        model = helper.make_model(helper.make_graph([node], "g", [info("x", d4)],
+                                                    [helper.make_tensor_value_info("y", TensorProto.DOUBLE, None)]))
+        tag = "_ceil" if attributes.get("ceil_mode") else ""
+        one_op(f"pool_{op}_float64{tag}", op, [d4], results=ReferenceEvaluator(model).run(None, {"x": d4}),
+               **attributes)
+
+
+def write_random_pool_cases(count=150):
+    """randpool_*: MaxPool (with Indices, uint8, float64), AveragePool and LpPool at random
+    attributes (1-3 d, kernel, strides, dilations, pads or auto_pad, ceil_mode, storage_order,
+    count_include_pad, p) that onnxruntime runs: each must match it or be refused by name."""
+    r = np.random.default_rng(7)  # its own: the other files' inputs stay as they were
+    for n in range(count):
+        d = int(r.integers(1, 4))
+        shape = [int(r.integers(1, 3)), int(r.integers(1, 4))] + [int(r.integers(1, 8)) for _ in range(d)]
+        k = [int(r.integers(1, 4)) for _ in range(d)]
+        attributes = dict(kernel_shape=k, strides=[int(r.integers(1, 4)) for _ in range(d)],
+                          dilations=[int(r.integers(1, 3)) for _ in range(d)], ceil_mode=int(r.integers(0, 2)))
+        auto_pad = str(r.choice(["NOTSET", "NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"]))
+        if auto_pad == "NOTSET":
+            attributes["pads"] = [int(r.integers(0, k[i % d])) for i in range(2 * d)]
+        else:
+            attributes["auto_pad"] = auto_pad
+        op = str(r.choice(["MaxPool", "MaxPool", "AveragePool", "LpPool"]))
+        dtype = str(r.choice(["float32", "uint8", "float64"])) if op == "MaxPool" else "float32"
+        x = (r.integers(1, 6, shape).astype(np.uint8) if dtype == "uint8"
+             else r.standard_normal(shape).astype(dtype))
+        outputs = 1
+        if op == "MaxPool":
+            outputs = int(r.integers(1, 3))
+            attributes["storage_order"] = int(r.integers(0, 2))
+        elif op == "AveragePool":
+            attributes["count_include_pad"] = int(r.integers(0, 2))
+        else:
+            attributes["p"] = int(r.integers(1, 4))
+        name = f"randpool_{n:03d}_{op}_{dtype}"
+        types = [helper.np_dtype_to_tensor_dtype(x.dtype), TensorProto.INT64][:outputs]
+        try:
+            one_op(name, op, [x], opset=19, outputs=outputs, out_types=types, **attributes)
+        except Exception:  # onnxruntime refuses the file: not a case
+            os.remove(os.path.join(out, "cases", name + ".onnx"))
 
 
 def write_einsum_cases():
@@ -568,6 +720,8 @@ def write_old_cases():
     one_op("old_AveragePool_opset7", "AveragePool", [x4], opset=7, kernel_shape=[2, 2], pads=[1, 1, 1, 1],
            count_include_pad=0)
     one_op("old_MaxPool_opset8", "MaxPool", [x4], opset=8, kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])
+    one_op("old_MaxPool_opset8_indices", "MaxPool", [x4], opset=8, outputs=2, out_types=[F, TensorProto.INT64],
+           kernel_shape=[2, 3], strides=[2, 2], storage_order=1)
     # a small CNN of opset 8 in an IR-3 file: the weights are initializers and graph inputs
     image = randn(2, 3, 6, 6)
     weights = {"w": randn(4, 3, 3, 3, scale=0.3), "b": randn(4), "scale": uniform(0.5, 1.5, 4), "shift": randn(4),
@@ -727,6 +881,34 @@ def write_refusals():
                                      ("direction", {"direction": "sideways"}, None)):
         refuse(f"rnn_{tag}", [helper.make_node("RNN", ["rx", "w", "r"], ["y"], name="cell", hidden_size=1, **attributes)],
                [rx], rw)
+    # where onnxruntime and onnx's reference disagree (SAME pads for the undilated window; VALID
+    # rounded up under ceil_mode) or a window holds padding alone
+    refuse("maxpool_same_dilations", [helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2],
+                                                       dilations=[2], auto_pad="SAME_UPPER")], [x], opset=19)
+    refuse("averagepool_valid_ceil", [helper.make_node("AveragePool", ["x"], ["y"], name="pool", kernel_shape=[3],
+                                                       strides=[2], auto_pad="VALID", ceil_mode=1)], [x], opset=19)
+    refuse("maxpool_padding_alone", [helper.make_node("MaxPool", ["x"], ["y"], name="pool", kernel_shape=[2],
+                                                      dilations=[5], pads=[1, 2])], [x], opset=19)
+    refuse("maxunpool_output_shape",
+           [helper.make_node("MaxPool", ["x"], ["p", "i"], kernel_shape=[2]),
+            helper.make_node("MaxUnpool", ["p", "i", "shape"], ["y"], name="unpool", kernel_shape=[2])], [x],
+           [numpy_helper.from_array(np.array([2, 4, 4], np.int64), "shape")])
+    refuse("maxpool_storage_order", [helper.make_node("MaxPool", ["x"], ["y", "i"], name="pool", kernel_shape=[2],
+                                                      storage_order=2)], [x])
+    # scales (N + 1) / N: they depend on the symbolic batch
+    nb = helper.make_tensor_value_info("x", F, ["N", 3, 4])
+    refuse("resize_scales_depend_on_batch",
+           [helper.make_node("Shape", ["x"], ["s"]), helper.make_node("Add", ["s", "one"], ["s1"]),
+            helper.make_node("Cast", ["s1"], ["f1"], to=F), helper.make_node("Cast", ["s"], ["f"], to=F),
+            helper.make_node("Div", ["f1", "f"], ["sc"], name="ratio"),
+            helper.make_node("Resize", ["x", "", "sc"], ["y"], name="grow")], [nb],
+           [numpy_helper.from_array(np.array([1], np.int64), "one")], opset=13)
+    small = helper.make_tensor_value_info("small", F, ["N", 3, 2])
+    refuse("upsample_opset9_computed_shrink",
+           [helper.make_node("Shape", ["small"], ["s"]), helper.make_node("Shape", ["x"], ["sx"]),
+            helper.make_node("Cast", ["s"], ["f"], to=F), helper.make_node("Cast", ["sx"], ["fx"], to=F),
+            helper.make_node("Div", ["f", "fx"], ["sc"]), helper.make_node("Upsample", ["x", "sc"], ["y"], name="up")],
+           [nb, small], opset=9)
     # an image model of symbolic height and width: refused, or imported at sizes the caller gives
     conv = [helper.make_node("Conv", ["img", "k"], ["c"], name="conv", pads=[1, 1, 1, 1]),
             helper.make_node("Relu", ["c"], ["y"], name="relu")]
@@ -742,6 +924,7 @@ write_index_cases()
 write_resize_cases()
 write_norm_cases()
 write_pool_cases()
+write_random_pool_cases()
 write_einsum_cases()
 write_recurrent_cases()
 write_node_cases()

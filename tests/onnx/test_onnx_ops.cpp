@@ -163,7 +163,7 @@ const OnnxOpsFamily kOnnxOpsFamilies[] = {
     {"Normalization", "norm_", {"LayerNormalization", "GroupNormalization", "InstanceNormalization"}},
     {"Einsum", "einsum_", {"Einsum"}},
     {"Recurrent", "rnn_", {"RNN", "GRU", "LSTM"}},
-    {"Pools", "pool_", {"MaxPool", "AveragePool", "LpPool", "GlobalLpPool"}},
+    {"Pools", "pool_", {"MaxPool", "AveragePool", "LpPool", "GlobalLpPool", "MaxUnpool"}},
     {"Indexing", "index_", {"Gather", "GatherND", "ScatterElements", "ScatterND", "Scatter", "MatMul"}},
     {"Reductions",
      "reduce_",
@@ -203,6 +203,24 @@ TEST_P(OnnxOps, MatchOnnxruntimeAndNeverComputeWrongly) {
 
 INSTANTIATE_TEST_SUITE_P(Families, OnnxOps, ::testing::ValuesIn(kOnnxOpsFamilies),
                          [](const auto& info) { return std::string(info.param.name); });
+
+// Pools at random attributes that onnxruntime runs (make_onnx_ops.py's randpool_*): each
+// matches it, or is refused by name where onnxruntime and onnx's reference disagree or a window
+// holds padding alone; most match.
+TEST(OnnxOpsRandomPools, MatchOnnxruntimeOrAreRefused) {
+  if (onnx_python().empty()) GTEST_SKIP() << "onnx and onnxruntime could not be installed from PyPI (offline?)";
+  int matched = 0, refused = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(onnx_ops_files() / "cases")) {
+    const std::string name = entry.path().stem().string();
+    if (entry.path().extension() != ".onnx" || !name.starts_with("randpool_")) continue;
+    const OnnxOpsOutcome o = onnx_ops_run(entry.path());
+    EXPECT_TRUE(o.kind == OnnxOpsOutcome::match || o.kind == OnnxOpsOutcome::refused) << name << ": " << o.message;
+    (o.kind == OnnxOpsOutcome::match ? matched : refused)++;
+  }
+  std::cout << "random pools: " << matched << " match, " << refused << " refused\n";
+  EXPECT_GT(matched, refused) << "most random pools should import";
+  EXPECT_GT(matched + refused, 100);
+}
 
 // What the import cannot honour is refused naming the node, attribute, type or opset.
 // The fuzz target's find, kept as its seed: a Resize scale of a million on one axis planned 2.1
@@ -251,6 +269,16 @@ TEST(OnnxOpsRefusals, NameWhatIsNotSupported) {
       {"rnn_layout", {"node 'cell' (RNN)", "layout 2 is not 0 or 1"}},
       {"rnn_direction", {"node 'cell' (RNN)", "direction 'sideways' is not one of forward, reverse, bidirectional"}},
       {"symbolic_image_size", {"input 'img'", "axis 2 is symbolic ('height')", "ImportOptions::sizes"}},
+      {"maxpool_storage_order", {"node 'pool' (MaxPool)", "storage_order must be 0 or 1"}},
+      {"maxpool_same_dilations", {"node 'pool' (MaxPool)", "auto_pad SAME_UPPER with dilations is not supported"}},
+      {"averagepool_valid_ceil",
+       {"node 'pool' (AveragePool)", "auto_pad VALID with ceil_mode where the windows do not end on the input's last"}},
+      {"maxpool_padding_alone", {"node 'pool' (MaxPool)", "output 0 of axis 2 is a window of padding alone"}},
+      {"maxunpool_output_shape",
+       {"node 'unpool' (MaxUnpool)", "output_shape [2, 4, 4] must keep the input's batch and channels [2, 3, 3]"}},
+      {"resize_scales_depend_on_batch",
+       {"node 'ratio' (Div)", "divides two shapes with the symbolic batch whose quotient depends on N"}},
+      {"upsample_opset9_computed_shrink", {"node 'up' (Resize)", "Upsample's mode nearest needs scales of at least 1"}},
   };
   for (const auto& [name, fragments] : cases) {
     const auto file = onnx_ops_files() / "refuse" / (name + ".onnx");
