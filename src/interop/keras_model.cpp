@@ -382,18 +382,7 @@ std::vector<std::string> endpoint_names(const json& v, const std::string& what) 
   return out;
 }
 
-}  // namespace
-
-std::string keras_config_to_strata_json(const std::string& config_json, const std::string& what, int keras_major) {
-  STRATA_CHECK(keras_major == 2 || keras_major == 3, what, ": Keras ", keras_major, " is not read (2 and 3 are)");
-  const bool keras2 = keras_major == 2;
-  check_json_depth(config_json, what + " (config.json)");
-  json doc;
-  try {
-    doc = json::parse(config_json);
-  } catch (const json::exception& e) {
-    throw Error(what + ": config.json is not valid JSON (" + e.what() + ")");
-  }
+std::string translate(const json& doc, const std::string& what, bool keras2) {
   STRATA_CHECK(doc.is_object() && doc.contains("config") && doc["config"].is_object() && doc.contains("class_name"),
                what, ": config.json is not a Keras model's");
   const std::string cls = doc["class_name"].is_string() ? doc["class_name"].get<std::string>() : "";
@@ -447,6 +436,24 @@ std::string keras_config_to_strata_json(const std::string& config_json, const st
   }
   std::vector<std::string> outputs = endpoint_names(config.value("output_layers", json()), what);
   return graph.model_json(outputs, name);
+}
+
+}  // namespace
+
+std::string keras_config_to_strata_json(const std::string& config_json, const std::string& what, int keras_major) {
+  STRATA_CHECK(keras_major == 2 || keras_major == 3, what, ": Keras ", keras_major, " is not read (2 and 3 are)");
+  check_json_depth(config_json, what + " (config.json)");
+  json doc;
+  try {
+    doc = json::parse(config_json);
+  } catch (const json::exception& e) {
+    throw Error(what + ": config.json is not valid JSON (" + e.what() + ")");
+  }
+  try {
+    return translate(doc, what, keras_major == 2);
+  } catch (const json::exception& e) {  // a value of another type than Keras writes, where one is read as given
+    throw Error(what + ": config.json: " + e.what());
+  }
 }
 
 std::shared_ptr<nn::Model> load_keras_model(const std::string& path) {

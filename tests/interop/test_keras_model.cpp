@@ -125,6 +125,7 @@ TEST(KerasModelTest, RefusesWhatItDoesNotReadNamingTheLayer) {
   expect_error([&] { convert(with(R"("kwargs": {}}]}])", relu_layer)); },
                {"layer 'r' (ReLU)", "has an activation of its own"});
   expect_error([&] { convert("not json"); }, {"m.keras", "not valid JSON"});
+  expect_error([&] { convert(with("\"class_name\": \"__keras_tensor__\"", "\"class_name\": 7")); }, {"m.keras"});
   expect_error([&] { convert(std::string(100000, '[')); }, {"m.keras"});
   expect_error([&] { interop::load_keras_model(whole_keras_file("keras3_mlp.weights.h5")); }, {"no architecture"});
 }
