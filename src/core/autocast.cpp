@@ -2,15 +2,26 @@
 
 #include <cpuid.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <mutex>
+#include <utility>
+
+#include "strata/core/autocast_copies.hpp"
 
 namespace strata {
 namespace {
 
 thread_local bool bf16_active = false;
+thread_local std::vector<AutocastCopies*> copy_scopes;  // innermost last
+std::atomic<bool> copies_enabled{true};
+
+bool same_elements(const Tensor& a, const Tensor& b) {
+  return a.raw_data() == b.raw_data() && a.numel() == b.numel() && a.dtype() == b.dtype() && a.device() == b.device();
+}
 
 bool cpuid_bit(unsigned leaf, unsigned subleaf, int reg, unsigned bit) {
   unsigned r[4] = {0, 0, 0, 0};
@@ -51,5 +62,36 @@ AutocastBF16::AutocastBF16(bool enabled) : previous_(bf16_active), active_(enabl
 AutocastBF16::~AutocastBF16() { bf16_active = previous_; }
 
 bool autocast_bf16_active() { return bf16_active; }
+
+AutocastCopies::AutocastCopies(std::vector<Copy> kept) : copies_(std::move(kept)) { copy_scopes.push_back(this); }
+
+AutocastCopies::~AutocastCopies() {
+  // Scopes are objects with automatic storage, so they close innermost first.
+  copy_scopes.erase(std::find(copy_scopes.begin(), copy_scopes.end(), this));
+}
+
+std::vector<AutocastCopies::Copy> AutocastCopies::copies_of(const Tensor& t) const {
+  std::vector<Copy> found;
+  if (!t.defined()) return found;
+  for (const Copy& c : copies_)
+    if (same_elements(c.source, t)) found.push_back(c);
+  return found;
+}
+
+void AutocastCopies::set_enabled(bool enabled) { copies_enabled = enabled; }
+bool AutocastCopies::enabled() { return copies_enabled; }
+
+AutocastCopies::Copy* AutocastCopies::find(const Tensor& x) {
+  // Switched off, only the relu pairs are found: they say what an operand stands for.
+  const bool all = copies_enabled;
+  for (auto scope = copy_scopes.rbegin(); scope != copy_scopes.rend(); ++scope)
+    for (Copy& c : (*scope)->copies_)
+      if ((all || c.relu_output.defined()) && same_elements(c.source, x)) return &c;
+  return nullptr;
+}
+
+void AutocastCopies::remember(const Tensor& x, const Tensor& bf16) {
+  if (copies_enabled && !copy_scopes.empty()) copy_scopes.back()->copies_.push_back({x, bf16, Tensor()});
+}
 
 }  // namespace strata

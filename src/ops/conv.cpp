@@ -4,11 +4,15 @@
 #include "strata/ops/conv.hpp"
 
 #include <array>
+#include <optional>
 #include <tuple>
+#include <vector>
 
 #include "ops/op_common.hpp"
 #include "ops/op_geometry.hpp"
 #include "ops/sliding_window.hpp"
+#include "strata/core/autocast.hpp"
+#include "strata/core/autocast_copies.hpp"
 #include "strata/dispatch/conv.hpp"
 #include "strata/dispatch/elementwise.hpp"
 #include "strata/ops/reduce.hpp"
@@ -91,19 +95,35 @@ Tensor conv_nd(Op id, int nsp, const Tensor& x, const Tensor& w, const Tensor& b
   const char* op = ops::op_name(id);
   ConvGeometry g = ops::conv_geometry(x, w, b, opt, nsp, op);
   g.relu = opt.fuse_relu;
+  // Under autocast, the bf16 copy of x the forward kernel makes is kept for the weight gradient,
+  // and the backward kernels share one copy of dy (strata/core/autocast_copies.hpp).
+  std::optional<AutocastCopies> copies;
+  if (autocast_bf16_active()) copies.emplace();
   Tensor y = dispatch::conv_forward(x, w, b, g);
   g.relu = false;  // the backward passes take the relu's gradient first, below
   if (autograd::needs_grad({&x, &w, &b})) {
-    auto backward = [x, w, g, need = grad_flags(x, w, b)](const Tensor& dy) {
+    auto kept = copies && w.requires_grad() ? copies->copies_of(x) : std::vector<AutocastCopies::Copy>();
+    auto backward = [x, w, g, need = grad_flags(x, w, b), kept = std::move(kept)](const Tensor& dy) {
+      std::optional<AutocastCopies> reuse;
+      if (autocast_bf16_active()) reuse.emplace(kept);
       Tensor dx = need[0] ? dispatch::conv_backward_data(dy, w, g) : Tensor();
       Tensor dw, db;
       if (need[1] || need[2]) std::tie(dw, db) = dispatch::conv_backward_weights(x, dy, g, need[2]);
       return Grads{dx, need[1] ? dw : Tensor(), db};
     };
-    // A fused relu's gradient reads the output, which is kept only then.
+    // A fused relu's gradient reads the output, which is kept only then. Under autocast, the
+    // kernels get the gradient and the output as a relu pair (strata/core/autocast_copies.hpp)
+    // and mask it themselves: the bf16 ones as they round it, in one pass instead of two.
     if (opt.fuse_relu)
       ops::record(id, {x, w, b}, {y}, [backward](const Grads& gr, const Grads& out) {
-        return backward(dispatch::binary(dispatch::BinaryOp::relu_backward, gr[0], out[0]));
+        const Tensor &dy = gr[0], &y = out[0];
+        if (autocast_bf16_active() && AutocastCopies::enabled() && y.device() == kCPU && y.dtype() == kFloat32 &&
+            dy.dtype() == kFloat32 && dy.device() == kCPU && dy.shape() == y.shape() && dy.is_contiguous() &&
+            y.is_contiguous()) {
+          AutocastCopies pair({{dy, Tensor(), y}});
+          return backward(dy);
+        }
+        return backward(dispatch::binary(dispatch::BinaryOp::relu_backward, dy, y));
       });
     else
       ops::record(id, {x, w, b}, {y}, [backward](const Grads& gr) { return backward(gr[0]); });

@@ -2,7 +2,12 @@
 // views; gradients are matmuls with transposed views, summed over broadcast batch axes.
 #include "strata/ops/linalg.hpp"
 
+#include <optional>
+#include <vector>
+
 #include "ops/op_common.hpp"
+#include "strata/core/autocast.hpp"
+#include "strata/core/autocast_copies.hpp"
 #include "strata/dispatch/matmul.hpp"
 #include "strata/ops/elementwise.hpp"
 #include "strata/ops/reduce.hpp"
@@ -109,6 +114,11 @@ Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b) {
                b.defined() ? b.shape().str() : "");
   Tensor x2 = contiguous(x).detach();
   int64_t rows = x.numel() / std::max<int64_t>(in, 1);
+  // Under autocast, the bf16 copy of w the forward kernel makes is kept for the backward's wᵀ,
+  // and the backward's two products share one copy of the output gradient
+  // (strata/core/autocast_copies.hpp).
+  std::optional<AutocastCopies> copies;
+  if (autocast_bf16_active()) copies.emplace();
   Tensor y3 = dispatch::matmul3d(x2.as_strided({1, rows, in}, {rows * in, in, 1}, x2.offset()),
                                      w.detach().as_strided({1, in, out}, {in * out, w.strides()[0], w.strides()[1]},
                                                            w.offset()),
@@ -120,7 +130,11 @@ Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b) {
     // dx reads w, dw reads x, db neither: keep each only when the other wants a gradient.
     ops::record(ops::Op::linear, {x, w, b}, {y},
                 [xshape = x.shape(), x = w.requires_grad() ? x : Tensor(), w = x.requires_grad() ? w : Tensor(),
-                 bias_grad = b.defined() && b.requires_grad(), rows, in, out](const Grads& g) {
+                 bias_grad = b.defined() && b.requires_grad(), rows, in, out,
+                 kept = copies && x.requires_grad() ? copies->copies_of(w)
+                                                    : std::vector<AutocastCopies::Copy>()](const Grads& g) {
+                  std::optional<AutocastCopies> reuse;
+                  if (autocast_bf16_active()) reuse.emplace(kept);
                   Tensor g2 = reshape(g[0], {rows, out});
                   Tensor gx = w.defined() ? reshape(matmul(g2, mT(w)), xshape) : Tensor();
                   Tensor gw = x.defined() ? matmul(mT(reshape(x, {rows, in})), g2) : Tensor();

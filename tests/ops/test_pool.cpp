@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <vector>
+
 #include "ops/sliding_window_reference.hpp"
 #include "strata/strata.hpp"
 
@@ -118,6 +121,37 @@ TEST(PoolTest, TilingMaxPool2x2MatchesLoopsWithTies) {
     testing::expect_f32_backward_matches_f64(
         [&](const std::vector<Tensor>& t) { return max_pool2d(relu(t[0]), {2}, o); },
         {uniform({2, 8, 6, 17}, -1, 1, kFloat64, &gen)});
+  }
+}
+
+// From 1 MiB of input gradient with channels a multiple of 16, the 2x2 pool's backward writes
+// with streaming stores (max_pool_2x2.cpp): the same values, the gradient at each window's first
+// maximum and +0 elsewhere, checked element by element against that rule.
+TEST(PoolTest, LargeTilingMaxPool2x2BackwardPutsTheGradientAtTheFirstMaximum) {
+  Generator gen(5);
+  for (const int64_t c : {32, 48, 17}) {  // 17: the loop without streaming stores
+    SCOPED_TRACE(c);
+    const int64_t n = 8, h = 32, w = 32;
+    Tensor x = relu(uniform({n, h, w, c}, -1, 1, kFloat32, &gen)).requires_grad_();  // ties at 0
+    Tensor dy = uniform({n, h / 2, w / 2, c}, -1, 1, kFloat32, &gen);
+    max_pool2d(x, {2}).backward(dy);
+    const auto xv = x.detach().to_vector<float>(), dyv = dy.to_vector<float>(), dxv = x.grad().to_vector<float>();
+    std::vector<float> want(xv.size(), 0.0f);
+    for (int64_t b = 0; b < n; ++b)
+      for (int64_t oh = 0; oh < h / 2; ++oh)
+        for (int64_t ow = 0; ow < w / 2; ++ow)
+          for (int64_t ch = 0; ch < c; ++ch) {
+            int64_t best = -1;
+            for (int64_t k = 0; k < 4; ++k) {
+              const int64_t i = ((b * h + 2 * oh + k / 2) * w + 2 * ow + k % 2) * c + ch;
+              if (best < 0 || xv[i] > xv[best]) best = i;
+            }
+            want[best] = dyv[((b * h / 2 + oh) * (w / 2) + ow) * c + ch];
+          }
+    ASSERT_EQ(dxv.size(), want.size());
+    int64_t wrong = 0;
+    for (size_t i = 0; i < want.size(); ++i) wrong += std::memcmp(&dxv[i], &want[i], sizeof(float)) != 0;
+    EXPECT_EQ(wrong, 0);
   }
 }
 

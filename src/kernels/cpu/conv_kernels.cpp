@@ -49,8 +49,9 @@ memory::desc any_weights_md(const ConvGeometry& g, memory::data_type type = f32)
 constexpr auto bf16 = memory::data_type::bf16;
 memory::data_type operand_type(bool in_bf16) { return in_bf16 ? bf16 : f32; }
 bool autocast_to_bf16(const Tensor& operand) { return operand.dtype() == kFloat32 && autocast_bf16_active(); }
-// A dense copy of a float32 operand rounded to bf16 when `in_bf16`, else the operand made dense.
-Tensor operand(const Tensor& t, bool in_bf16) { return in_bf16 ? bf16_copy(t) : dense(t); }
+// A dense copy of a float32 operand rounded to bf16 when `in_bf16` (held by an AutocastCopies
+// scope, bf16_round.hpp), else the operand made dense.
+Tensor operand(const Tensor& t, bool in_bf16) { return in_bf16 ? bf16_operand(t) : dense(t); }
 
 std::string conv_key(const char* name, const ConvGeometry& g, bool bias, bool in_bf16) {
   return window_key(name, g.win) + key_of("", g.in_channels, g.out_channels, g.groups, bias, g.relu, in_bf16);

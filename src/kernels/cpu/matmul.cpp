@@ -105,7 +105,7 @@ Tensor matmul3d(const Tensor& a_in, const Tensor& b_in, const Tensor& bias_in) {
     // transposed b (the backward's W^T) keeps its layout, as in float32; a transposed a (x^T in
     // the weight gradient) is made row-major, oneDNN's preferred source: its AMX matmul took
     // 0.58 ms on the CNN's 3136x128 source row-major, 0.70-0.76 ms column-major (best of 40).
-    matmul_dnnl(bf16_copy(a), bf16_copy(b, true), bias, out);
+    matmul_dnnl(bf16_operand(a), bf16_operand(b, true), bias, out);
     return out;
   }
   if (a.dtype() == kFloat32 && out.shape()[0] == 1 && out.shape()[1] == 1 && a.strides()[2] == 1 &&
