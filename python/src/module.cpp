@@ -3,6 +3,7 @@
 namespace strata::python {
 void bind_prepro(pybind11::module_& m);     // prepro.cpp: TensorLayer's prepro tools (strata/vision/prepro.hpp)
 void bind_tl_extras(pybind11::module_& m);  // tl_extras.cpp: TensorLayer's small tools outside prepro
+void bind_visualize(pybind11::module_& m);  // visualize.cpp: t-SNE and weights as pictures (strata/viz)
 }  // namespace strata::python
 
 PYBIND11_MODULE(_strata, m) {
@@ -20,4 +21,5 @@ PYBIND11_MODULE(_strata, m) {
   strata::python::bind_serve(m);
   strata::python::bind_prepro(m);
   strata::python::bind_tl_extras(m);
+  strata::python::bind_visualize(m);
 }

@@ -6,4 +6,4 @@ Model definitions and data code of a TensorLayer script run unchanged; TensorFlo
 """
 from . import cost, files, initializers, iterate, layers, models, prepro  # noqa: F401
 from . import nlp  # noqa: F401
-from . import act, rein, utils  # noqa: F401
+from . import act, rein, utils, visualize  # noqa: F401
