@@ -24,6 +24,7 @@
 #include <strata/data/sword_text.hpp>
 #include <strata/nn/layers/embedding.hpp>
 #include <strata/strata.hpp>
+#include <strata/viz/tsne.hpp>
 #include <strata/viz/visualize.hpp>
 
 #include "flag_checks.hpp"
@@ -33,7 +34,7 @@ using namespace strata;
 namespace {
 
 struct Flags {
-  int64_t dim = 100, window = 5, negative = 5, epochs = 5, threads = 2, min_count = 5, max_lines = 0;
+  int64_t dim = 100, window = 5, negative = 5, epochs = 5, threads = 2, min_count = 5, max_lines = 0, tsne = 300;
   double alpha = 0.025, sample = 1e-3;
   uint64_t seed = 1;
   std::string text, hub = "strata.db", out = "word2vec_out", write_corpus, loss = "sgns";
@@ -67,9 +68,13 @@ Flags parse(int argc, char** argv) {
   app.add_option("--probes", f.probes, "words whose nearest neighbours are printed")
       ->type_name("W,W")->capture_default_str();
   app.add_option("--seed", f.seed, "random seed")->type_name("N")->capture_default_str();
+  app.add_option("--tsne", f.tsne, "draw the N most frequent words by t-SNE into OUT/tsne.png (0: none)")
+      ->type_name("N")
+      ->check(CLI::Range(int64_t{0}, int64_t{5000}))
+      ->capture_default_str();
   app.add_option("--hub", f.hub, "the hub (SQLite file) for the run's log and the model")
       ->type_name("PATH")->capture_default_str();
-  app.add_option("--out", f.out, "where losses.png and vocabulary.txt go")->type_name("DIR")->capture_default_str();
+  app.add_option("--out", f.out, "where losses.png, tsne.png and vocabulary.txt go")->type_name("DIR")->capture_default_str();
   app.add_option("--write-corpus", f.write_corpus,
                  "also write the tokenised corpus (in-vocabulary words, a line per sentence)")
       ->type_name("FILE");
@@ -253,6 +258,16 @@ int main(int argc, char** argv) try {
     std::printf("%-10s", word.c_str());
     for (size_t k = 0; k < 8 && k < near.size(); ++k) std::printf(" %s", vocab.word(near[k]).c_str());
     std::printf("\n");
+  }
+  if (f.tsne > 0) {  // TensorLayer's tutorial ends with tl.visualize.tsne_embedding of its 500 first words
+    const int64_t n = std::min(f.tsne, vocab.size());
+    if (n >= 5) {
+      std::vector<std::string> words;
+      for (int64_t i = 0; i < n; ++i) words.push_back(vocab.word(i));
+      const Tensor xy =
+          viz::tsne(model.embeddings.narrow(0, 0, n), {.perplexity = std::min(30.0, static_cast<double>(n - 1) / 3)});
+      viz::save_embedding_plot(xy, (std::filesystem::path(f.out) / "tsne.png").string(), {}, words);
+    }
   }
   const double mrr = curves["pair_mrr"].back();
   std::printf("training: %.1f s, %.0f words/s, %.1f CPU s, %.0f words per CPU second (%lld threads); pair MRR %.4f\n",
