@@ -104,6 +104,8 @@ strata_include_exception(tests/nn/test_int8.cpp strata/lifecycle/hub_models.hpp)
 # The CUDA backend's tests run ops on an (emulated) CUDA device and compare them with the CPU's.
 strata_include_exception(tests/cuda/test_emulated_index.cpp strata/ops/sort.hpp)
 strata_include_exception(tests/cuda/test_emulated_pointcloud.cpp strata/ops/pointcloud.hpp strata/points/scatter.hpp)
+# A whole Keras model, once loaded, is a Strata model like any other: the test trains it with Adam.
+strata_include_exception(tests/interop/test_keras_model.cpp strata/optim/adam.hpp)
 # The workflow tests register a task that trains a model; the workflow itself runs any task.
 strata_include_exception(tests/workflow/linear_regression.hpp
   strata/nn/layers/dense.hpp strata/nn/initializers.hpp strata/optim/sgd.hpp)
