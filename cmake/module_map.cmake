@@ -60,7 +60,8 @@ strata_module(data USES ops io)
 # because train's TensorBoard image summaries tile images with it too.
 strata_module(viz USES data)
 # nn: io only for Strata's own format, safetensors (whole-model and weight files); other
-# libraries' weight files are interop's. dispatch privately for the skip-gram update kernel.
+# libraries' weight files are interop's. dispatch privately for the skip-gram update kernel
+# and the compiled training steps' prepared kernels (dispatch/prepared_train.hpp).
 strata_module(nn USES ops io PRIVATE dispatch)
 # interop: the Keras / TensorLayer weight files and the zoo's pretrained weights (docs/interop.md).
 strata_module(interop USES nn io)

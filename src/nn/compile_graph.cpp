@@ -52,4 +52,16 @@ ModelGraph read_graph(const Model& model) {
   return g;
 }
 
+void check_inputs(const ModelGraph& graph, const std::vector<Tensor>& inputs, const char* who) {
+  STRATA_CHECK(inputs.size() == graph.input_shapes.size(), who, " '", graph.name, "': expects ",
+               graph.input_shapes.size(), " inputs, got ", inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    STRATA_CHECK(inputs[i].defined(), who, " '", graph.name, "': input ", i, " is an undefined tensor");
+    const Shape &want = graph.input_shapes[i], &got = inputs[i].shape();
+    bool ok = got.size() == want.size();
+    for (int d = 0; ok && d < want.size(); ++d) ok = want[d] == -1 || want[d] == got[d];
+    STRATA_CHECK(ok, who, " '", graph.name, "': input ", i, " should have shape ", want.str(), ", got ", got.str());
+  }
+}
+
 }  // namespace strata::nn::detail

@@ -19,25 +19,10 @@ namespace strata::nn::detail {
 namespace {
 
 constexpr int kForever = std::numeric_limits<int>::max();
-constexpr int64_t kAlign = 16;  // floats: 64-byte aligned buffers
 
 bool is_batch_norm(const Layer& l) {
   return dynamic_cast<const BatchNorm*>(&l) && (l.kind() == "batchnorm" || l.kind() == "batchnorm1d" ||
                                                 l.kind() == "batchnorm2d" || l.kind() == "batchnorm3d");
-}
-
-// The weights, bias and activation of a layer that can run as one prepared kernel, as a Conv2d or
-// a Dense (exactly those classes: subclasses compute otherwise) declares them.
-struct Fusable {
-  Tensor w, b;
-  Activation act;
-  const ConvOptions* conv = nullptr;  // null: dense
-};
-std::optional<Fusable> fusable(Layer& l) {
-  if (auto* c = dynamic_cast<Conv2d*>(&l); c && l.kind() == "conv2d")
-    return Fusable{c->W, c->b, c->options().act, &c->options().options};
-  if (auto* d = dynamic_cast<Dense*>(&l); d && l.kind() == "dense") return Fusable{d->W, d->b, d->options().act};
-  return std::nullopt;
 }
 
 // W and b with a following eval-mode BatchNorm folded in: y = (x W + b - mean) * s + beta with
@@ -56,43 +41,48 @@ Tensor call_eagerly(Layer& layer, const std::vector<Tensor>& args) {
   return args.size() == 1 ? layer(args[0]) : layer(args);
 }
 
-// Offsets in the arena: a freed buffer is reused by the next value that fits in it (best fit).
-class ArenaPlanner {
- public:
-  int64_t take(int64_t floats) {
-    floats = (floats + kAlign - 1) / kAlign * kAlign;
-    auto best = free_.end();
-    for (auto it = free_.begin(); it != free_.end(); ++it)
-      if (it->second >= floats && (best == free_.end() || it->second < best->second)) best = it;
-    if (best == free_.end()) {
-      size_ += floats;
-      return size_ - floats;
-    }
-    const auto [offset, size] = *best;
-    free_.erase(best);
-    if (size > floats) free_.push_back({offset + floats, size - floats});
-    return offset;
-  }
-  void give_back(int64_t offset, int64_t floats) { free_.push_back({offset, (floats + kAlign - 1) / kAlign * kAlign}); }
-  int64_t size() const { return size_; }
-
- private:
-  std::vector<std::pair<int64_t, int64_t>> free_;
-  int64_t size_ = 0;
-};
-
 }  // namespace
 
-Plan make_plan(const ModelGraph& graph, const std::vector<Tensor>& inputs, const CompileOptions& options) {
-  const int n = graph.num_slots();
-  // Every slot's shape and dtype, from one eager run.
+std::optional<Fusable> fusable(Layer& l) {
+  if (auto* c = dynamic_cast<Conv2d*>(&l); c && l.kind() == "conv2d")
+    return Fusable{c->W, c->b, c->options().act, &c->options().options};
+  if (auto* d = dynamic_cast<Dense*>(&l); d && l.kind() == "dense") return Fusable{d->W, d->b, d->options().act};
+  return std::nullopt;
+}
+
+int64_t ArenaPlanner::take(int64_t floats) {
+  floats = (floats + kAlign - 1) / kAlign * kAlign;
+  auto best = free_.end();
+  for (auto it = free_.begin(); it != free_.end(); ++it)
+    if (it->second >= floats && (best == free_.end() || it->second < best->second)) best = it;
+  if (best == free_.end()) {
+    size_ += floats;
+    return size_ - floats;
+  }
+  const auto [offset, size] = *best;
+  free_.erase(best);
+  if (size > floats) free_.push_back({offset + floats, size - floats});
+  return offset;
+}
+
+void ArenaPlanner::give_back(int64_t offset, int64_t floats) {
+  free_.push_back({offset, (floats + kAlign - 1) / kAlign * kAlign});
+}
+
+std::vector<Tensor> trace_values(const ModelGraph& graph, const std::vector<Tensor>& inputs) {
   std::vector<Tensor> traced(inputs);
-  traced.resize(n);
+  traced.resize(graph.num_slots());
   for (size_t k = 0; k < graph.steps.size(); ++k) {
     std::vector<Tensor> args;
     for (int a : graph.steps[k].args) args.push_back(traced[a]);
     traced[graph.out_slot(k)] = call_eagerly(*graph.steps[k].layer, args);
   }
+  return traced;
+}
+
+Plan make_plan(const ModelGraph& graph, const std::vector<Tensor>& inputs, const CompileOptions& options) {
+  const int n = graph.num_slots();
+  const std::vector<Tensor> traced = trace_values(graph, inputs);  // every slot's shape and dtype
   Plan plan;
   for (const Tensor& x : inputs) plan.input_shapes.push_back(x.shape());
   plan.values.resize(n);

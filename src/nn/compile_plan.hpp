@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "strata/nn/compiled_model.hpp"
+#include "strata/nn/layers/activation.hpp"
 #include "strata/ops/prepared.hpp"
 
 namespace strata::nn::detail {
@@ -26,6 +27,34 @@ struct ModelGraph {
 
 // From Model::graph_config and the model's children (its layers in the order they first run).
 ModelGraph read_graph(const Model& model);
+// Throws strata::Error unless `inputs` are defined tensors of the graph's input shapes (-1: any).
+void check_inputs(const ModelGraph& graph, const std::vector<Tensor>& inputs, const char* who);
+// Every slot's value for `inputs`, the layers run eagerly in eval mode without autograd: the
+// shapes and dtypes a plan is made for.
+std::vector<Tensor> trace_values(const ModelGraph& graph, const std::vector<Tensor>& inputs);
+
+// The weights, bias and activation of a layer that can run as one prepared kernel, as a Conv2d or
+// a Dense (exactly those classes: subclasses compute otherwise) declares them.
+struct Fusable {
+  Tensor w, b;
+  Activation act;
+  const ConvOptions* conv = nullptr;  // null: dense
+};
+std::optional<Fusable> fusable(Layer& l);
+
+// Offsets in an arena of floats: a freed buffer is reused by the next value that fits in it
+// (best fit); buffers are 64-byte aligned.
+class ArenaPlanner {
+ public:
+  int64_t take(int64_t floats);
+  void give_back(int64_t offset, int64_t floats);
+  int64_t size() const { return size_; }
+
+ private:
+  static constexpr int64_t kAlign = 16;
+  std::vector<std::pair<int64_t, int64_t>> free_;
+  int64_t size_ = 0;
+};
 
 struct PlanStep {
   enum class Kind { fused, view, eager } kind;

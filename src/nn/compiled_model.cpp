@@ -15,17 +15,6 @@ struct CompiledModel::Impl {
   std::deque<detail::Plan> plans;  // newest last
   mutable std::mutex mu;
 
-  void check(const std::vector<Shape>& shapes) const {
-    STRATA_CHECK(shapes.size() == graph.input_shapes.size(), "compiled model '", graph.name, "': expects ",
-                 graph.input_shapes.size(), " inputs, got ", shapes.size());
-    for (size_t i = 0; i < shapes.size(); ++i) {
-      const Shape &want = graph.input_shapes[i], &got = shapes[i];
-      bool ok = got.size() == want.size();
-      for (int d = 0; ok && d < want.size(); ++d) ok = want[d] == -1 || want[d] == got[d];
-      STRATA_CHECK(ok, "compiled model '", graph.name, "': input ", i, " should have shape ", want.str(), ", got ",
-                   got.str());
-    }
-  }
   detail::Plan* find(const std::vector<Tensor>& inputs) {
     for (detail::Plan& p : plans) {
       bool same = true;
@@ -44,9 +33,9 @@ struct CompiledModel::Impl {
   }
   // Zeros of these shapes stand for inputs when a plan is asked for by shapes alone.
   detail::Plan& plan_for(const std::vector<Shape>& shapes) {
-    check(shapes);
     std::vector<Tensor> zeros_in;
     for (const Shape& s : shapes) zeros_in.push_back(zeros(s));
+    detail::check_inputs(graph, zeros_in, "compiled model");
     return plan_for(zeros_in);
   }
 };
@@ -62,12 +51,7 @@ std::vector<Tensor> CompiledModel::run(const std::vector<Tensor>& inputs) {
                impl_->graph.input_shapes.size(), " inputs, got ", inputs.size());
   detail::Plan* plan = impl_->find(inputs);
   if (!plan) {
-    std::vector<Shape> shapes;
-    for (const Tensor& x : inputs) {
-      STRATA_CHECK(x.defined(), "compiled model '", impl_->graph.name, "': an input is an undefined tensor");
-      shapes.push_back(x.shape());
-    }
-    impl_->check(shapes);
+    detail::check_inputs(impl_->graph, inputs, "compiled model");
     plan = &impl_->plan_for(inputs);
   }
   return detail::run_plan(*plan, impl_->graph, inputs);

@@ -13,6 +13,7 @@
 #include "strata/core/autocast.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/factory.hpp"
+#include "strata/nn/compiled_training.hpp"
 #include "strata/nn/eval_scope.hpp"
 #include "strata/ops/combine.hpp"
 #include "strata/ops/elementwise.hpp"
@@ -332,6 +333,7 @@ struct StepContext {
   ProcessGroup* group;
   TrainingState& state;
   const CallbackList& callbacks;
+  nn::CompiledTrainStep* compiled;  // FitOptions::compiled; null: eager
 };
 
 // An epoch as it goes: the running loss, the progress bar, its batches (all, and done so far)
@@ -363,7 +365,12 @@ void train_step(const StepContext& c, const std::vector<Batch>& step_batches, Ep
     // bf16 mixed precision: forward, loss and backward in the scope; the step updates float32.
     std::optional<AutocastBF16> autocast;
     if (c.options.bf16_mixed_precision) autocast.emplace();
-    const Tensor outputs = c.model(x);
+    // Compiled: the loss's autograd alone, from the outputs as a leaf; the step backpropagates.
+    Tensor outputs;
+    if (c.compiled)
+      outputs = c.compiled->forward(x).requires_grad_(true);
+    else
+      outputs = c.model(x);
     const Tensor batch_loss = c.loss(outputs, y, slice->sample_weight);
     {
       // All but the step's last pass leave their gradients local: the step communicates once.
@@ -371,6 +378,7 @@ void train_step(const StepContext& c, const std::vector<Batch>& step_batches, Ep
       if (c.group != nullptr && i < last_training) local = c.group->accumulate_locally();
       if (slice->loss_scale == 1) batch_loss.backward();
       else (batch_loss * slice->loss_scale).backward();
+      if (c.compiled) c.compiled->backward(outputs.grad());
     }
     autocast.reset();
     if (i == last_training) {
@@ -422,7 +430,17 @@ History fit(nn::Layer& model, optim::Optimizer& optimizer, const LossFn& loss_fn
                                                       : std::max<int64_t>(0, train.batch_count(options.batch_size));
   state.global_step = options.initial_epoch * state.steps_per_epoch;
   AttachedCallbacks callbacks(active_callbacks, &state);
-  const StepContext step{model, optimizer, training_loss, options, group, state, *callbacks};
+  std::optional<nn::CompiledTrainStep> compiled;
+  if (options.compiled) {
+    auto* static_model = dynamic_cast<nn::Model*>(&model);
+    STRATA_CHECK(static_model, "fit: compiled=true needs a static model (nn::Model); '", model.name(), "' is a ",
+                 model.kind());
+    STRATA_CHECK(!options.bf16_mixed_precision, "fit: compiled=true does not run bf16 mixed precision yet");
+    STRATA_CHECK(group == nullptr, "fit: compiled=true does not train a data-parallel model yet");
+    compiled.emplace(nn::compile_training(*static_model));
+  }
+  const StepContext step{model, optimizer, training_loss, options,
+                         group, state,     *callbacks,    compiled ? &*compiled : nullptr};
   TrainingBatches training_batches(train, options, model.device());
   const auto say_ran_out = [&](int64_t epoch, int64_t batches_done) {
     if (rank_zero)

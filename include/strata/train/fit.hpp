@@ -126,6 +126,12 @@ struct FitOptions {
   // native bf16 it trains in float32 after one warning (STRATA_BF16_EMULATE=1 runs oneDNN's
   // emulated bf16 instead); each epoch's logs say which ran: "bf16" is 1 or 0.
   bool bf16_mixed_precision = false;
+  // A static model (nn::Model) trains through a compiled training step (nn/compiled_training.hpp,
+  // docs/compiled_models.md): convolutions, Dense layers and pools as prepared oneDNN forward and
+  // backward kernels, a plan per batch shape, other layers eagerly with autograd. The same
+  // weights as eager fit within float rounding. Refused (strata::Error saying why) for a model
+  // that is not an nn::Model, with bf16 mixed precision and for a data-parallel model.
+  bool compiled = false;
   bool shuffle = true;
   uint64_t seed = 0;  // epoch e is shuffled with seed + e: the same run gives the same batches
   // Run on every training batch and on the validation data; names must differ.

@@ -27,17 +27,19 @@ ConvGeometry backward_data_as_forward(const ConvGeometry& g) {
 
 // Flipping every spatial axis of a row-major kernel reverses its flat position index.
 Tensor flipped_transposed_weights(const Tensor& w, const ConvGeometry& g) {
-  const int64_t C = g.in_channels, O = g.out_channels, positions = g.win.kernel_size();
   Tensor wt = Tensor::empty(backward_data_as_forward(g).weights_shape(), w.dtype(), w.device());
-  const float* src = w.data<float>();
-  float* dst = wt.data<float>();
+  flip_transpose_weights(w.data<float>(), g, wt.data<float>());
+  return wt;
+}
+
+void flip_transpose_weights(const float* src, const ConvGeometry& g, float* dst) {
+  const int64_t C = g.in_channels, O = g.out_channels, positions = g.win.kernel_size();
   for (int64_t p = 0; p < positions; ++p) {
     const float* from = src + (positions - 1 - p) * C * O;
     float* to = dst + p * O * C;
     for (int64_t c = 0; c < C; ++c)
       for (int64_t o = 0; o < O; ++o) to[o * C + c] = from[c * O + o];
   }
-  return wt;
 }
 
 }  // namespace strata::kernels::cpu

@@ -18,5 +18,7 @@ bool backward_data_runs_forward(const ConvGeometry& g);
 ConvGeometry backward_data_as_forward(const ConvGeometry& g);
 // Its weights from g's float32 contiguous w [k..., C, O]: [k..., O, C], kernel positions reversed.
 Tensor flipped_transposed_weights(const Tensor& w, const ConvGeometry& g);
+// The same into `out` (g's weight count of floats), for callers that keep the buffer.
+void flip_transpose_weights(const float* w, const ConvGeometry& g, float* out);
 
 }  // namespace strata::kernels::cpu
