@@ -74,7 +74,9 @@ Flags parse(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--hub", f.hub, "the hub (SQLite file) for the run's log and the model")
       ->type_name("PATH")->capture_default_str();
-  app.add_option("--out", f.out, "where losses.png, tsne.png and vocabulary.txt go")->type_name("DIR")->capture_default_str();
+  app.add_option("--out", f.out, "where losses.png, tsne.png and vocabulary.txt go")
+      ->type_name("DIR")
+      ->capture_default_str();
   app.add_option("--write-corpus", f.write_corpus,
                  "also write the tokenised corpus (in-vocabulary words, a line per sentence)")
       ->type_name("FILE");

@@ -450,15 +450,18 @@ void bind_nn(py::module_& parent) {
       py::arg("path"),
       "A whole Keras model (Keras 3's .keras, Keras 2's model.save .h5) as a static model with its weights, eval "
       "mode.");
-  m.def("load_library_weights", [](nn::Layer& l, const std::string& path, const std::string& library, bool by_name) {
-    STRATA_CHECK(library == "keras" || library == "tensorlayer", "library: expected \"keras\" or \"tensorlayer\", got \"",
-                 library, "\"");
-    py::gil_scoped_release release;
-    return interop::load_library_weights(
-        l, path, library == "keras" ? interop::Library::keras : interop::Library::tensorlayer2, by_name);
-  }, py::arg("model"), py::arg("path"), py::arg("library"), py::arg("by_name") = true,
-     "Loads a Keras 2 (.h5), Keras 3 (.weights.h5, .keras; by name) or TensorLayer 2 (.h5, .npz) weight file into a "
-     "built model; returns the weights set.");
+  m.def(
+      "load_library_weights",
+      [](nn::Layer& l, const std::string& path, const std::string& library, bool by_name) {
+        STRATA_CHECK(library == "keras" || library == "tensorlayer",
+                     "library: expected \"keras\" or \"tensorlayer\", got \"", library, "\"");
+        py::gil_scoped_release release;
+        return interop::load_library_weights(
+            l, path, library == "keras" ? interop::Library::keras : interop::Library::tensorlayer2, by_name);
+      },
+      py::arg("model"), py::arg("path"), py::arg("library"), py::arg("by_name") = true,
+      "Loads a Keras 2 (.h5), Keras 3 (.weights.h5, .keras; by name) or TensorLayer 2 (.h5, .npz) weight file into a "
+      "built model; returns the weights set.");
 }
 
 }  // namespace strata::python

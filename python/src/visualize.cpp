@@ -1,10 +1,10 @@
 // strata._strata.visualize: pictures of embeddings and weights (strata/viz/tsne.hpp,
 // weight_images.hpp) and image grids (visualize.hpp), which strata.tl.visualize wraps under
 // TensorLayer's names.
+#include "strata/viz/visualize.hpp"
 #include "bindings.hpp"
 #include "strata/data/image_codec.hpp"
 #include "strata/viz/tsne.hpp"
-#include "strata/viz/visualize.hpp"
 #include "strata/viz/weight_images.hpp"
 
 namespace strata::python {
