@@ -260,13 +260,20 @@ json strata_input(const json& batch_shape, const std::string& dtype, const std::
   return {{"name", name}, {"shape", shape}, {"dtype", ids ? "int64" : "float32"}};
 }
 
+// An InputLayer's entry of the config as Strata's input.
+json input_of(const KerasLayer& k, const json& layer, const std::string& what) {
+  return strata_input(batch_shape_of(layer), k.text("dtype", "float32"), k.name(), what);
+}
+
 // Keras's graph as Strata's: inputs, layers, nodes (one per Keras layer that is not folded) and
 // outputs, in value slots (inputs first, then each node's output).
 class GraphBuilder {
  public:
   explicit GraphBuilder(std::string what) : what_(std::move(what)) {}
 
-  void add_input(const json& input, const std::string& name) {
+  // An input as strata_input makes it, known to the layers after it by its name.
+  void add_input(const json& input) {
+    const std::string name = input["name"].get<std::string>();
     STRATA_CHECK(!slots_.count(name), what_, ": two layers named '", name, "'");
     slots_[name] = static_cast<int>(inputs_.size());
     ranks_[slots_[name]] = static_cast<int>(input["shape"].size());
@@ -401,14 +408,14 @@ std::string translate(const json& doc, const std::string& what, bool keras2) {
       const KerasLayer k(layers[i], what, keras2);
       if (k.cls() == "InputLayer") {
         STRATA_CHECK(i == 0, k.what(), ": an input layer that is not the first");
-        graph.add_input(strata_input(batch_shape_of(layers[i]), k.text("dtype", "float32"), k.name(), what), k.name());
+        graph.add_input(input_of(k, layers[i], what));
       } else {
         if (i == 0) {  // no InputLayer: the first layer's batch_input_shape (Keras 2) or build_config says it
           const json& build = layers[i].contains("build_config") ? layers[i]["build_config"] : json();
           json shape = batch_shape_of(layers[i]);
           if (shape.is_null() && build.is_object()) shape = build.value("input_shape", json());
           STRATA_CHECK(!shape.is_null(), k.what(), ": a Sequential model without an input shape (give it keras.Input)");
-          graph.add_input(strata_input(shape, "float32", "input", what), "input");
+          graph.add_input(strata_input(shape, "float32", "input", what));
           previous = "input";
         }
         graph.add_layer(k, {previous});
@@ -423,8 +430,7 @@ std::string translate(const json& doc, const std::string& what, bool keras2) {
       return l.is_object() && l.value("class_name", "") == "InputLayer" && l.value("name", "") == input;
     });
     STRATA_CHECK(it != layers.end(), what, ": input '", input.substr(0, 64), "' is not an InputLayer of the model");
-    const KerasLayer k(*it, what, keras2);
-    graph.add_input(strata_input(batch_shape_of(*it), k.text("dtype", "float32"), k.name(), what), k.name());
+    graph.add_input(input_of(KerasLayer(*it, what, keras2), *it, what));
   }
   for (const json& layer : layers) {
     const KerasLayer k(layer, what, keras2);
