@@ -43,7 +43,6 @@ bool all_bytes(int fd, Byte* data, size_t n, Io io) {
   return true;
 }
 
-bool write_all(int fd, const char* data, size_t n) { return all_bytes(fd, data, n, ::write); }
 bool read_all(int fd, char* data, size_t n) { return all_bytes(fd, data, n, ::read); }
 
 void write_frame(int fd, char kind, const char* data, uint64_t n) {
@@ -147,6 +146,8 @@ class Child {
 };
 
 }  // namespace
+
+bool write_all(int fd, const char* data, size_t n) { return all_bytes(fd, data, n, ::write); }
 
 void run_in_child_process(const std::string& what, uint64_t memory_budget,
                           const std::function<void(const ByteSink&)>& produce,

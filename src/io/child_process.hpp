@@ -20,6 +20,9 @@ namespace strata::io {
 // The child runs only the calling thread: produce must not wait for other threads. It may map
 // `memory_budget` bytes more than the parent had mapped (RLIMIT_DATA): past that its allocations
 // fail, and it ends.
+// Writes all n bytes to fd (again after a partial write or EINTR); false on an error.
+bool write_all(int fd, const char* data, size_t n);
+
 void run_in_child_process(const std::string& what, uint64_t memory_budget,
                           const std::function<void(const ByteSink&)>& produce,
                           const std::function<void(const char* data, size_t n)>& consume);

@@ -444,14 +444,9 @@ class KerasArchiveFiles {
     const int fd = mkstemp(pattern.data());
     STRATA_CHECK(fd >= 0, path, ": cannot make a temporary file for its model.weights.h5");
     weights_ = pattern;
-    size_t done = 0;
-    while (done < weights.size()) {
-      const ssize_t n = ::write(fd, weights.data() + done, weights.size() - done);
-      if (n <= 0) break;
-      done += static_cast<size_t>(n);
-    }
+    const bool written = write_all(fd, weights.data(), weights.size());
     ::close(fd);
-    STRATA_CHECK(done == weights.size(), path, ": cannot write its model.weights.h5 to ", weights_);
+    STRATA_CHECK(written, path, ": cannot write its model.weights.h5 to ", weights_);
   }
   std::string weights_, config_;
 };
